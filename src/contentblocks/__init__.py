@@ -1,0 +1,84 @@
+"""Typed, provider-neutral content blocks for LLM chat and tool messages.
+
+Frozen attrs classes hold the data; cattrs hooks turn raw dicts and JSON into blocks and back, strictly.
+
+>>> import contentblocks as cb
+>>> message = cb.structure({"role": "user", "content": "What is in this picture?"}, cb.Message)
+>>> cb.dumps(message)
+'{"role":"user","content":[{"type":"text","text":"What is in this picture?"}]}'
+"""
+
+from __future__ import annotations
+
+from ._api import dumps, file_from_data_url, loads, normalize, structure, unstructure
+from ._blocks import (
+    Block,
+    BytesSource,
+    Citation,
+    CitationSource,
+    CitedReference,
+    CitedUri,
+    FileBlock,
+    FileSource,
+    JsonBlock,
+    Outcome,
+    ReasoningBlock,
+    ReferenceSource,
+    RefusalBlock,
+    TextBlock,
+    ToolCallBlock,
+    ToolResultBlock,
+    ToolResultContent,
+    UrlSource,
+)
+from ._errors import ValidationError
+from ._hooks import configure_converter, make_converter
+from ._json import JsonArray, JsonObject, JsonValue
+from ._messages import Conversation, Message, Role
+from ._rules import Limits
+
+__all__ = [
+    "Block",
+    "BytesSource",
+    "Citation",
+    "CitationSource",
+    "CitedReference",
+    "CitedUri",
+    "Conversation",
+    "FileBlock",
+    "FileSource",
+    "JsonArray",
+    "JsonBlock",
+    "JsonObject",
+    "JsonValue",
+    "Limits",
+    "Message",
+    "Outcome",
+    "ReasoningBlock",
+    "ReferenceSource",
+    "RefusalBlock",
+    "Role",
+    "TextBlock",
+    "ToolCallBlock",
+    "ToolResultBlock",
+    "ToolResultContent",
+    "UrlSource",
+    "ValidationError",
+    "configure_converter",
+    "dumps",
+    "file_from_data_url",
+    "loads",
+    "make_converter",
+    "normalize",
+    "structure",
+    "unstructure",
+]
+
+
+def __getattr__(name: str) -> str:
+    if name == "__version__":
+        from importlib.metadata import version  # noqa: PLC0415 - only when asked
+
+        return version("contentblocks")
+    msg = f"module {__name__!r} has no attribute {name!r}"
+    raise AttributeError(msg)

@@ -1,0 +1,179 @@
+"""The module-level API (SPEC §7): structure, unstructure, loads, dumps and normalize on a default converter."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, TypeVar, overload
+from urllib.parse import unquote_to_bytes
+
+from ._blocks import BLOCK_CLASSES, Block, BytesSource, FileBlock, TextBlock
+from ._errors import ValidationError, describe_type
+from ._hooks import make_converter
+from ._rules import DEFAULT_LIMITS, check_base64, check_media_type
+
+__all__ = ["dumps", "file_from_data_url", "loads", "normalize", "structure", "unstructure"]
+
+T = TypeVar("T")
+
+_converter = make_converter()
+_structure = _converter.structure
+_unstructure = _converter.unstructure
+
+
+@overload
+def structure(data: object, target: type[T]) -> T: ...
+@overload
+def structure(data: object, target: object) -> Any: ...
+def structure(data: object, target: object) -> Any:
+    """Check a raw value (dicts, lists, strings...) and build ``target`` from it.
+
+    ``target`` is ``cb.Block`` (any block, chosen by its ``"type"``), ``cb.Message``, ``cb.Conversation``
+    (a list of messages) or one block class.
+
+    Raises:
+        ValidationError: listing every problem, each with its JSON path.
+
+    >>> import contentblocks as cb
+    >>> cb.structure({"type": "text", "text": "hi"}, cb.Block)
+    TextBlock(text='hi', citations=(), metadata=JsonObject({}))
+    """
+    return _structure(data, target)  # type: ignore[arg-type]
+
+
+def unstructure(obj: object) -> Any:
+    """The canonical wire form of a block, message or conversation: plain dicts, lists, strings and numbers.
+
+    >>> import contentblocks as cb
+    >>> cb.unstructure(cb.Message(role="user", content="hi"))
+    {'role': 'user', 'content': [{'type': 'text', 'text': 'hi'}]}
+    """
+    return _unstructure(obj)
+
+
+class _Refused(ValueError):
+    pass
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _Refused(f"duplicate key {_short(key)} in an object")
+            seen.add(key)
+    return obj
+
+
+def _constant(name: str) -> Any:
+    raise _Refused(f"{name} is not a JSON number")
+
+
+def _short(key: str) -> str:
+    from ._errors import preview  # noqa: PLC0415 - tiny helper, kept local
+
+    return preview(key)
+
+
+_decode = json.JSONDecoder(object_pairs_hook=_pairs, parse_constant=_constant).decode
+
+
+def parse_json(data: str | bytes | bytearray) -> Any:
+    """Parse JSON text strictly: duplicate keys, NaN and Infinity are refused; errors are ValidationErrors."""
+    try:
+        if isinstance(data, (bytes, bytearray)):
+            data = bytes(data).decode("utf-8")
+        elif type(data) is not str:
+            raise ValidationError([("$", f"expected JSON text (str or bytes), got {describe_type(data)}")])
+        return _decode(data)
+    except _Refused as e:
+        raise ValidationError([("$", f"invalid JSON: {e}")]) from None
+    except json.JSONDecodeError as e:
+        raise ValidationError([("$", f"invalid JSON: {e.msg} (line {e.lineno}, column {e.colno})")]) from None
+    except UnicodeDecodeError:
+        raise ValidationError([("$", "invalid JSON: not UTF-8")]) from None
+    except RecursionError:
+        raise ValidationError([("$", "invalid JSON: nested too deeply to parse")]) from None
+    except ValueError:  # an integer literal of more than 4,300 digits
+        raise ValidationError([("$", "invalid JSON: a number too long to parse")]) from None
+
+
+def loads(data: str | bytes | bytearray, target: object = Block) -> Any:
+    """Parse JSON text with the standard library and structure it into ``target`` (a block by default).
+
+    Duplicate keys, ``NaN`` and ``Infinity`` are refused; every failure is a ``ValidationError``.
+
+    >>> import contentblocks as cb
+    >>> cb.loads('{"type": "json", "value": 1.0}')
+    JsonBlock(value=1.0, metadata=JsonObject({}))
+    >>> cb.loads('{"type": "text", "text": "a", "text": "b"}')
+    Traceback (most recent call last):
+    contentblocks.ValidationError: $: invalid JSON: duplicate key "text" in an object
+    """
+    return _structure(parse_json(data), target)  # type: ignore[call-overload]
+
+
+def dumps(obj: object) -> str:
+    """Compact JSON text of a block, message or conversation in its canonical form (``allow_nan=False``).
+
+    >>> import contentblocks as cb
+    >>> cb.dumps(cb.TextBlock(text="hi"))
+    '{"type":"text","text":"hi"}'
+    """
+    return json.dumps(_unstructure(obj), ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+
+
+def normalize(value: object) -> Any:
+    """A block from what people pass around: a string becomes a text block, a dict is structured, a block is kept.
+
+    >>> import contentblocks as cb
+    >>> cb.normalize("hello")
+    TextBlock(text='hello', citations=(), metadata=JsonObject({}))
+    """
+    if isinstance(value, BLOCK_CLASSES):
+        return value
+    if type(value) is str:
+        return TextBlock(text=value)
+    if isinstance(value, dict):
+        return _structure(value, Block)  # type: ignore[arg-type]
+    raise ValidationError([("$", f"expected a string, an object or a block, got {describe_type(value)}")])
+
+
+_DATA_URL = re.compile(r"data:(?P<meta>[^,]*),(?P<data>.*)", re.IGNORECASE | re.DOTALL)
+
+
+def file_from_data_url(url: str, *, filename: str | None = None) -> FileBlock:
+    """Turn a ``data:`` URL into a file block with an inline (base64) source; nothing is fetched.
+
+    The media type comes from the URL (``text/plain;charset=US-ASCII`` when it names none, as RFC 2397 says);
+    base64 payloads must be canonical, others are percent-decoded.
+
+    >>> import contentblocks as cb
+    >>> block = cb.file_from_data_url("data:image/png;base64,iVBORw0KGgo=")
+    >>> block.media_type, block.source.data[:4]
+    ('image/png', b'\\x89PNG')
+    """
+    if type(url) is not str:
+        raise ValidationError([("$", f"expected a string, got {describe_type(url)}")])
+    if len(url) > 4 * DEFAULT_LIMITS.max_binary_bytes:
+        raise ValidationError([("$", "data URL too long")])
+    match = _DATA_URL.fullmatch(url)
+    if match is None:
+        raise ValidationError([("$", "not a data: URL (data:[<media type>][;base64],<data>)")])
+    meta, payload = match.group("meta"), match.group("data")
+    is_base64 = meta.lower().endswith(";base64")
+    if is_base64:
+        meta = meta[: -len(";base64")]
+    media_type = meta or "text/plain;charset=US-ASCII"
+    problem = check_media_type(media_type)
+    if problem is not None:
+        raise ValidationError([("$", f"media type: {problem}")])
+    if is_base64:
+        decoded = check_base64(payload, DEFAULT_LIMITS.max_binary_bytes)
+        if type(decoded) is str:
+            raise ValidationError([("$", decoded)])
+        data: bytes = decoded  # type: ignore[assignment]
+    else:
+        data = unquote_to_bytes(payload)
+    return FileBlock(media_type=media_type, source=BytesSource(data=data), filename=filename)

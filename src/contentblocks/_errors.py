@@ -1,0 +1,121 @@
+"""The one exception this library raises for bad input, and the helpers that word its problems.
+
+Problems are ``(path, message)`` pairs.
+A path is a JSON path from the value that was passed in (``$``), for example ``$.content[2].source.data``.
+Messages never echo an input back beyond a short, escaped preview, and never call ``repr()`` or ``str()``
+on a foreign object.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+
+__all__ = ["DEFAULT_MAX_ERRORS", "ValidationError", "describe_type", "join_key", "preview"]
+
+DEFAULT_MAX_ERRORS = 100
+_SHOWN_IN_STR = 20
+_PREVIEW_CHARS = 32
+_PLAIN_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
+
+Problem = tuple[str, str]
+
+
+class ValidationError(ValueError):
+    """Raised when a value does not satisfy the wire format or a block's rules.
+
+    Every problem found is listed, not only the first: ``errors`` holds ``(path, message)`` pairs, where
+    ``path`` is a JSON path from the value that was checked.
+    At most ``max_errors`` problems are kept (100 by default); ``omitted`` counts the rest.
+
+    >>> import contentblocks as cb
+    >>> try:
+    ...     cb.structure({"type": "text", "text": 5, "extra": 1}, cb.Block)
+    ... except cb.ValidationError as e:
+    ...     for path, message in e.errors:
+    ...         print(path, "-", message)
+    $.text - expected a string, got an integer
+    $.extra - unknown key (a text block has: type, text, citations, metadata)
+    """
+
+    errors: list[Problem]
+    omitted: int
+
+    def __init__(self, errors: Iterable[Problem], *, omitted: int = 0, max_errors: int = DEFAULT_MAX_ERRORS) -> None:
+        kept = list(errors)
+        if len(kept) > max_errors:
+            omitted += len(kept) - max_errors
+            del kept[max_errors:]
+        self.errors = kept
+        self.omitted = omitted
+        super().__init__(self._summary())
+
+    def _summary(self) -> str:
+        total = len(self.errors) + self.omitted
+        if total == 1 and self.errors:
+            path, message = self.errors[0]
+            return f"{path}: {message}"
+        lines = [f"{total} problems:"]
+        lines.extend(f"  {path}: {message}" for path, message in self.errors[:_SHOWN_IN_STR])
+        rest = total - min(len(self.errors), _SHOWN_IN_STR)
+        if rest:
+            lines.append(f"  ... and {rest} more")
+        return "\n".join(lines)
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_rebuild, (self.errors, self.omitted))
+
+    def prefixed(self, prefix: str) -> list[Problem]:
+        """The problems with ``$`` replaced by ``prefix`` (a path into an enclosing value)."""
+        return [(prefix + path[1:], message) for path, message in self.errors]
+
+
+def _rebuild(errors: list[Problem], omitted: int) -> ValidationError:
+    return ValidationError(errors, omitted=omitted, max_errors=max(len(errors), 1))
+
+
+def join_key(path: str, key: str) -> str:
+    """``path`` extended by an object key: ``$.a`` for plain keys, ``$["a b"]`` for others."""
+    if _PLAIN_KEY.fullmatch(key):
+        return f"{path}.{key}"
+    return f"{path}[{preview(key)}]"
+
+
+def preview(value: str) -> str:
+    """A short, JSON-escaped preview of a string, safe to put in a message."""
+    if len(value) <= _PREVIEW_CHARS:
+        return json.dumps(value, ensure_ascii=True)
+    return json.dumps(value[:_PREVIEW_CHARS], ensure_ascii=True)[:-1] + '..."'
+
+
+_JSON_TYPE_NAMES: dict[type, str] = {
+    str: "a string",
+    int: "an integer",
+    float: "a float",
+    bool: "a boolean",
+    type(None): "null",
+    dict: "an object",
+    list: "an array",
+    tuple: "an array (tuple)",
+    bytes: "bytes",
+}
+
+
+def describe_type(value: object) -> str:
+    """Name the JSON type of ``value``, or its Python class, without calling anything on it."""
+    t = type(value)
+    name = _JSON_TYPE_NAMES.get(t)
+    if name is not None:
+        return name
+    for base, base_name in _JSON_TYPE_NAMES.items():
+        if isinstance(value, base):
+            return f"{base_name} ({_class_name(t)})"
+    return f"a Python {_class_name(t)} object"
+
+
+def _class_name(t: type) -> str:
+    name = type.__dict__["__name__"].__get__(t)
+    if not isinstance(name, str) or len(name) > 40 or not name.isidentifier():  # pragma: no cover - odd classes
+        return "object"
+    return name

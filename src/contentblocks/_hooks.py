@@ -1,0 +1,106 @@
+"""Installing the hooks on a cattrs converter: ``configure_converter`` and ``make_converter``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Literal
+
+import attrs
+from cattrs import BaseConverter, Converter
+
+from ._blocks import Block, CitationSource, FileSource, ToolResultContent
+from ._messages import Conversation
+from ._rules import Limits
+from ._structure import KEYS, StructureHooks
+from ._unstructure import unstructure_hooks
+
+__all__ = ["Binary", "configure_converter", "make_converter"]
+
+Binary = Literal["base64", "native"]
+
+
+def _is(union: object) -> Callable[[Any], bool]:
+    def predicate(t: Any) -> bool:
+        return t is union or (t == union if type(t) is type(union) else False)
+
+    return predicate
+
+
+def configure_converter(converter: BaseConverter, *, binary: Binary = "base64", **limits: int) -> None:
+    """Install the contentblocks hooks on ``converter``; nothing else on it changes.
+
+    Registers structure and unstructure hooks for every block, source, citation, message and
+    conversation class (``register_structure_hook``), and predicate hooks for the unions ``Block``,
+    ``ToolResultContent``, ``FileSource`` and ``CitationSource`` (``register_structure_hook_func``, so
+    that they survive ``Converter.copy()``). It registers nothing for ``bytes``, ``str``, ``dict``,
+    ``Any`` or any other shared type, so the converter treats your own classes as before.
+
+    Args:
+        converter: a ``cattrs.BaseConverter`` or ``cattrs.Converter``, a preconf one included.
+        binary: ``"base64"`` writes and reads binary fields as canonical base64 text (JSON and other
+            text formats); ``"native"`` keeps them as ``bytes`` (msgpack, CBOR).
+        limits: any of ``max_text_chars``, ``max_binary_bytes``, ``max_uri_chars``, ``max_depth``,
+            ``max_nodes``, ``max_errors`` (see :class:`contentblocks.Limits`).
+
+    Raises:
+        ValueError: for an unknown binary mode or limit.
+        TypeError: when ``converter`` is not a cattrs converter.
+
+    >>> import cattrs, contentblocks as cb
+    >>> conv = cattrs.Converter()
+    >>> cb.configure_converter(conv, max_text_chars=5)
+    >>> conv.structure({"type": "text", "text": "hello!"}, cb.Block)
+    Traceback (most recent call last):
+    contentblocks.ValidationError: $.text: longer than 5 characters
+    """
+    if not isinstance(converter, BaseConverter):
+        msg = f"expected a cattrs converter, got {type(converter).__name__}"
+        raise TypeError(msg)
+    if binary not in ("base64", "native"):
+        msg = f"binary must be 'base64' or 'native', not {binary!r}"
+        raise ValueError(msg)
+    unknown = set(limits) - {a.name for a in attrs.fields(Limits)}
+    if unknown:
+        msg = f"unknown option(s): {', '.join(sorted(unknown))}"
+        raise ValueError(msg)
+    native = binary == "native"
+    structure = StructureHooks(Limits(**limits), native_binary=native)
+    for cls in KEYS:
+        converter.register_structure_hook(cls, structure.for_class(cls))
+    converter.register_structure_hook(Conversation, structure.structure_conversation)
+    unions = [
+        (Block, structure.block_dispatch),
+        (ToolResultContent, structure.content_dispatch),
+        (FileSource, structure.source_dispatch),
+        (CitationSource, structure.cited_dispatch),
+    ]
+    for union, dispatch in unions:
+        converter.register_structure_hook_func(_is(union), structure.for_union(dispatch))
+
+    unstructure = unstructure_hooks(native_binary=native)
+    for cls, hook in unstructure.items():
+        converter.register_unstructure_hook(cls, hook)
+    for union in (Block, ToolResultContent, FileSource, CitationSource):
+        converter.register_unstructure_hook_func(_is(union), _by_class(unstructure))
+
+
+def _by_class(hooks: dict[type, Callable[[Any], Any]]) -> Callable[[Any], Any]:
+    def unstructure_union(value: Any) -> Any:
+        return hooks[type(value)](value)
+
+    return unstructure_union
+
+
+def make_converter(*, binary: Binary = "base64", **limits: int) -> Converter:
+    """A new ``cattrs.Converter`` with every contentblocks hook installed (see :func:`configure_converter`).
+
+    >>> import contentblocks as cb
+    >>> conv = cb.make_converter(max_depth=3)
+    >>> conv.structure({"type": "json", "value": [[[[1]]]]}, cb.Block)
+    Traceback (most recent call last):
+    contentblocks.ValidationError: $.value[0][0][0]: nested deeper than 3 containers (or a container holds itself)
+    """
+    converter = Converter()
+    configure_converter(converter, binary=binary, **limits)
+    return converter
+

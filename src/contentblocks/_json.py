@@ -1,0 +1,319 @@
+"""JSON values: strict validation with an explicit stack, and the read-only containers blocks hold.
+
+A JSON value inside a block is built from :class:`JsonObject` and :class:`JsonArray`, read-only subclasses
+of ``dict`` and ``list``: they compare equal to plain dicts and lists, ``json`` and ``orjson`` write them as
+they are, and neither the caller's containers nor the block's can be changed through the other.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any, NoReturn, TypeAlias
+
+from ._errors import describe_type, join_key
+from ._rules import has_lone_surrogate
+
+if TYPE_CHECKING:
+    from ._rules import Limits
+
+__all__ = ["JsonArray", "JsonObject", "JsonValue", "freeze", "json_key", "thaw"]
+
+JsonValue: TypeAlias = "None | bool | int | float | str | JsonArray | JsonObject | list[Any] | dict[str, Any]"
+"""A JSON value: what ``input``, ``value`` and metadata values hold (``tuple`` counts as an array)."""
+
+INT_MIN = -(2**63)
+INT_MAX = 2**64 - 1
+
+
+def _read_only(self: object, *_args: object, **_kwargs: object) -> NoReturn:
+    msg = "JSON values inside blocks are read-only; copy() gives a mutable plain copy"
+    raise TypeError(msg)
+
+
+class JsonObject(dict[str, Any]):
+    """A read-only JSON object, as held inside blocks.
+
+    It is a ``dict`` for reading, comparison and serialisation; every mutating method raises ``TypeError``.
+    ``copy()`` returns a plain, mutable ``dict`` (shallow); ``copy.copy`` and ``copy.deepcopy`` return the
+    object itself, since it cannot change.
+
+    >>> import contentblocks as cb
+    >>> call = cb.ToolCallBlock(tool_call_id="c1", tool_name="f", input={"city": "Paris"})
+    >>> call.input["city"]
+    'Paris'
+    >>> call.input["city"] = "Rome"
+    Traceback (most recent call last):
+    TypeError: JSON values inside blocks are read-only; copy() gives a mutable plain copy
+    """
+
+    __slots__ = ("_key",)
+
+    def __init__(self, *_args: object, **_kwargs: object) -> None:
+        msg = "JsonObject is built by the library; pass a plain dict to a block instead"
+        raise TypeError(msg)
+
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = __ior__ = _read_only  # type: ignore[assignment]
+
+    def __copy__(self) -> JsonObject:
+        return self
+
+    def __deepcopy__(self, memo: object) -> JsonObject:
+        return self
+
+    def __reduce__(self) -> tuple[Callable[[list[tuple[str, Any]]], JsonObject], tuple[list[tuple[str, Any]]]]:
+        return (_object_from_items, (list(dict.items(self)),))
+
+    def __repr__(self) -> str:
+        return f"JsonObject({dict.__repr__(self)})"
+
+
+class JsonArray(list[Any]):
+    """A read-only JSON array, as held inside blocks: a ``list`` for reading, every mutator raises ``TypeError``."""
+
+    __slots__ = ("_key",)
+
+    def __init__(self, *_args: object, **_kwargs: object) -> None:
+        msg = "JsonArray is built by the library; pass a plain list to a block instead"
+        raise TypeError(msg)
+
+    __setitem__ = __delitem__ = append = extend = insert = pop = remove = clear = sort = reverse = _read_only  # type: ignore[assignment]
+    __iadd__ = __imul__ = _read_only  # type: ignore[assignment]
+
+    def __copy__(self) -> JsonArray:
+        return self
+
+    def __deepcopy__(self, memo: object) -> JsonArray:
+        return self
+
+    def __reduce__(self) -> tuple[Callable[[list[Any]], JsonArray], tuple[list[Any]]]:
+        return (_array_from_items, (list.copy(self),))
+
+    def __repr__(self) -> str:
+        return f"JsonArray({list.__repr__(self)})"
+
+
+_new_object = JsonObject.__new__
+_new_array = JsonArray.__new__
+_dict_init = dict.__init__
+_list_init = list.__init__
+
+
+def _object_from_items(items: list[tuple[str, Any]]) -> JsonObject:
+    obj = _new_object(JsonObject)
+    _dict_init(obj, items)
+    return obj
+
+
+def _array_from_items(items: list[Any]) -> JsonArray:
+    arr = _new_array(JsonArray)
+    _list_init(arr, items)
+    return arr
+
+
+EMPTY_OBJECT = _object_from_items([])
+
+
+class _Walk:
+    """The state of one validation walk: limits, problems found, nodes seen."""
+
+    __slots__ = ("limits", "nodes", "problems", "stopped")
+
+    def __init__(self, limits: Limits, problems: list[tuple[str, str]]) -> None:
+        self.limits = limits
+        self.problems = problems
+        self.nodes = 0
+        self.stopped = False
+
+    def add(self, path: str, message: str) -> None:
+        self.problems.append((path, message))
+        if len(self.problems) >= self.limits.max_errors:
+            self.stopped = True
+
+
+def _leaf_problem(value: object, t: type, max_chars: int) -> str | None:
+    """What is wrong with a non-container value, or None."""
+    if t is str:
+        if len(value) > max_chars:  # type: ignore[arg-type]
+            return f"string longer than {max_chars:,} characters"
+        if has_lone_surrogate(value):  # type: ignore[arg-type]
+            return "string contains a lone surrogate (not a Unicode character)"
+        return None
+    if t is int:
+        if INT_MIN <= value <= INT_MAX:  # type: ignore[operator]
+            return None
+        return "integer outside [-2**63, 2**64-1]"
+    if t is float:
+        if math.isfinite(value):  # type: ignore[arg-type]
+            return None
+        return "NaN and infinities are not JSON numbers"
+    if t is bool or value is None:
+        return None
+    return f"not a JSON value: {describe_type(value)}"
+
+
+def _container_kind(value: object) -> int:
+    """1 for an object, 2 for an array, 0 for anything else (subclasses included, read via the base class)."""
+    t = type(value)
+    if t is dict or t is JsonObject:
+        return 1
+    if t is list or t is tuple or t is JsonArray:
+        return 2
+    if isinstance(value, dict):
+        return 1
+    if isinstance(value, (list, tuple)):
+        return 2
+    return 0
+
+
+def freeze(value: object, path: str, limits: Limits, problems: list[tuple[str, str]], *, extra_depth: int = 0) -> Any:
+    """Validate a JSON value and return a read-only copy built of JsonObject and JsonArray.
+
+    Problems are appended to ``problems`` with their paths; the return value is meaningless when any were
+    added. The walk uses an explicit stack, checks every container's size before entering it, and stops at
+    the depth limit, so cycles and hostile nesting end in a problem, not a RecursionError.
+    """
+    kind = _container_kind(value)
+    if kind == 0:
+        message = _leaf_problem(value, type(value), limits.max_text_chars)
+        if message is not None:
+            problems.append((path, message))
+        return value
+    walk = _Walk(limits, problems)
+    return _freeze_container(value, kind, path, walk, limits.max_depth + extra_depth)
+
+
+def _freeze_container(root: object, root_kind: int, path: str, walk: _Walk, max_depth: int) -> Any:  # noqa: C901, PLR0912, PLR0915 - one flat loop is the point
+    limits = walk.limits
+    max_chars = limits.max_text_chars
+    max_nodes = limits.max_nodes
+    dict_items = dict.items
+    set_item = dict.__setitem__
+    append = list.append
+
+    def open_frame(src: object, kind: int, frame_path: str) -> list[Any] | None:
+        size = len(src)  # type: ignore[arg-type]
+        walk.nodes += 1 + size
+        if walk.nodes > max_nodes:
+            walk.add(frame_path, f"more than {max_nodes:,} values in one JSON value")
+            walk.stopped = True
+            return None
+        if kind == 1:
+            return [iter(dict_items(src)), _new_object(JsonObject), True, frame_path]  # type: ignore[call-overload]
+        return [enumerate(src), _new_array(JsonArray), False, frame_path]  # type: ignore[call-overload]
+
+    first = open_frame(root, root_kind, path)
+    if first is None:
+        return None
+    stack = [first]
+    result: Any = None
+    while stack:
+        frame = stack[-1]
+        iterator: Iterator[tuple[Any, Any]] = frame[0]
+        out = frame[1]
+        is_object = frame[2]
+        pushed = False
+        for key, item in iterator:
+            if is_object:
+                if type(key) is not str:
+                    walk.add(frame[3], f"object keys must be strings, got {describe_type(key)}")
+                    if walk.stopped:
+                        return None
+                    continue
+                if len(key) > max_chars or has_lone_surrogate(key):
+                    walk.add(frame[3], "an object key is too long or contains a lone surrogate")
+                    if walk.stopped:
+                        return None
+                    continue
+            t = type(item)
+            if t is str or t is int or t is float or t is bool or item is None:
+                if t is not bool and item is not None:
+                    message = _leaf_problem(item, t, max_chars)
+                    if message is not None:
+                        walk.add(_child_path(frame[3], key, is_object), message)
+                        if walk.stopped:
+                            return None
+                        continue
+                if is_object:
+                    set_item(out, key, item)
+                else:
+                    append(out, item)
+                continue
+            kind = _container_kind(item)
+            child_path = None
+            if kind == 0:
+                child_path = _child_path(frame[3], key, is_object)
+                walk.add(child_path, f"not a JSON value: {describe_type(item)}")
+                if walk.stopped:
+                    return None
+                continue
+            if len(stack) >= max_depth:
+                child_path = _child_path(frame[3], key, is_object)
+                walk.add(child_path, f"nested deeper than {max_depth} containers (or a container holds itself)")
+                return None
+            child_path = _child_path(frame[3], key, is_object)
+            child = open_frame(item, kind, child_path)
+            if child is None:
+                return None
+            child.append(key)
+            stack.append(child)
+            pushed = True
+            break
+        if pushed:
+            continue
+        stack.pop()
+        if stack:
+            parent = stack[-1]
+            if parent[2]:
+                set_item(parent[1], frame[4], out)
+            else:
+                append(parent[1], out)
+        else:
+            result = out
+    return result
+
+
+def _child_path(path: str, key: object, is_object: bool) -> str:  # noqa: FBT001
+    if is_object:
+        return join_key(path, key)  # type: ignore[arg-type]
+    return f"{path}[{key}]"
+
+
+def thaw(value: Any) -> Any:
+    """A plain ``dict``/``list`` deep copy of a validated JSON value (scalars are returned as they are).
+
+    The value was validated when it entered a block, so its depth is bounded by the converter's
+    ``max_depth`` (at most 500) and the C json codec can copy it exactly: ints, floats (``-0.0``
+    included), booleans and strings survive the trip unchanged.
+    """
+    t = type(value)
+    if t is JsonObject or t is JsonArray:
+        if not value:
+            return {} if t is JsonObject else []
+        return _loads(_dumps(value))
+    return value
+
+
+_dumps = json.JSONEncoder(ensure_ascii=False, allow_nan=False, check_circular=False, separators=(",", ":")).encode
+_loads = json.JSONDecoder().decode
+_key_dumps = json.JSONEncoder(
+    ensure_ascii=False, allow_nan=False, check_circular=False, separators=(",", ":"), sort_keys=True
+).encode
+
+
+def json_key(value: Any) -> str:
+    """A string that is equal for two JSON values exactly when their wire forms are equal.
+
+    ``1``, ``1.0`` and ``true`` get different keys (``==`` in Python says they are equal); object key order
+    does not matter. The key of a read-only container is computed once and cached.
+    """
+    t = type(value)
+    if t is JsonObject or t is JsonArray:
+        try:
+            return value._key  # type: ignore[no-any-return]
+        except AttributeError:
+            key = _key_dumps(value)
+            object.__setattr__(value, "_key", key)
+            return key
+    return _key_dumps(value)

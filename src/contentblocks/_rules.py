@@ -1,0 +1,264 @@
+"""Field rules shared by the block classes and the converter hooks.
+
+Each ``check_*`` function returns ``None`` when the value is valid and a short message otherwise.
+They never echo the value and never coerce it: they validate raw strings, not parsed or normalised copies
+(``urllib.parse`` silently drops tabs and newlines, so it is not used here).
+"""
+
+from __future__ import annotations
+
+import binascii
+import re
+import unicodedata
+
+import attrs
+
+__all__ = [
+    "DEFAULT_LIMITS",
+    "MAX_IDENTIFIER_CHARS",
+    "MAX_MEDIA_TYPE_CHARS",
+    "Limits",
+    "check_base64",
+    "check_filename",
+    "check_free_text",
+    "check_identifier",
+    "check_int_range",
+    "check_media_type",
+    "check_no_surrounding_space",
+    "check_uri",
+    "check_url",
+    "has_lone_surrogate",
+]
+
+MAX_IDENTIFIER_CHARS = 256
+MAX_MEDIA_TYPE_CHARS = 1024
+MAX_FILENAME_BYTES = 255
+#: Nesting depths above this cannot be serialised by the standard library's json module anyway.
+MAX_DEPTH_CEILING = 500
+
+
+def _positive(_inst: object, attribute: attrs.Attribute[int], value: int) -> None:
+    if type(value) is not int or value < 1:
+        msg = f"{attribute.name} must be a positive int"
+        raise ValueError(msg)
+
+
+def _depth(inst: object, attribute: attrs.Attribute[int], value: int) -> None:
+    _positive(inst, attribute, value)
+    if value > MAX_DEPTH_CEILING:
+        msg = f"max_depth must be at most {MAX_DEPTH_CEILING}"
+        raise ValueError(msg)
+
+
+@attrs.frozen(kw_only=True)
+class Limits:
+    """The size limits a converter enforces (SPEC §5-§6); every one is a keyword of ``make_converter``.
+
+    Attributes:
+        max_text_chars: characters in any one string (text, quotes, JSON strings and keys).
+        max_binary_bytes: decoded bytes of one binary field; the base64 length is checked before decoding.
+        max_uri_chars: characters of a URL, a citation URI or a file reference id.
+        max_depth: nested containers in one JSON value (at most 500).
+        max_nodes: values (containers and scalars) in one JSON value.
+        max_errors: problems kept in one ``ValidationError``; the rest are counted in ``omitted``.
+    """
+
+    max_text_chars: int = attrs.field(default=10_000_000, validator=_positive)
+    max_binary_bytes: int = attrs.field(default=32 * 1024 * 1024, validator=_positive)
+    max_uri_chars: int = attrs.field(default=8192, validator=_positive)
+    max_depth: int = attrs.field(default=100, validator=_depth)
+    max_nodes: int = attrs.field(default=1_000_000, validator=_positive)
+    max_errors: int = attrs.field(default=100, validator=_positive)
+
+
+DEFAULT_LIMITS = Limits()
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def has_lone_surrogate(value: str) -> bool:
+    """Whether ``value`` holds a surrogate code point (which no UTF-8 encoder accepts)."""
+    return not value.isascii() and _SURROGATE.search(value) is not None
+
+
+def check_free_text(value: str, max_chars: int) -> str | None:
+    """Any characters but lone surrogates, at most ``max_chars`` of them; emptiness is the caller's rule."""
+    if len(value) > max_chars:
+        return f"longer than {max_chars:,} characters"
+    if has_lone_surrogate(value):
+        return "contains a lone surrogate (not a Unicode character)"
+    return None
+
+
+def check_no_surrounding_space(value: str, max_chars: int) -> str | None:
+    """Non-empty, no leading or trailing whitespace, no lone surrogates."""
+    if not value:
+        return "must not be empty"
+    problem = check_free_text(value, max_chars)
+    if problem is not None:
+        return problem
+    if value[0].isspace() or value[-1].isspace():
+        return "has leading or trailing whitespace"
+    return None
+
+
+_ASCII_IDENTIFIER = re.compile(r"[!-~]+")
+_BAD_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zs", "Zl", "Zp"})
+
+
+def check_identifier(value: str) -> str | None:
+    """1-256 characters, none of them whitespace, control, format or surrogate characters."""
+    if not value:
+        return "must not be empty"
+    if len(value) > MAX_IDENTIFIER_CHARS:
+        return f"longer than {MAX_IDENTIFIER_CHARS} characters"
+    if value.isascii():
+        if _ASCII_IDENTIFIER.fullmatch(value) is None:
+            return "contains whitespace or a control character"
+        return None
+    for ch in value:
+        if ch.isspace():
+            return "contains whitespace"
+        category = unicodedata.category(ch)
+        if category in _BAD_CATEGORIES:
+            return f"contains a {_CATEGORY_NAMES.get(category, 'forbidden')} character (U+{ord(ch):04X})"
+    return None
+
+
+_CATEGORY_NAMES = {"Cc": "control", "Cf": "format", "Cs": "lone surrogate", "Zs": "space", "Zl": "line separator",
+                   "Zp": "paragraph separator"}
+
+# RFC 3986: unreserved, sub-delims, ":" and "@", "/" and "?", percent-encoded octets, and "[" "]" for IP literals.
+_URI_CHARS = r"(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/?\[\]]|%[0-9A-Fa-f]{2})"
+_URI = re.compile(rf"[A-Za-z][A-Za-z0-9+.\-]*:(?P<rest>{_URI_CHARS}*(?:#{_URI_CHARS}*)?)")
+
+
+def check_uri(value: str, max_chars: int) -> str | None:
+    """An absolute URI of any scheme with a non-empty target, in RFC 3986 characters only."""
+    if len(value) > max_chars:
+        return f"longer than {max_chars:,} characters"
+    match = _URI.fullmatch(value)
+    if match is None:
+        if ":" not in value:
+            return "not an absolute URI (no scheme)"
+        return "not an absolute URI: needs a scheme and RFC 3986 characters only (percent-encode the rest)"
+    rest = match.group("rest")
+    if not rest or rest == "//" or rest[0] == "#":
+        return "not an absolute URI: nothing after the scheme"
+    return None
+
+
+# An http(s) URL: RFC 3986 characters plus non-ASCII letters (IRIs), a host, no userinfo.
+_IRI_CHAR = r"(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9A-Fa-f]{2}|[^\x00-\x7f])"
+_HOST = r"(?:\[[0-9A-Fa-f:.]+\]|(?:[A-Za-z0-9\-._~!$&'()*+,;=]|%[0-9A-Fa-f]{2}|[^\x00-\x7f])+)"
+_URL = re.compile(rf"[Hh][Tt][Tt][Pp][Ss]?://{_HOST}(?::[0-9]*)?(?:/{_IRI_CHAR}*)?(?:\?{_IRI_CHAR}*)?(?:#{_IRI_CHAR}*)?")
+_DATA_URL = re.compile(r"\s*data:", re.IGNORECASE)
+
+
+def check_url(value: str, max_chars: int) -> str | None:
+    """An absolute http or https URL with a host, no userinfo and no whitespace; ``data:`` gets a hint."""
+    if not value:
+        return "must not be empty"
+    if len(value) > max_chars:
+        return f"longer than {max_chars:,} characters"
+    if _DATA_URL.match(value):
+        return "a data: URL is not a remote URL; use a base64 source (contentblocks.file_from_data_url makes one)"
+    if _URL.fullmatch(value) is None:
+        if not value.isascii() and any(
+            ch.isspace() or unicodedata.category(ch) in _BAD_CATEGORIES for ch in value
+        ):
+            return "contains whitespace, control or format characters"
+        return "not an absolute http or https URL with a host (and no userinfo)"
+    if not value.isascii() and any(ch.isspace() or unicodedata.category(ch) in _BAD_CATEGORIES for ch in value):
+        return "contains whitespace, control or format characters"
+    return None
+
+
+# RFC 6838 restricted names; RFC 9110 parameters (token or quoted-string values, optional whitespace around ";").
+_NAME = r"[A-Za-z0-9][A-Za-z0-9!#$&^_.+\-]{0,126}"
+_TOKEN = r"[!#$%&'*+\-.^_`|~A-Za-z0-9]+"
+_QUOTED = r'"(?:[\t !#-\[\]-~\x80-\xff]|\\[\t -~\x80-\xff])*"'
+_MEDIA_TYPE = re.compile(rf"(?P<type>{_NAME})/(?P<subtype>{_NAME}|\*)(?:[ \t]*;[ \t]*{_TOKEN}=(?:{_TOKEN}|{_QUOTED}))*")
+
+
+def check_media_type(value: str) -> str | None:
+    """An RFC 6838 ``type/subtype`` with optional parameters; a ``*`` subtype, but not ``*/*``."""
+    if not value:
+        return "must not be empty"
+    if len(value) > MAX_MEDIA_TYPE_CHARS:
+        return f"longer than {MAX_MEDIA_TYPE_CHARS} characters"
+    if _MEDIA_TYPE.fullmatch(value) is None:
+        if value.startswith("*/"):
+            return "only the subtype may be '*' (and '*/*' is not a media type)"
+        return "not an RFC 6838 media type (type/subtype, then optional '; name=value' parameters)"
+    return None
+
+
+_FILENAME_BAD = frozenset({"Cc", "Cf", "Cs"})
+
+
+def check_filename(value: str) -> str | None:
+    """A base name of 1-255 UTF-8 bytes with no separators, controls, format characters or outer spaces."""
+    if not value:
+        return "must not be empty"
+    if len(value) > MAX_FILENAME_BYTES * 4 or has_lone_surrogate(value):
+        return "longer than 255 UTF-8 bytes" if len(value) > MAX_FILENAME_BYTES * 4 else "contains a lone surrogate"
+    if len(value.encode("utf-8")) > MAX_FILENAME_BYTES:
+        return "longer than 255 UTF-8 bytes"
+    if value in {".", ".."}:
+        return "'.' and '..' are not file names"
+    if "/" in value or "\\" in value:
+        return "must be a base name (no '/' or '\\')"
+    if value[0].isspace() or value[-1].isspace():
+        return "has leading or trailing whitespace"
+    if value.isascii():
+        if not value.isprintable():
+            return "contains a control character"
+        return None
+    for ch in value:
+        category = unicodedata.category(ch)
+        if category in _FILENAME_BAD:
+            return f"contains a {_CATEGORY_NAMES[category]} character (U+{ord(ch):04X})"
+    return None
+
+
+def check_int_range(value: int, low: int, high: int) -> bool:
+    """Whether ``low <= value <= high``; compares without ever formatting a huge int."""
+    return low <= value <= high
+
+
+_B64_INDEX = {c: i for i, c in enumerate("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")}
+
+
+def check_base64(value: str, max_bytes: int) -> bytes | str:
+    """Decode strict, canonical, padded standard base64; return the bytes, or a message saying what is wrong.
+
+    The length is checked before anything is decoded, so an oversized string costs nothing.
+    """
+    size = len(value)
+    if size > 4 * ((max_bytes + 2) // 3):
+        return f"more than {max_bytes:,} bytes once decoded"
+    if size % 4:
+        if value[:5].lower() == "data:":
+            return "not canonical base64: a data: URL prefix (contentblocks.file_from_data_url handles data URLs)"
+        return "not canonical base64: the length is not a multiple of 4 (missing padding or stray characters)"
+    if not value.isascii():
+        return "not canonical base64: non-ASCII characters"
+    try:
+        data = binascii.a2b_base64(value, strict_mode=True)
+    except (binascii.Error, ValueError) as e:
+        if value[:5].lower() == "data:":
+            return "not canonical base64: a data: URL prefix (contentblocks.file_from_data_url handles data URLs)"
+        reason = str(e).rstrip(".").lower() if isinstance(e, binascii.Error) else "invalid characters"
+        return f"not canonical base64: {reason}"
+    if len(data) > max_bytes:
+        return f"more than {max_bytes:,} bytes once decoded"
+    if value.endswith("=") and not _zero_pad_bits(value):
+        return "not canonical base64: non-zero pad bits"
+    return data
+
+
+def _zero_pad_bits(value: str) -> bool:
+    if value.endswith("=="):
+        return _B64_INDEX[value[-3]] & 0x0F == 0
+    return _B64_INDEX[value[-2]] & 0x03 == 0

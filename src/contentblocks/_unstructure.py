@@ -1,0 +1,144 @@
+"""Unstructure hooks: blocks out as canonical, JSON-ready dicts.
+
+Absent optionals and empty optional collections are omitted; JSON values come out as plain ``dict`` and
+``list`` copies (never the block's own read-only containers); binary comes out as base64 text or, in the
+native mode for msgpack and CBOR, as ``bytes``.
+"""
+
+from __future__ import annotations
+
+import binascii
+from collections.abc import Callable
+from typing import Any
+
+from ._blocks import (
+    BytesSource,
+    Citation,
+    CitedReference,
+    CitedUri,
+    FileBlock,
+    JsonBlock,
+    ReasoningBlock,
+    ReferenceSource,
+    RefusalBlock,
+    TextBlock,
+    ToolCallBlock,
+    ToolResultBlock,
+    UrlSource,
+)
+from ._json import thaw
+from ._messages import Conversation, Message
+
+__all__ = ["unstructure_hooks"]
+
+Hook = Callable[[Any], Any]
+
+
+def unstructure_hooks(*, native_binary: bool) -> dict[type, Hook]:  # noqa: C901, PLR0915 - one closure per class
+    """One unstructure function per class, calling each other directly."""
+    b2a = binascii.b2a_base64
+
+    def binary(data: bytes) -> Any:
+        return data if native_binary else b2a(data, newline=False).decode("ascii")
+
+    def citation(c: Citation) -> dict[str, Any]:
+        source = c.source
+        out: dict[str, Any] = {"source": {"kind": "uri" if type(source) is CitedUri else "reference", "value": source.value}}
+        if c.title is not None:
+            out["title"] = c.title
+        if c.quote is not None:
+            out["quote"] = c.quote
+        if c.start is not None:
+            out["start"] = c.start
+            out["end"] = c.end
+        return out
+
+    def text(b: TextBlock) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": "text", "text": b.text}
+        if b.citations:
+            out["citations"] = [citation(c) for c in b.citations]
+        if b.metadata:
+            out["metadata"] = thaw(b.metadata)
+        return out
+
+    def refusal(b: RefusalBlock) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": "refusal", "text": b.text}
+        if b.metadata:
+            out["metadata"] = thaw(b.metadata)
+        return out
+
+    def bytes_source(s: BytesSource) -> dict[str, Any]:
+        return {"type": "base64", "data": binary(s.data)}
+
+    def url_source(s: UrlSource) -> dict[str, Any]:
+        return {"type": "url", "url": s.url}
+
+    def reference_source(s: ReferenceSource) -> dict[str, Any]:
+        if s.provider is None:
+            return {"type": "reference", "id": s.id}
+        return {"type": "reference", "id": s.id, "provider": s.provider}
+
+    sources: dict[type, Hook] = {BytesSource: bytes_source, UrlSource: url_source, ReferenceSource: reference_source}
+
+    def file(b: FileBlock) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": "file", "media_type": b.media_type, "source": sources[type(b.source)](b.source)}
+        if b.filename is not None:
+            out["filename"] = b.filename
+        if b.metadata:
+            out["metadata"] = thaw(b.metadata)
+        return out
+
+    def reasoning(b: ReasoningBlock) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": "reasoning"}
+        if b.text is not None:
+            out["text"] = b.text
+        if b.signature is not None:
+            out["signature"] = b.signature
+        if b.redacted is not None:
+            out["redacted"] = binary(b.redacted)
+        if b.metadata:
+            out["metadata"] = thaw(b.metadata)
+        return out
+
+    def tool_call(b: ToolCallBlock) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": "tool_call", "tool_call_id": b.tool_call_id, "tool_name": b.tool_name,
+                               "input": thaw(b.input)}
+        if b.metadata:
+            out["metadata"] = thaw(b.metadata)
+        return out
+
+    def json_block(b: JsonBlock) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": "json", "value": thaw(b.value)}
+        if b.metadata:
+            out["metadata"] = thaw(b.metadata)
+        return out
+
+    content_hooks: dict[type, Hook] = {TextBlock: text, FileBlock: file, JsonBlock: json_block}
+
+    def tool_result(b: ToolResultBlock) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": "tool_result", "tool_call_id": b.tool_call_id, "tool_name": b.tool_name,
+                               "outcome": b.outcome, "content": [content_hooks[type(c)](c) for c in b.content]}
+        if b.metadata:
+            out["metadata"] = thaw(b.metadata)
+        return out
+
+    blocks: dict[type, Hook] = {TextBlock: text, RefusalBlock: refusal, FileBlock: file, ReasoningBlock: reasoning,
+                                ToolCallBlock: tool_call, ToolResultBlock: tool_result, JsonBlock: json_block}
+
+    def message(m: Message) -> dict[str, Any]:
+        out: dict[str, Any] = {"role": m.role, "content": [blocks[type(b)](b) for b in m.content]}
+        if m.metadata:
+            out["metadata"] = thaw(m.metadata)
+        return out
+
+    def conversation(c: Conversation) -> list[dict[str, Any]]:
+        return [message(m) for m in c.messages]
+
+    def cited_uri(s: CitedUri) -> dict[str, Any]:
+        return {"kind": "uri", "value": s.value}
+
+    def cited_reference(s: CitedReference) -> dict[str, Any]:
+        return {"kind": "reference", "value": s.value}
+
+    return {**blocks, **sources, Citation: citation, CitedUri: cited_uri, CitedReference: cited_reference,
+            Message: message, Conversation: conversation}
