@@ -35,8 +35,8 @@ class ValidationError(ValueError):
     ... except cb.ValidationError as e:
     ...     for path, message in e.errors:
     ...         print(path, "-", message)
-    $.text - expected a string, got an integer
     $.extra - unknown key (a text block has: type, text, citations, metadata)
+    $.text - expected a string, got an integer
     """
 
     errors: list[Problem]
@@ -69,6 +69,9 @@ class ValidationError(ValueError):
     def prefixed(self, prefix: str) -> list[Problem]:
         """The problems with ``$`` replaced by ``prefix`` (a path into an enclosing value)."""
         return [(prefix + path[1:], message) for path, message in self.errors]
+
+
+ValidationError.__module__ = "contentblocks"
 
 
 def _rebuild(errors: list[Problem], omitted: int) -> ValidationError:

@@ -1,0 +1,53 @@
+"""The CBOR format through ``cbor2``: binary fields as native byte strings; needs the ``cbor2`` extra.
+
+>>> from contentblocks.preconf.cbor2 import make_converter
+>>> import contentblocks as cb
+>>> conv = make_converter()
+>>> block = cb.ReasoningBlock(redacted=b"opaque")
+>>> conv.loads(conv.dumps(block), cb.Block) == block
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+import cbor2
+from cattrs.preconf.cbor2 import Cbor2Converter
+from cattrs.preconf.cbor2 import configure_converter as _cattrs_configure
+
+from ._base import configure_for, loads_then_structure
+
+__all__ = ["ContentCbor2Converter", "configure_converter", "make_converter"]
+
+T = TypeVar("T")
+
+configure_converter = configure_for("native")
+configure_converter.__doc__ = """Install the contentblocks hooks (binary as native bytes) on a CBOR converter.
+
+    Args:
+        converter: usually a ``cattrs.preconf.cbor2`` converter.
+        options: limits, as for :func:`contentblocks.make_converter`.
+    """
+
+_ERRORS = (cbor2.CBORDecodeError, ValueError, TypeError, RecursionError, MemoryError)
+
+
+class ContentCbor2Converter(Cbor2Converter):
+    """A ``cattrs`` CBOR converter whose ``loads`` raises ValidationError for data cbor2 cannot decode."""
+
+    def loads(self, data: bytes, cl: type[T], **kwargs: Any) -> T:  # noqa: ARG002 - the decoder's options are fixed
+        """Decode ``data`` and structure it into ``cl``."""
+        return loads_then_structure(self, cbor2.loads, _ERRORS, "CBOR", data, cl)  # type: ignore[no-any-return]
+
+
+def make_converter(**options: int) -> ContentCbor2Converter:
+    """A new CBOR converter with cattrs' cbor2 hooks and every contentblocks hook installed.
+
+    Args:
+        options: limits, as for :func:`contentblocks.make_converter`.
+    """
+    converter = ContentCbor2Converter()
+    _cattrs_configure(converter)
+    configure_converter(converter, **options)
+    return converter

@@ -1,0 +1,17 @@
+"""Provider adapters: move a conversation to and from a provider's own wire format, reporting every loss.
+
+Each provider is a module with the same verbs:
+
+- ``to_provider(conversation, *, strict=False, issuer=None) -> Converted``: the request fields that carry
+  the conversation, as plain JSON-ready dicts, and every field dropped or degraded on the way.
+- ``from_provider(payload) -> Conversation``: the same request fields read back.
+- ``from_response(response) -> Message``: a response body (as a dict) as one assistant message.
+
+Nothing here sends a request: the adapters build and read payloads only, and no provider SDK is needed.
+"""
+
+from __future__ import annotations
+
+from ._contract import ISSUER_KEY, Converted, Loss, LossError, issuer_matches
+
+__all__ = ["ISSUER_KEY", "Converted", "Loss", "LossError", "issuer_matches"]
