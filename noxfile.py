@@ -1,0 +1,83 @@
+"""Wider checks than CI's test run: ``nox`` runs tests, lint, typing and docs with the running Python.
+
+Other Python versions are opt-in: ``nox -s tests_versions`` tries every version in the classifiers that is
+installed. ``bench``, ``fuzz`` and ``atheris`` run only when asked for.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import nox
+
+nox.options.default_venv_backend = "venv"
+nox.options.reuse_existing_virtualenvs = True
+nox.options.sessions = ["tests", "lint", "typing", "docs"]
+
+ROOT = Path(__file__).parent
+PYPROJECT = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+VERSIONS = re.findall(r'"Programming Language :: Python :: (3\.\d+)"', PYPROJECT)
+
+
+@nox.session
+def tests(session: nox.Session) -> None:
+    """The test suite (doctests of the package and docs included), then the public conformance vectors."""
+    session.install("-e", ".[test]")
+    session.run("pytest", *session.posargs)
+    conformance = ROOT.parent / "shared" / "conformance" / "run.py"
+    if conformance.exists():
+        session.run("python", str(conformance))
+
+
+@nox.session(python=VERSIONS)
+def tests_versions(session: nox.Session) -> None:
+    """The test suite on each Python version of the classifiers (opt-in)."""
+    session.install("-e", ".[test]")
+    session.run("pytest", *session.posargs)
+
+
+@nox.session
+def lint(session: nox.Session) -> None:
+    """Ruff, every rule selected (see pyproject.toml for the few ignores and why)."""
+    session.install("ruff")
+    session.run("ruff", "check", "src", "tests", "bench", "fuzz", "docs/conf.py", "noxfile.py")
+
+
+@nox.session
+def typing(session: nox.Session) -> None:
+    """Mypy in strict mode over the package."""
+    session.install("-e", ".[orjson,msgpack,cbor2,hypothesis]", "mypy")
+    session.run("mypy")
+
+
+@nox.session
+def docs(session: nox.Session) -> None:
+    """Build the docs with warnings as errors and nitpicky references, then run every example as a doctest."""
+    session.install("-e", ".[docs,orjson,msgpack,cbor2,hypothesis]")
+    for builder in ("html", "doctest"):
+        session.run("sphinx-build", "-W", "-n", "--keep-going", "-b", builder, "docs", f"docs/_build/{builder}")
+
+
+@nox.session
+def bench(session: nox.Session) -> None:
+    """Benchmarks against pydantic and msgspec, rendered into docs/benchmarks.md; then the refusal benchmark."""
+    session.install("-e", ".[bench]")
+    session.run("python", "bench/run.py", "--render", "docs/benchmarks.md", *session.posargs)
+    session.run("python", "bench/refusal.py", "--render", "docs/limits.md")
+
+
+@nox.session
+def fuzz(session: nox.Session) -> None:
+    """Mutation fuzzing with a long example budget: ``CB_FUZZ_EXAMPLES`` sets how many (default 20000)."""
+    session.install("-e", ".[test]")
+    env = {"HYPOTHESIS_PROFILE": "long", "CB_FUZZ_EXAMPLES": os.environ.get("CB_FUZZ_EXAMPLES", "20000")}
+    session.run("pytest", "tests/test_hostile.py", "-p", "no:cacheprovider", *session.posargs, env=env)
+
+
+@nox.session
+def atheris(session: nox.Session) -> None:
+    """Coverage-guided fuzzing with atheris: ``nox -s atheris -- -max_total_time=600``."""
+    session.install("-e", ".[test]", "atheris")
+    session.run("python", "fuzz/harness.py", *(session.posargs or ["-max_total_time=60"]))
