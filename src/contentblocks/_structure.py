@@ -244,10 +244,16 @@ class StructureHooks:
         return value
 
     def free_text(self, raw: dict[str, Any], key: str, path: str, problems: Problems, *, optional: bool = False) -> Any:
-        value = self.optional(raw, key, path, problems) if optional else self.required(raw, key, path, problems)
-        if value is not _MISSING and value is not None:
-            check_str(problems, f"{path}.{key}", value, limits=self.limits)
-        return None if value is _MISSING else value
+        if optional:
+            value = self.optional(raw, key, path, problems)
+            if value is not None:
+                check_str(problems, f"{path}.{key}", value, limits=self.limits)
+            return value
+        value = self.required(raw, key, path, problems)
+        if value is _MISSING:
+            return None
+        check_str(problems, f"{path}.{key}", value, limits=self.limits)
+        return value
 
     def identifier(self, raw: dict[str, Any], key: str, path: str, problems: Problems) -> Any:
         value = self.required(raw, key, path, problems)
@@ -257,7 +263,7 @@ class StructureHooks:
 
     def binary(self, raw: dict[str, Any], key: str, path: str, problems: Problems, *, optional: bool = False) -> Any:
         value = self.optional(raw, key, path, problems) if optional else self.required(raw, key, path, problems)
-        if value is _MISSING or value is None:
+        if value is _MISSING or (value is None and optional):
             return None
         max_bytes = self.limits.max_binary_bytes
         if self.native_binary:
