@@ -51,7 +51,7 @@ def unstructure(obj: object) -> Any:
     return _unstructure(obj)
 
 
-class _Refused(ValueError):
+class _RefusedError(ValueError):
     pass
 
 
@@ -61,13 +61,13 @@ def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         seen: set[str] = set()
         for key, _ in pairs:
             if key in seen:
-                raise _Refused(f"duplicate key {_short(key)} in an object")
+                raise _RefusedError(f"duplicate key {_short(key)} in an object")
             seen.add(key)
     return obj
 
 
 def _constant(name: str) -> Any:
-    raise _Refused(f"{name} is not a JSON number")
+    raise _RefusedError(f"{name} is not a JSON number")
 
 
 def _short(key: str) -> str:
@@ -87,7 +87,7 @@ def parse_json(data: str | bytes | bytearray) -> Any:
         elif type(data) is not str:
             raise ValidationError([("$", f"expected JSON text (str or bytes), got {describe_type(data)}")])
         return _decode(data)
-    except _Refused as e:
+    except _RefusedError as e:
         raise ValidationError([("$", f"invalid JSON: {e}")]) from None
     except json.JSONDecodeError as e:
         raise ValidationError([("$", f"invalid JSON: {e.msg} (line {e.lineno}, column {e.colno})")]) from None
@@ -111,7 +111,7 @@ def loads(data: str | bytes | bytearray, target: object = Block) -> Any:
     Traceback (most recent call last):
     contentblocks.ValidationError: $: invalid JSON: duplicate key "text" in an object
     """
-    return _structure(parse_json(data), target)  # type: ignore[call-overload]
+    return _structure(parse_json(data), target)  # type: ignore[arg-type]
 
 
 def dumps(obj: object) -> str:
@@ -144,7 +144,7 @@ _DATA_URL = re.compile(r"data:(?P<meta>[^,]*),(?P<data>.*)", re.IGNORECASE | re.
 
 
 def file_from_data_url(url: str, *, filename: str | None = None) -> FileBlock:
-    """Turn a ``data:`` URL into a file block with an inline (base64) source; nothing is fetched.
+    r"""Turn a ``data:`` URL into a file block with an inline (base64) source; nothing is fetched.
 
     The media type comes from the URL (``text/plain;charset=US-ASCII`` when it names none, as RFC 2397 says);
     base64 payloads must be canonical, others are percent-decoded.
@@ -152,7 +152,7 @@ def file_from_data_url(url: str, *, filename: str | None = None) -> FileBlock:
     >>> import contentblocks as cb
     >>> block = cb.file_from_data_url("data:image/png;base64,iVBORw0KGgo=")
     >>> block.media_type, block.source.data[:4]
-    ('image/png', b'\\x89PNG')
+    ('image/png', b'\x89PNG')
     """
     if type(url) is not str:
         raise ValidationError([("$", f"expected a string, got {describe_type(url)}")])

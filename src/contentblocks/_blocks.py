@@ -7,7 +7,7 @@ check the same rules (with the converter's limits) before they build a block wit
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any, Literal, TypeAlias
 
 import attrs
@@ -77,7 +77,9 @@ def _bytes_repr(value: bytes | None) -> str:
     return "None" if value is None else f"<{len(value)} bytes>"
 
 
-def _tuple_of(problems: list[tuple[str, str]], path: str, value: object, allowed: tuple[type, ...], what: str) -> tuple[Any, ...]:
+def _tuple_of(
+    problems: list[tuple[str, str]], path: str, value: object, allowed: tuple[type, ...], what: str
+) -> tuple[Any, ...]:
     """A tuple of instances of ``allowed`` from a list or tuple; problems for anything else."""
     if not isinstance(value, (list, tuple)):
         problems.append((path, f"expected a list of {what}, got {describe_type(value)}"))
@@ -102,7 +104,10 @@ _metadata_field = attrs.field(default=EMPTY_OBJECT, eq=json_key)
 
 @attrs.frozen(kw_only=True)
 class CitedUri(_Immutable):
-    """A citation's source named by an absolute URI of any scheme (``https:``, ``doi:``, ``urn:``...); never resolved."""
+    """A citation's source named by an absolute URI of any scheme (``https:``, ``doi:``, ``urn:``...).
+
+    The URI is never resolved or fetched.
+    """
 
     value: str
 
@@ -120,7 +125,13 @@ class CitedReference(_Immutable):
 
     def __attrs_post_init__(self) -> None:
         problems: list[tuple[str, str]] = []
-        check_str(problems, "$.value", self.value, lambda v: check_no_surrounding_space(v, _LIMITS.max_uri_chars), limits=_LIMITS)
+        check_str(
+            problems,
+            "$.value",
+            self.value,
+            lambda v: check_no_surrounding_space(v, _LIMITS.max_uri_chars),
+            limits=_LIMITS,
+        )
         _raise(problems)
 
 
@@ -145,7 +156,13 @@ class Citation(_Immutable):
         if not isinstance(self.source, (CitedUri, CitedReference)):
             problems.append(("$.source", f"expected CitedUri or CitedReference, got {describe_type(self.source)}"))
         if self.title is not None:
-            check_str(problems, "$.title", self.title, lambda v: check_no_surrounding_space(v, _LIMITS.max_text_chars), limits=_LIMITS)
+            check_str(
+                problems,
+                "$.title",
+                self.title,
+                lambda v: check_no_surrounding_space(v, _LIMITS.max_text_chars),
+                limits=_LIMITS,
+            )
         if self.quote is not None:
             check_str(problems, "$.quote", self.quote, limits=_LIMITS)
         check_span(problems, "$", self.start, self.end, None)
@@ -232,7 +249,9 @@ class ReferenceSource(_Immutable):
 
     def __attrs_post_init__(self) -> None:
         problems: list[tuple[str, str]] = []
-        check_str(problems, "$.id", self.id, lambda v: check_no_surrounding_space(v, _LIMITS.max_uri_chars), limits=_LIMITS)
+        check_str(
+            problems, "$.id", self.id, lambda v: check_no_surrounding_space(v, _LIMITS.max_uri_chars), limits=_LIMITS
+        )
         if self.provider is not None:
             check_identifier_field(problems, "$.provider", self.provider)
         _raise(problems)
@@ -254,7 +273,9 @@ class FileBlock(_Immutable):
         problems: list[tuple[str, str]] = []
         check_str(problems, "$.media_type", self.media_type, check_media_type, limits=_LIMITS)
         if not isinstance(self.source, (BytesSource, UrlSource, ReferenceSource)):
-            problems.append(("$.source", f"expected BytesSource, UrlSource or ReferenceSource, got {describe_type(self.source)}"))
+            problems.append(
+                ("$.source", f"expected BytesSource, UrlSource or ReferenceSource, got {describe_type(self.source)}")
+            )
         if self.filename is not None:
             check_str(problems, "$.filename", self.filename, check_filename, limits=_LIMITS)
         _metadata(self, problems)
@@ -347,7 +368,11 @@ class ToolResultBlock(_Immutable):
         check_identifier_field(problems, "$.tool_name", self.tool_name)
         if type(self.outcome) is not str or self.outcome not in OUTCOMES:
             problems.append(("$.outcome", "expected one of: succeeded, failed, denied"))
-        _set(self, "content", _tuple_of(problems, "$.content", self.content, TOOL_RESULT_CONTENT, "TextBlock, FileBlock or JsonBlock"))
+        _set(
+            self,
+            "content",
+            _tuple_of(problems, "$.content", self.content, TOOL_RESULT_CONTENT, "TextBlock, FileBlock or JsonBlock"),
+        )
         _metadata(self, problems)
         _raise(problems)
 

@@ -7,6 +7,7 @@ gather every problem of a value into one ``ValidationError``.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+
 from ._errors import describe_type, join_key
 from ._json import EMPTY_OBJECT, JsonObject, freeze
 from ._rules import Limits, check_free_text, check_identifier
@@ -21,6 +22,7 @@ __all__ = [
 ]
 
 Problems = list[tuple[str, str]]
+
 
 def check_str(
     problems: Problems,
@@ -72,7 +74,6 @@ def freeze_metadata(problems: Problems, path: str, value: object, limits: Limits
     # Metadata values are JSON values: the object itself adds one level to the depth they may use.
     frozen = freeze(value, path, limits, problems, extra_depth=1)
     return frozen if type(frozen) is JsonObject else EMPTY_OBJECT
-
 
 
 def check_span(problems: Problems, path: str, start: object, end: object, text_length: int | None) -> None:

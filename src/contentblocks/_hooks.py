@@ -103,4 +103,3 @@ def make_converter(*, binary: Binary = "base64", **limits: int) -> Converter:
     converter = Converter()
     configure_converter(converter, binary=binary, **limits)
     return converter
-

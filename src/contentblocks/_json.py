@@ -20,14 +20,14 @@ if TYPE_CHECKING:
 
 __all__ = ["JsonArray", "JsonObject", "JsonValue", "freeze", "json_key", "thaw"]
 
-JsonValue: TypeAlias = "None | bool | int | float | str | JsonArray | JsonObject | list[Any] | dict[str, Any]"
+JsonValue: TypeAlias = "bool | int | float | str | JsonArray | JsonObject | list[Any] | dict[str, Any] | None"
 """A JSON value: what ``input``, ``value`` and metadata values hold (``tuple`` counts as an array)."""
 
 INT_MIN = -(2**63)
 INT_MAX = 2**64 - 1
 
 
-def _read_only(self: object, *_args: object, **_kwargs: object) -> NoReturn:
+def _read_only(_self: object, *_args: object, **_kwargs: object) -> NoReturn:
     msg = "JSON values inside blocks are read-only; copy() gives a mutable plain copy"
     raise TypeError(msg)
 
@@ -54,7 +54,7 @@ class JsonObject(dict[str, Any]):
         msg = "JsonObject is built by the library; pass a plain dict to a block instead"
         raise TypeError(msg)
 
-    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = __ior__ = _read_only  # type: ignore[assignment]
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = __ior__ = _read_only
 
     def __copy__(self) -> JsonObject:
         return self
@@ -78,8 +78,8 @@ class JsonArray(list[Any]):
         msg = "JsonArray is built by the library; pass a plain list to a block instead"
         raise TypeError(msg)
 
-    __setitem__ = __delitem__ = append = extend = insert = pop = remove = clear = sort = reverse = _read_only  # type: ignore[assignment]
-    __iadd__ = __imul__ = _read_only  # type: ignore[assignment]
+    __setitem__ = __delitem__ = append = extend = insert = pop = remove = clear = sort = reverse = _read_only
+    __iadd__ = __imul__ = _read_only
 
     def __copy__(self) -> JsonArray:
         return self
@@ -200,8 +200,8 @@ def _freeze_container(root: object, root_kind: int, path: str, walk: _Walk, max_
             walk.stopped = True
             return None
         if kind == 1:
-            return [iter(dict_items(src)), _new_object(JsonObject), True, frame_path]  # type: ignore[call-overload]
-        return [enumerate(src), _new_array(JsonArray), False, frame_path]  # type: ignore[call-overload]
+            return [iter(dict_items(src)), _new_object(JsonObject), True, frame_path]  # type: ignore[arg-type]
+        return [enumerate(src), _new_array(JsonArray), False, frame_path]  # type: ignore[arg-type]
 
     first = open_frame(root, root_kind, path)
     if first is None:
@@ -274,7 +274,7 @@ def _freeze_container(root: object, root_kind: int, path: str, walk: _Walk, max_
     return result
 
 
-def _child_path(path: str, key: object, is_object: bool) -> str:  # noqa: FBT001
+def _child_path(path: str, key: object, is_object: bool) -> str:
     if is_object:
         return join_key(path, key)  # type: ignore[arg-type]
     return f"{path}[{key}]"

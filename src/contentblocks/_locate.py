@@ -81,7 +81,7 @@ def _skip_value(text: str, i: int) -> int:
             i = _skip_ws(text, i + 1)
 
 
-def _offset_of(text: str, steps: list[str | int]) -> int:
+def _offset_of(text: str, steps: list[str | int]) -> int:  # noqa: C901, PLR0912 - one flat scanner
     """The offset of the deepest value on the path that exists in the text."""
     found = i = _skip_ws(text, 0)
     for step in steps:

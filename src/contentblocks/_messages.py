@@ -58,7 +58,9 @@ def check_roles(problems: list[tuple[str, str]], path: str, role: str, content: 
     for i, block in enumerate(content):
         if isinstance(block, BLOCK_CLASSES) and not isinstance(block, allowed):
             names = ", ".join(KIND_NAMES[c] for c in allowed)
-            problems.append((f"{path}[{i}]", f"a {role} message cannot carry {KIND_NAMES[type(block)]} blocks (allowed: {names})"))
+            problems.append(
+                (f"{path}[{i}]", f"a {role} message cannot carry {KIND_NAMES[type(block)]} blocks (allowed: {names})")
+            )
 
 
 @attrs.frozen(kw_only=True)
@@ -100,12 +102,12 @@ class Message(_Immutable):
 
 def conversation_problems(problems: list[tuple[str, str]], messages: Sequence[Message]) -> None:
     """Tool-call pairing over valid messages; paths are ``$[i].content[j]...``."""
-    summary = []
+    summary: list[tuple[str, list[tuple[str, str, str]]]] = []
     for message in messages:
         items = [
-            ("tool_call" if type(b) is ToolCallBlock else "tool_result", b.tool_call_id, b.tool_name)  # type: ignore[union-attr]
+            ("tool_call" if type(b) is ToolCallBlock else "tool_result", b.tool_call_id, b.tool_name)
             for b in message.content
-            if type(b) is ToolCallBlock or type(b) is ToolResultBlock
+            if isinstance(b, (ToolCallBlock, ToolResultBlock))
         ]
         summary.append((message.role, items))
     pairing_problems(problems, summary)
@@ -141,4 +143,3 @@ class Conversation(_Immutable):
     def __getitem__(self, index: slice) -> tuple[Message, ...]: ...
     def __getitem__(self, index: int | slice) -> Message | tuple[Message, ...]:
         return self.messages[index]
-

@@ -71,11 +71,23 @@ KEYS: dict[type, tuple[str, ...]] = {
     CitedReference: ("kind", "value"),
     Message: ("role", "content", "metadata"),
 }
-TAGS: dict[type, str] = {**KIND_NAMES, BytesSource: "base64", UrlSource: "url", ReferenceSource: "reference",
-                         CitedUri: "uri", CitedReference: "reference"}
+TAGS: dict[type, str] = {
+    **KIND_NAMES,
+    BytesSource: "base64",
+    UrlSource: "url",
+    ReferenceSource: "reference",
+    CitedUri: "uri",
+    CitedReference: "reference",
+}
 _WHAT = {cls: f"a {tag} {'block' if cls in KIND_NAMES else 'source'}" for cls, tag in TAGS.items()}
-_WHAT.update({Citation: "a citation", Message: "a message", CitedUri: "a uri citation source",
-              CitedReference: "a reference citation source"})
+_WHAT.update(
+    {
+        Citation: "a citation",
+        Message: "a message",
+        CitedUri: "a uri citation source",
+        CitedReference: "a reference citation source",
+    }
+)
 _KEY_SETS = {cls: frozenset(keys) for cls, keys in KEYS.items()}
 
 
@@ -129,12 +141,17 @@ class StructureHooks:
         self.block_tags = list(self.block_bodies)
         self.content_bodies = {tag: self.block_bodies[tag] for tag in ("text", "file", "json")}
         self.source_bodies: dict[str, Hook] = {
-            "base64": self.bytes_source_body, "url": self.url_source_body, "reference": self.reference_source_body}
+            "base64": self.bytes_source_body,
+            "url": self.url_source_body,
+            "reference": self.reference_source_body,
+        }
         self.cited_bodies: dict[str, Hook] = {"uri": self.cited_uri_body, "reference": self.cited_reference_body}
         self.block_dispatch = self.tagged(self.block_bodies, "block type", self.block_tags)
         self.content_dispatch = self.tagged(self.content_bodies, "a tool result", list(self.content_bodies))
         self.source_dispatch = self.tagged(self.source_bodies, "source type", list(self.source_bodies))
-        self.cited_dispatch = self.tagged(self.cited_bodies, "citation source kind", list(self.cited_bodies), key="kind")
+        self.cited_dispatch = self.tagged(
+            self.cited_bodies, "citation source kind", list(self.cited_bodies), key="kind"
+        )
 
     # -------------------------------------------------------------------------------- entry points
 
@@ -157,13 +174,22 @@ class StructureHooks:
         return result
 
     def for_class(self, cls: type) -> Hook:
-        bodies = {TextBlock: self.text_body, RefusalBlock: self.refusal_body, FileBlock: self.file_body,
-                  ReasoningBlock: self.reasoning_body, ToolCallBlock: self.tool_call_body,
-                  ToolResultBlock: self.tool_result_body, JsonBlock: self.json_body,
-                  BytesSource: self.bytes_source_body, UrlSource: self.url_source_body,
-                  ReferenceSource: self.reference_source_body, Citation: self.citation_body,
-                  CitedUri: self.cited_uri_body, CitedReference: self.cited_reference_body,
-                  Message: self.message_body}
+        bodies = {
+            TextBlock: self.text_body,
+            RefusalBlock: self.refusal_body,
+            FileBlock: self.file_body,
+            ReasoningBlock: self.reasoning_body,
+            ToolCallBlock: self.tool_call_body,
+            ToolResultBlock: self.tool_result_body,
+            JsonBlock: self.json_body,
+            BytesSource: self.bytes_source_body,
+            UrlSource: self.url_source_body,
+            ReferenceSource: self.reference_source_body,
+            Citation: self.citation_body,
+            CitedUri: self.cited_uri_body,
+            CitedReference: self.cited_reference_body,
+            Message: self.message_body,
+        }
         body = bodies[cls]
         run = self.run
 
@@ -191,7 +217,9 @@ class StructureHooks:
             body = get(tag) if type(tag) is str else None
             if body is None:
                 if type(tag) is str and tag in known:
-                    problems.append((f"{path}.{key}", f"{where} cannot hold {tag} blocks (allowed: {', '.join(allowed)})"))
+                    problems.append(
+                        (f"{path}.{key}", f"{where} cannot hold {tag} blocks (allowed: {', '.join(allowed)})")
+                    )
                 else:
                     problems.append((f"{path}.{key}", tag_problem(tag, where, allowed)))
                 return None
@@ -211,11 +239,20 @@ class StructureHooks:
             if raw is not None:
                 messages.append(message_body(raw, path, problems))
         if not problems:
-            pairing_problems(problems, [
-                (m.role, [(TAGS[type(b)], b.tool_call_id, b.tool_name) for b in m.content
-                          if type(b) is ToolCallBlock or type(b) is ToolResultBlock])
-                for m in messages
-            ])
+            pairing_problems(
+                problems,
+                [
+                    (
+                        m.role,
+                        [
+                            (TAGS[type(b)], b.tool_call_id, b.tool_name)
+                            for b in m.content
+                            if type(b) is ToolCallBlock or type(b) is ToolResultBlock
+                        ],
+                    )
+                    for m in messages
+                ],
+            )
         if problems:
             raise self.fail(problems)
         return self.new[Conversation](tuple(messages))  # type: ignore[no-any-return]
@@ -289,7 +326,9 @@ class StructureHooks:
         obj = as_object(value, f"{path}.{key}", problems)
         return None if obj is None else body(obj, f"{path}.{key}", problems)
 
-    def array(self, raw: dict[str, Any], key: str, path: str, problems: Problems, body: Hook, *, optional: bool) -> tuple[Any, ...]:
+    def array(
+        self, raw: dict[str, Any], key: str, path: str, problems: Problems, body: Hook, *, optional: bool
+    ) -> tuple[Any, ...]:
         value = self.optional(raw, key, path, problems) if optional else self.required(raw, key, path, problems)
         if value is _MISSING or (value is None and optional):
             return ()
@@ -313,8 +352,15 @@ class StructureHooks:
         if type(text) is str:
             length = len(text)
             for i, citation in enumerate(citations):
-                if citation is not None and citation.end is not None and type(citation.end) is int and citation.end > length:
-                    problems.append((f"{path}.citations[{i}].end", f"span ends after the text ({length} code points long)"))
+                if (
+                    citation is not None
+                    and citation.end is not None
+                    and type(citation.end) is int
+                    and citation.end > length
+                ):
+                    problems.append(
+                        (f"{path}.citations[{i}].end", f"span ends after the text ({length} code points long)")
+                    )
         metadata = self.metadata(raw, path, problems)
         return self.new[TextBlock](text, citations, metadata)  # type: ignore[no-any-return]
 
@@ -385,7 +431,9 @@ class StructureHooks:
         ref = self.required(raw, "id", path, problems)
         if ref is not _MISSING:
             max_chars = self.limits.max_uri_chars
-            check_str(problems, f"{path}.id", ref, lambda v: check_no_surrounding_space(v, max_chars), limits=self.limits)
+            check_str(
+                problems, f"{path}.id", ref, lambda v: check_no_surrounding_space(v, max_chars), limits=self.limits
+            )
         provider = self.optional(raw, "provider", path, problems)
         if provider is not None:
             check_identifier_field(problems, f"{path}.provider", provider)
@@ -397,7 +445,9 @@ class StructureHooks:
         title = self.optional(raw, "title", path, problems)
         if title is not None:
             max_chars = self.limits.max_text_chars
-            check_str(problems, f"{path}.title", title, lambda v: check_no_surrounding_space(v, max_chars), limits=self.limits)
+            check_str(
+                problems, f"{path}.title", title, lambda v: check_no_surrounding_space(v, max_chars), limits=self.limits
+            )
         quote = self.free_text(raw, "quote", path, problems, optional=True)
         start = self.optional(raw, "start", path, problems)
         end = self.optional(raw, "end", path, problems)
@@ -417,7 +467,9 @@ class StructureHooks:
         value = self.required(raw, "value", path, problems)
         if value is not _MISSING:
             max_chars = self.limits.max_uri_chars
-            check_str(problems, f"{path}.value", value, lambda v: check_no_surrounding_space(v, max_chars), limits=self.limits)
+            check_str(
+                problems, f"{path}.value", value, lambda v: check_no_surrounding_space(v, max_chars), limits=self.limits
+            )
         return self.new[CitedReference](value)  # type: ignore[no-any-return]
 
     def message_body(self, raw: dict[str, Any], path: str, problems: Problems) -> Message:

@@ -43,7 +43,9 @@ def unstructure_hooks(*, native_binary: bool) -> dict[type, Hook]:  # noqa: C901
 
     def citation(c: Citation) -> dict[str, Any]:
         source = c.source
-        out: dict[str, Any] = {"source": {"kind": "uri" if type(source) is CitedUri else "reference", "value": source.value}}
+        out: dict[str, Any] = {
+            "source": {"kind": "uri" if type(source) is CitedUri else "reference", "value": source.value}
+        }
         if c.title is not None:
             out["title"] = c.title
         if c.quote is not None:
@@ -101,8 +103,12 @@ def unstructure_hooks(*, native_binary: bool) -> dict[type, Hook]:  # noqa: C901
         return out
 
     def tool_call(b: ToolCallBlock) -> dict[str, Any]:
-        out: dict[str, Any] = {"type": "tool_call", "tool_call_id": b.tool_call_id, "tool_name": b.tool_name,
-                               "input": thaw(b.input)}
+        out: dict[str, Any] = {
+            "type": "tool_call",
+            "tool_call_id": b.tool_call_id,
+            "tool_name": b.tool_name,
+            "input": thaw(b.input),
+        }
         if b.metadata:
             out["metadata"] = thaw(b.metadata)
         return out
@@ -116,14 +122,26 @@ def unstructure_hooks(*, native_binary: bool) -> dict[type, Hook]:  # noqa: C901
     content_hooks: dict[type, Hook] = {TextBlock: text, FileBlock: file, JsonBlock: json_block}
 
     def tool_result(b: ToolResultBlock) -> dict[str, Any]:
-        out: dict[str, Any] = {"type": "tool_result", "tool_call_id": b.tool_call_id, "tool_name": b.tool_name,
-                               "outcome": b.outcome, "content": [content_hooks[type(c)](c) for c in b.content]}
+        out: dict[str, Any] = {
+            "type": "tool_result",
+            "tool_call_id": b.tool_call_id,
+            "tool_name": b.tool_name,
+            "outcome": b.outcome,
+            "content": [content_hooks[type(c)](c) for c in b.content],
+        }
         if b.metadata:
             out["metadata"] = thaw(b.metadata)
         return out
 
-    blocks: dict[type, Hook] = {TextBlock: text, RefusalBlock: refusal, FileBlock: file, ReasoningBlock: reasoning,
-                                ToolCallBlock: tool_call, ToolResultBlock: tool_result, JsonBlock: json_block}
+    blocks: dict[type, Hook] = {
+        TextBlock: text,
+        RefusalBlock: refusal,
+        FileBlock: file,
+        ReasoningBlock: reasoning,
+        ToolCallBlock: tool_call,
+        ToolResultBlock: tool_result,
+        JsonBlock: json_block,
+    }
 
     def message(m: Message) -> dict[str, Any]:
         out: dict[str, Any] = {"role": m.role, "content": [blocks[type(b)](b) for b in m.content]}
@@ -140,5 +158,12 @@ def unstructure_hooks(*, native_binary: bool) -> dict[type, Hook]:  # noqa: C901
     def cited_reference(s: CitedReference) -> dict[str, Any]:
         return {"kind": "reference", "value": s.value}
 
-    return {**blocks, **sources, Citation: citation, CitedUri: cited_uri, CitedReference: cited_reference,
-            Message: message, Conversation: conversation}
+    return {
+        **blocks,
+        **sources,
+        Citation: citation,
+        CitedUri: cited_uri,
+        CitedReference: cited_reference,
+        Message: message,
+        Conversation: conversation,
+    }

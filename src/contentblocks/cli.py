@@ -185,13 +185,17 @@ def schema(target: str, out: TextIO) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
-    parser = argparse.ArgumentParser(prog="contentblocks", description="Check LLM transcripts against the contentblocks wire format.")
+    parser = argparse.ArgumentParser(
+        prog="contentblocks", description="Check LLM transcripts against the contentblocks wire format."
+    )
     parser.add_argument("--version", action="store_true", help="print the version and exit")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     check_parser = commands.add_parser("check", help="check .json and .jsonl files (default: the shipped example)")
     check_parser.add_argument("paths", nargs="*", metavar="PATH")
     schema_parser = commands.add_parser("schema", help="print the JSON Schema of the wire format")
-    schema_parser.add_argument("target", nargs="?", default="conversation", choices=["block", "message", "conversation"])
+    schema_parser.add_argument(
+        "target", nargs="?", default="conversation", choices=["block", "message", "conversation"]
+    )
     args = parser.parse_args(argv)
     if args.version:
         from importlib.metadata import version  # noqa: PLC0415

@@ -30,8 +30,9 @@ def parse_error(fmt: str, error: BaseException) -> ValidationError:
     return ValidationError([("$", f"not valid {fmt}")])
 
 
-def loads_then_structure(converter: Any, parse: Callable[[Any], Any], errors: tuple[type[BaseException], ...],
-                         fmt: str, data: Any, cl: Any) -> Any:
+def loads_then_structure(
+    converter: Any, parse: Callable[[Any], Any], errors: tuple[type[BaseException], ...], fmt: str, data: Any, cl: Any
+) -> Any:
     try:
         raw = parse(data)
     except errors as e:

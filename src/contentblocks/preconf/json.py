@@ -3,7 +3,8 @@
 >>> from contentblocks.preconf.json import make_converter
 >>> import contentblocks as cb
 >>> conv = make_converter()
->>> conv.loads('{"type": "file", "media_type": "text/plain", "source": {"type": "base64", "data": "aGk="}}', cb.Block).source
+>>> text = '{"type": "file", "media_type": "text/plain", "source": {"type": "base64", "data": "aGk="}}'
+>>> conv.loads(text, cb.Block).source
 BytesSource(data=<2 bytes>)
 """
 
@@ -36,7 +37,7 @@ class ContentJsonConverter(JsonConverter):
     Parse errors, like every other problem, raise :class:`contentblocks.ValidationError`.
     """
 
-    def loads(self, data: bytes | str, cl: type[T], **kwargs: Any) -> T:  # type: ignore[override]  # noqa: ARG002 - kwargs of json.loads do not apply to a strict parse
+    def loads(self, data: bytes | str, cl: type[T], **kwargs: Any) -> T:  # noqa: ARG002 - kwargs of json.loads do not apply to a strict parse
         """Parse ``data`` strictly and structure it into ``cl``."""
         return self.structure(parse_json(data), cl)
 

@@ -1,9 +1,9 @@
-"""The ``msgpack`` format: binary fields as native ``bin`` bytes; needs the ``msgpack`` extra.
+r"""The ``msgpack`` format: binary fields as native ``bin`` bytes; needs the ``msgpack`` extra.
 
 >>> from contentblocks.preconf.msgpack import make_converter
 >>> import contentblocks as cb
 >>> conv = make_converter()
->>> block = cb.FileBlock(media_type="image/png", source=cb.BytesSource(data=b"\\x89PNG"))
+>>> block = cb.FileBlock(media_type="image/png", source=cb.BytesSource(data=b"\x89PNG"))
 >>> conv.loads(conv.dumps(block), cb.Block) == block
 True
 """
