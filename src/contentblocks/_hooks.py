@@ -68,14 +68,15 @@ def configure_converter(converter: BaseConverter, *, binary: Binary = "base64", 
     for cls in KEYS:
         converter.register_structure_hook(cls, structure.for_class(cls))
     converter.register_structure_hook(Conversation, structure.structure_conversation)
+    bodies = structure.bodies
     unions = [
-        (Block, structure.block_dispatch),
-        (ToolResultContent, structure.content_dispatch),
-        (FileSource, structure.source_dispatch),
-        (CitationSource, structure.cited_dispatch),
+        (Block, bodies.block),
+        (ToolResultContent, bodies.content),
+        (FileSource, bodies.source),
+        (CitationSource, bodies.cited),
     ]
     for union, dispatch in unions:
-        converter.register_structure_hook_func(_is(union), structure.for_union(dispatch))
+        converter.register_structure_hook_func(_is(union), structure.hook(dispatch))
 
     unstructure = unstructure_hooks(native_binary=native)
     for cls, hook in unstructure.items():

@@ -1,0 +1,388 @@
+"""The structure hooks' bodies: one closure per wire object, built once per converter.
+
+A body takes a raw dict and a problem list, and returns the instance it built (meaningless when it added a
+problem). Each checks the valid case with inline comparisons, bound as locals, and asks ``_fields`` for the
+wording only when something is wrong. Instances are made by ``_unchecked`` constructors: the checks here are
+the same rules the classes apply, so they are not run twice.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from ._blocks import (
+    OUTCOMES,
+    BytesSource,
+    Citation,
+    CitedReference,
+    CitedUri,
+    FileBlock,
+    JsonBlock,
+    ReasoningBlock,
+    ReferenceSource,
+    RefusalBlock,
+    TextBlock,
+    ToolCallBlock,
+    ToolResultBlock,
+    UrlSource,
+)
+from ._checks import check_identifier_field, check_span, freeze_metadata, reasoning_problems
+from ._errors import describe_type, preview
+from ._fields import MISSING, NULL_OPTIONAL, Problems, as_object, prefix_since, string_problem, unknown_keys
+from ._json import EMPTY_OBJECT, freeze
+from ._messages import KIND_NAMES, Message
+from ._rules import (
+    MAX_IDENTIFIER_CHARS,
+    Limits,
+    check_base64,
+    check_filename,
+    check_media_type,
+    check_no_surrounding_space,
+    check_uri,
+    check_url,
+)
+from ._unchecked import unchecked
+
+__all__ = ["KEYS", "SURROGATE", "TAGS", "Bodies", "Body", "tag_problem"]
+
+Body = Callable[[dict[str, Any], Problems], Any]
+
+#: Wire keys of every object, in output order.
+KEYS: dict[type, tuple[str, ...]] = {
+    TextBlock: ("type", "text", "citations", "metadata"),
+    RefusalBlock: ("type", "text", "metadata"),
+    FileBlock: ("type", "media_type", "source", "filename", "metadata"),
+    ReasoningBlock: ("type", "text", "signature", "redacted", "metadata"),
+    ToolCallBlock: ("type", "tool_call_id", "tool_name", "input", "metadata"),
+    ToolResultBlock: ("type", "tool_call_id", "tool_name", "outcome", "content", "metadata"),
+    JsonBlock: ("type", "value", "metadata"),
+    BytesSource: ("type", "data"),
+    UrlSource: ("type", "url"),
+    ReferenceSource: ("type", "id", "provider"),
+    Citation: ("source", "title", "quote", "start", "end"),
+    CitedUri: ("kind", "value"),
+    CitedReference: ("kind", "value"),
+    Message: ("role", "content", "metadata"),
+}
+#: The ``type`` (or ``kind``) tag of each tagged class.
+TAGS: dict[type, str] = {
+    **KIND_NAMES,
+    BytesSource: "base64",
+    UrlSource: "url",
+    ReferenceSource: "reference",
+    CitedUri: "uri",
+    CitedReference: "reference",
+}
+_NAMES = {
+    **{cls: f"a {tag} block" for cls, tag in KIND_NAMES.items()},
+    BytesSource: "a base64 source",
+    UrlSource: "a url source",
+    ReferenceSource: "a reference source",
+    Citation: "a citation",
+    CitedUri: "a uri citation source",
+    CitedReference: "a reference citation source",
+    Message: "a message",
+}
+_ALLOWED = {cls: frozenset(keys) for cls, keys in KEYS.items()}
+_LISTING = {cls: f"{_NAMES[cls]} has: {', '.join(keys)}" for cls, keys in KEYS.items()}
+SURROGATE = re.compile("[\ud800-\udfff]").search
+_ASCII_IDENTIFIER = re.compile(r"[!-~]{1,%d}" % MAX_IDENTIFIER_CHARS).fullmatch  # noqa: UP031 - a regex, braces clash
+
+
+def tag_problem(tag: object, where: str, allowed: list[str]) -> str:
+    """The message for a missing, mistyped or unknown tag, naming the tags allowed there."""
+    names = ", ".join(allowed)
+    if tag is MISSING:
+        return f"required key missing: {where} needs one of: {names}"
+    if type(tag) is not str:
+        return f"expected a string naming one of: {names}; got {describe_type(tag)}"
+    return f"unknown {where} {preview(tag)}; expected one of: {names}"
+
+
+class Bodies:
+    """Every body for one converter's limits and binary mode; ``block``, ``message`` and friends dispatch."""
+
+    def __init__(self, limits: Limits, *, native_binary: bool) -> None:  # noqa: C901, PLR0915 - the closures share locals on purpose
+        max_chars = limits.max_text_chars
+        max_uri = limits.max_uri_chars
+        max_bytes = limits.max_binary_bytes
+        surrogate = SURROGATE
+        ascii_identifier = _ASCII_IDENTIFIER
+        new = {cls: unchecked(cls) for cls in KEYS}
+        allowed = _ALLOWED
+        listing = _LISTING
+
+        def metadata(raw: dict[str, Any], problems: Problems) -> Any:
+            value = raw.get("metadata", MISSING)
+            if value is MISSING or (type(value) is dict and not value):
+                return EMPTY_OBJECT
+            if value is None:
+                problems.append((".metadata", NULL_OPTIONAL))
+                return EMPTY_OBJECT
+            return freeze_metadata(problems, ".metadata", value, limits)
+
+        def identifier(raw: dict[str, Any], key: str, problems: Problems) -> Any:
+            value = raw.get(key, MISSING)
+            if type(value) is not str or ascii_identifier(value) is None:
+                if value is MISSING:
+                    problems.append((f".{key}", "required key missing"))
+                else:
+                    check_identifier_field(problems, f".{key}", value)
+            return value
+
+        def free_text(raw: dict[str, Any], key: str, problems: Problems, *, optional: bool = False) -> Any:
+            value = raw.get(key, MISSING)
+            if type(value) is str and value and len(value) <= max_chars and (value.isascii() or not surrogate(value)):
+                return value
+            if optional and value is MISSING:
+                return None
+            string_problem(problems, f".{key}", value, max_chars, optional=optional)
+            return None if value is MISSING else value
+
+        def ruled(raw: dict[str, Any], key: str, problems: Problems, rule: Callable[[str], str | None], *,
+                  optional: bool = False) -> Any:
+            value = raw.get(key, MISSING)
+            if optional and value is MISSING:
+                return None
+            if type(value) is str:
+                message = rule(value)
+                if message is None:
+                    return value
+                problems.append((f".{key}", message))
+                return value
+            string_problem(problems, f".{key}", value, max_chars, optional=optional)
+            return None if value is MISSING else value
+
+        def binary(raw: dict[str, Any], key: str, problems: Problems, *, optional: bool = False) -> Any:
+            value = raw.get(key, MISSING)
+            if value is MISSING:
+                if not optional:
+                    problems.append((f".{key}", "required key missing"))
+                return None
+            if native_binary:
+                if type(value) is bytes and len(value) <= max_bytes:
+                    return value
+                if type(value) is bytes:
+                    problems.append((f".{key}", f"more than {max_bytes:,} bytes"))
+                else:
+                    got = NULL_OPTIONAL if value is None and optional else f"expected bytes, got {describe_type(value)}"
+                    problems.append((f".{key}", got))
+                return None
+            if type(value) is not str:
+                got = NULL_OPTIONAL if value is None and optional else f"expected a base64 string, got {describe_type(value)}"
+                problems.append((f".{key}", got))
+                return None
+            decoded = check_base64(value, max_bytes)
+            if type(decoded) is str:
+                problems.append((f".{key}", decoded))
+                return None
+            return decoded
+
+        def items(value: object, key: str, problems: Problems, body: Body) -> tuple[Any, ...]:
+            if type(value) is not list and not isinstance(value, (list, tuple)):
+                problems.append((key, f"expected an array, got {describe_type(value)}"))
+                return ()
+            out = []
+            for i, item in enumerate(value):
+                if type(item) is not dict:
+                    item = as_object(item, f"{key}[{i}]", problems)  # noqa: PLW2901 - the same item, as a dict
+                    if item is None:
+                        continue
+                before = len(problems)
+                out.append(body(item, problems))
+                if len(problems) != before:
+                    prefix_since(problems, before, f"{key}[{i}]")
+            return tuple(out)
+
+        def nested(raw: dict[str, Any], key: str, problems: Problems, body: Body) -> Any:
+            value = raw.get(key, MISSING)
+            if type(value) is not dict:
+                if value is MISSING:
+                    problems.append((f".{key}", "required key missing"))
+                    return None
+                value = as_object(value, f".{key}", problems)
+                if value is None:
+                    return None
+            before = len(problems)
+            result = body(value, problems)
+            if len(problems) != before:
+                prefix_since(problems, before, f".{key}")
+            return result
+
+        def tagged(bodies: dict[str, Body], where: str, key: str = "type", known: frozenset[str] = frozenset()) -> Body:
+            names = list(bodies)
+            get = bodies.get
+
+            def dispatch(raw: dict[str, Any], problems: Problems) -> Any:
+                tag = raw.get(key, MISSING)
+                body = get(tag) if type(tag) is str else None
+                if body is not None:
+                    return body(raw, problems)
+                if type(tag) is str and tag in known:
+                    problems.append((f".{key}", f"{where} cannot hold {tag} blocks (allowed: {', '.join(names)})"))
+                else:
+                    problems.append((f".{key}", tag_problem(tag, where, names)))
+                return None
+
+            return dispatch
+
+        # ------------------------------------------------------------------------------ citations
+
+        def cited_uri(raw: dict[str, Any], problems: Problems) -> CitedUri:
+            if not raw.keys() <= allowed[CitedUri]:
+                unknown_keys(problems, "", raw, allowed[CitedUri], listing[CitedUri])
+            return new[CitedUri](ruled(raw, "value", problems, lambda v: check_uri(v, max_uri)))  # type: ignore[no-any-return]
+
+        def cited_reference(raw: dict[str, Any], problems: Problems) -> CitedReference:
+            if not raw.keys() <= allowed[CitedReference]:
+                unknown_keys(problems, "", raw, allowed[CitedReference], listing[CitedReference])
+            value = ruled(raw, "value", problems, lambda v: check_no_surrounding_space(v, max_uri))
+            return new[CitedReference](value)  # type: ignore[no-any-return]
+
+        cited = tagged({"uri": cited_uri, "reference": cited_reference}, "citation source kind", key="kind")
+        title_rule: Callable[[str], str | None] = lambda v: check_no_surrounding_space(v, max_chars)  # noqa: E731
+
+        def citation(raw: dict[str, Any], problems: Problems) -> Citation:
+            if not raw.keys() <= allowed[Citation]:
+                unknown_keys(problems, "", raw, allowed[Citation], listing[Citation])
+            source = nested(raw, "source", problems, cited)
+            title = ruled(raw, "title", problems, title_rule, optional=True)
+            quote = free_text(raw, "quote", problems, optional=True)
+            start = raw.get("start")
+            end = raw.get("end")
+            if type(start) is not int or type(end) is not int or not 0 <= start <= end:
+                if start is None and "start" in raw:
+                    problems.append((".start", NULL_OPTIONAL))
+                if end is None and "end" in raw:
+                    problems.append((".end", NULL_OPTIONAL))
+                check_span(problems, "", start, end, None)
+            return new[Citation](source, title, quote, start, end)  # type: ignore[no-any-return]
+
+        # ------------------------------------------------------------------------------ blocks
+
+        def text(raw: dict[str, Any], problems: Problems) -> TextBlock:
+            if not raw.keys() <= allowed[TextBlock]:
+                unknown_keys(problems, "", raw, allowed[TextBlock], listing[TextBlock])
+            value = free_text(raw, "text", problems)
+            citations = raw.get("citations", MISSING)
+            if citations is MISSING:
+                citations = ()
+            elif citations is None:
+                problems.append((".citations", NULL_OPTIONAL))
+                citations = ()
+            else:
+                citations = items(citations, ".citations", problems, citation)
+                length = len(value) if type(value) is str else None
+                for i, c in enumerate(citations):
+                    if length is not None and type(c.end) is int and c.end > length:
+                        problems.append((f".citations[{i}].end", f"span ends after the text ({length} code points long)"))
+            return new[TextBlock](value, citations, metadata(raw, problems))  # type: ignore[no-any-return]
+
+        def refusal(raw: dict[str, Any], problems: Problems) -> RefusalBlock:
+            if not raw.keys() <= allowed[RefusalBlock]:
+                unknown_keys(problems, "", raw, allowed[RefusalBlock], listing[RefusalBlock])
+            value = free_text(raw, "text", problems)
+            return new[RefusalBlock](value, metadata(raw, problems))  # type: ignore[no-any-return]
+
+        def bytes_source(raw: dict[str, Any], problems: Problems) -> BytesSource:
+            if not raw.keys() <= allowed[BytesSource]:
+                unknown_keys(problems, "", raw, allowed[BytesSource], listing[BytesSource])
+            return new[BytesSource](binary(raw, "data", problems))  # type: ignore[no-any-return]
+
+        def url_source(raw: dict[str, Any], problems: Problems) -> UrlSource:
+            if not raw.keys() <= allowed[UrlSource]:
+                unknown_keys(problems, "", raw, allowed[UrlSource], listing[UrlSource])
+            return new[UrlSource](ruled(raw, "url", problems, lambda v: check_url(v, max_uri)))  # type: ignore[no-any-return]
+
+        def reference_source(raw: dict[str, Any], problems: Problems) -> ReferenceSource:
+            if not raw.keys() <= allowed[ReferenceSource]:
+                unknown_keys(problems, "", raw, allowed[ReferenceSource], listing[ReferenceSource])
+            ref = ruled(raw, "id", problems, lambda v: check_no_surrounding_space(v, max_uri))
+            provider = raw.get("provider")
+            if provider is not None:
+                check_identifier_field(problems, ".provider", provider)
+            elif "provider" in raw:
+                problems.append((".provider", NULL_OPTIONAL))
+            return new[ReferenceSource](ref, provider)  # type: ignore[no-any-return]
+
+        source = tagged({"base64": bytes_source, "url": url_source, "reference": reference_source}, "source type")
+
+        def file(raw: dict[str, Any], problems: Problems) -> FileBlock:
+            if not raw.keys() <= allowed[FileBlock]:
+                unknown_keys(problems, "", raw, allowed[FileBlock], listing[FileBlock])
+            media_type = ruled(raw, "media_type", problems, check_media_type)
+            src = nested(raw, "source", problems, source)
+            filename = ruled(raw, "filename", problems, check_filename, optional=True)
+            return new[FileBlock](media_type, src, filename, metadata(raw, problems))  # type: ignore[no-any-return]
+
+        def reasoning(raw: dict[str, Any], problems: Problems) -> ReasoningBlock:
+            if not raw.keys() <= allowed[ReasoningBlock]:
+                unknown_keys(problems, "", raw, allowed[ReasoningBlock], listing[ReasoningBlock])
+            value = free_text(raw, "text", problems, optional=True)
+            signature = free_text(raw, "signature", problems, optional=True)
+            redacted = binary(raw, "redacted", problems, optional=True)
+            if redacted is not None and not redacted:
+                problems.append((".redacted", "must hold at least one byte"))
+            if redacted is None or value is not None or signature is not None:
+                reasoning_problems(problems, "", value, signature, raw.get("redacted"))
+            return new[ReasoningBlock](value, signature, redacted, metadata(raw, problems))  # type: ignore[no-any-return]
+
+        def tool_call(raw: dict[str, Any], problems: Problems) -> ToolCallBlock:
+            if not raw.keys() <= allowed[ToolCallBlock]:
+                unknown_keys(problems, "", raw, allowed[ToolCallBlock], listing[ToolCallBlock])
+            call_id = identifier(raw, "tool_call_id", problems)
+            name = identifier(raw, "tool_name", problems)
+            value = raw.get("input", MISSING)
+            if value is MISSING:
+                problems.append((".input", "required key missing"))
+            else:
+                value = freeze(value, ".input", limits, problems)
+            return new[ToolCallBlock](call_id, name, value, metadata(raw, problems))  # type: ignore[no-any-return]
+
+        def json_block(raw: dict[str, Any], problems: Problems) -> JsonBlock:
+            if not raw.keys() <= allowed[JsonBlock]:
+                unknown_keys(problems, "", raw, allowed[JsonBlock], listing[JsonBlock])
+            value = raw.get("value", MISSING)
+            if value is MISSING:
+                problems.append((".value", "required key missing"))
+            else:
+                value = freeze(value, ".value", limits, problems)
+            return new[JsonBlock](value, metadata(raw, problems))  # type: ignore[no-any-return]
+
+        content = tagged({"text": text, "file": file, "json": json_block}, "a tool result", known=frozenset(KIND_NAMES.values()))
+
+        def tool_result(raw: dict[str, Any], problems: Problems) -> ToolResultBlock:
+            if not raw.keys() <= allowed[ToolResultBlock]:
+                unknown_keys(problems, "", raw, allowed[ToolResultBlock], listing[ToolResultBlock])
+            call_id = identifier(raw, "tool_call_id", problems)
+            name = identifier(raw, "tool_name", problems)
+            outcome = raw.get("outcome", MISSING)
+            if type(outcome) is not str or outcome not in OUTCOMES:
+                message = "required key missing" if outcome is MISSING else "expected one of: succeeded, failed, denied"
+                problems.append((".outcome", message))
+            parts = raw.get("content", MISSING)
+            if parts is MISSING:
+                problems.append((".content", "required key missing"))
+                parts = ()
+            else:
+                parts = items(parts, ".content", problems, content)
+            return new[ToolResultBlock](call_id, name, outcome, parts, metadata(raw, problems))  # type: ignore[no-any-return]
+
+        block_bodies: dict[str, Body] = {"text": text, "refusal": refusal, "file": file, "reasoning": reasoning,
+                                         "tool_call": tool_call, "tool_result": tool_result, "json": json_block}
+        self.block_bodies = block_bodies
+        self.block = tagged(block_bodies, "block type")
+        self.content = content
+        self.source = source
+        self.cited = cited
+        self.items = items
+        self.metadata = metadata
+        self.by_class: dict[type, Body] = {
+            TextBlock: text, RefusalBlock: refusal, FileBlock: file, ReasoningBlock: reasoning,
+            ToolCallBlock: tool_call, ToolResultBlock: tool_result, JsonBlock: json_block,
+            BytesSource: bytes_source, UrlSource: url_source, ReferenceSource: reference_source,
+            Citation: citation, CitedUri: cited_uri, CitedReference: cited_reference,
+        }  # fmt: skip
+

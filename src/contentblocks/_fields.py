@@ -1,0 +1,71 @@
+"""Field checks for the structure hooks: a fast test inline in each hook, and these for the problem's wording.
+
+The hooks test the common, valid case with a few inline comparisons; only when that test fails do they call
+one of these functions, which finds out exactly what is wrong and records it. Paths here are suffixes
+relative to the object being structured (``.text``, ``.source.data``); the caller prefixes its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ._errors import describe_type, join_key
+from ._rules import check_free_text
+
+__all__ = ["MISSING", "Problems", "as_object", "prefix_since", "string_problem", "unknown_keys"]
+
+Problems = list[tuple[str, str]]
+MISSING: Any = type("Missing", (), {"__repr__": lambda _self: "MISSING", "__slots__": ()})()
+NULL_OPTIONAL = "null is not allowed; omit the key instead"
+
+
+def as_object(value: object, path: str, problems: Problems) -> dict[str, Any] | None:
+    """``value`` as a plain dict (a subclass is copied at C level, its overrides ignored), or a problem."""
+    if type(value) is dict:
+        return value
+    if isinstance(value, dict):
+        return dict.copy(value)
+    problems.append((path, f"expected an object, got {describe_type(value)}"))
+    return None
+
+
+def unknown_keys(problems: Problems, path: str, raw: dict[str, Any], allowed: frozenset[str], listing: str) -> None:
+    """Record every key of ``raw`` that is not allowed (called only when ``raw.keys() <= allowed`` failed)."""
+    for key in raw:
+        if type(key) is not str:
+            problems.append((path, f"object keys must be strings, got {describe_type(key)}"))
+        elif key not in allowed:
+            problems.append((join_key(path, key), f"unknown key ({listing})"))
+
+
+def string_problem(
+    problems: Problems,
+    path: str,
+    value: object,
+    max_chars: int,
+    rule: Callable[[str], str | None] | None = None,
+    *,
+    optional: bool = False,
+) -> None:
+    """Record what is wrong with a string field whose fast check failed (absent, null, type, empty, rule)."""
+    if value is MISSING:
+        if not optional:
+            problems.append((path, "required key missing"))
+        return
+    if value is None:
+        problems.append((path, NULL_OPTIONAL if optional else "expected a string, got null"))
+        return
+    if type(value) is not str:
+        problems.append((path, f"expected a string, got {describe_type(value)}"))
+        return
+    message = rule(value) if rule is not None else ("must not be empty" if not value else check_free_text(value, max_chars))
+    if message is not None:
+        problems.append((path, message))
+
+
+def prefix_since(problems: Problems, start: int, prefix: str) -> None:
+    """Prefix the paths of the problems recorded since ``start`` with ``prefix``."""
+    for i in range(start, len(problems)):
+        path, message = problems[i]
+        problems[i] = (prefix + path, message)
