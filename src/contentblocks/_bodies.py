@@ -141,8 +141,14 @@ class Bodies:
             string_problem(problems, f".{key}", value, max_chars, optional=optional)
             return None if value is MISSING else value
 
-        def ruled(raw: dict[str, Any], key: str, problems: Problems, rule: Callable[[str], str | None], *,
-                  optional: bool = False) -> Any:
+        def ruled(
+            raw: dict[str, Any],
+            key: str,
+            problems: Problems,
+            rule: Callable[[str], str | None],
+            *,
+            optional: bool = False,
+        ) -> Any:
             value = raw.get(key, MISSING)
             if optional and value is MISSING:
                 return None
@@ -171,7 +177,11 @@ class Bodies:
                     problems.append((f".{key}", got))
                 return None
             if type(value) is not str:
-                got = NULL_OPTIONAL if value is None and optional else f"expected a base64 string, got {describe_type(value)}"
+                got = (
+                    NULL_OPTIONAL
+                    if value is None and optional
+                    else f"expected a base64 string, got {describe_type(value)}"
+                )
                 problems.append((f".{key}", got))
                 return None
             decoded = check_base64(value, max_bytes)
@@ -277,7 +287,9 @@ class Bodies:
                 length = len(value) if type(value) is str else None
                 for i, c in enumerate(citations):
                     if length is not None and type(c.end) is int and c.end > length:
-                        problems.append((f".citations[{i}].end", f"span ends after the text ({length} code points long)"))
+                        problems.append(
+                            (f".citations[{i}].end", f"span ends after the text ({length} code points long)")
+                        )
             return new[TextBlock](value, citations, metadata(raw, problems))  # type: ignore[no-any-return]
 
         def refusal(raw: dict[str, Any], problems: Problems) -> RefusalBlock:
@@ -351,7 +363,9 @@ class Bodies:
                 value = freeze(value, ".value", limits, problems)
             return new[JsonBlock](value, metadata(raw, problems))  # type: ignore[no-any-return]
 
-        content = tagged({"text": text, "file": file, "json": json_block}, "a tool result", known=frozenset(KIND_NAMES.values()))
+        content = tagged(
+            {"text": text, "file": file, "json": json_block}, "a tool result", known=frozenset(KIND_NAMES.values())
+        )
 
         def tool_result(raw: dict[str, Any], problems: Problems) -> ToolResultBlock:
             if not raw.keys() <= allowed[ToolResultBlock]:
@@ -370,8 +384,15 @@ class Bodies:
                 parts = items(parts, ".content", problems, content)
             return new[ToolResultBlock](call_id, name, outcome, parts, metadata(raw, problems))  # type: ignore[no-any-return]
 
-        block_bodies: dict[str, Body] = {"text": text, "refusal": refusal, "file": file, "reasoning": reasoning,
-                                         "tool_call": tool_call, "tool_result": tool_result, "json": json_block}
+        block_bodies: dict[str, Body] = {
+            "text": text,
+            "refusal": refusal,
+            "file": file,
+            "reasoning": reasoning,
+            "tool_call": tool_call,
+            "tool_result": tool_result,
+            "json": json_block,
+        }
         self.block_bodies = block_bodies
         self.block = tagged(block_bodies, "block type")
         self.content = content
@@ -385,4 +406,3 @@ class Bodies:
             BytesSource: bytes_source, UrlSource: url_source, ReferenceSource: reference_source,
             Citation: citation, CitedUri: cited_uri, CitedReference: cited_reference,
         }  # fmt: skip
-

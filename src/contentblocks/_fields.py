@@ -59,7 +59,9 @@ def string_problem(
     if type(value) is not str:
         problems.append((path, f"expected a string, got {describe_type(value)}"))
         return
-    message = rule(value) if rule is not None else ("must not be empty" if not value else check_free_text(value, max_chars))
+    message = (
+        rule(value) if rule is not None else ("must not be empty" if not value else check_free_text(value, max_chars))
+    )
     if message is not None:
         problems.append((path, message))
 

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Iterator
+import re
+from collections.abc import Callable
+from itertools import pairwise
 from typing import TYPE_CHECKING, Any, NoReturn, TypeAlias
 
 from ._errors import describe_type, join_key
@@ -180,98 +182,159 @@ def freeze(value: object, path: str, limits: Limits, problems: list[tuple[str, s
         if message is not None:
             problems.append((path, message))
         return value
+    flat = _freeze_flat(value, kind, limits)
+    if flat is not None:
+        return flat
     walk = _Walk(limits, problems)
     return _freeze_container(value, kind, path, walk, limits.max_depth + extra_depth)
 
 
-def _freeze_container(root: object, root_kind: int, path: str, walk: _Walk, max_depth: int) -> Any:  # noqa: C901, PLR0912, PLR0915 - one flat loop is the point
+_NO_KEY: Any = object()
+_SURROGATE_SEARCH = re.compile("[\ud800-\udfff]").search
+_isfinite = math.isfinite
+_dict_items = dict.items
+_set_item: Callable[[Any, Any, Any], None] = dict.__setitem__
+_append: Callable[[Any, Any], None] = list.append
+
+
+def _freeze_flat(value: Any, kind: int, limits: Limits) -> Any:  # noqa: C901, PLR0912 - unrolled on purpose
+    """The read-only copy of a container that holds only valid scalars, or None to take the full walk.
+
+    Most JSON values in blocks are small, flat objects (tool inputs, metadata): this path checks them
+    without the walk's bookkeeping, and gives up at the first nested container or doubtful value.
+    """
+    if len(value) + 1 > limits.max_nodes:
+        return None
+    max_chars = limits.max_text_chars
+    surrogate = _SURROGATE_SEARCH
+    if kind == 1:
+        out = _new_object(JsonObject)
+        for key, item in _dict_items(value):
+            if type(key) is not str or len(key) > max_chars or (not key.isascii() and surrogate(key)):
+                return None
+            t = type(item)
+            if t is str:
+                if len(item) > max_chars or (not item.isascii() and surrogate(item)):
+                    return None
+            elif t is int:
+                if not INT_MIN <= item <= INT_MAX:
+                    return None
+            elif t is float:
+                if not _isfinite(item):
+                    return None
+            elif t is not bool and item is not None:
+                return None
+            _set_item(out, key, item)
+        return out
+    out_list = _new_array(JsonArray)
+    for item in value:
+        t = type(item)
+        if t is str:
+            if len(item) > max_chars or (not item.isascii() and surrogate(item)):
+                return None
+        elif t is int:
+            if not INT_MIN <= item <= INT_MAX:
+                return None
+        elif t is float:
+            if not _isfinite(item):
+                return None
+        elif t is not bool and item is not None:
+            return None
+        _append(out_list, item)
+    return out_list
+
+
+def _stack_path(root: str, stack: list[list[Any]], key: object = _NO_KEY) -> str:
+    """The JSON path of the container on top of ``stack`` (or of its child ``key``), for a message."""
+    path = root
+    for parent, frame in pairwise(stack):
+        path = _child_path(path, frame[3], parent[2])
+    if key is not _NO_KEY:
+        path = _child_path(path, key, stack[-1][2])
+    return path
+
+
+def _freeze_container(root: Any, root_kind: int, path: str, walk: _Walk, max_depth: int) -> Any:  # noqa: C901, PLR0912, PLR0915 - one flat loop is the point
     limits = walk.limits
     max_chars = limits.max_text_chars
     max_nodes = limits.max_nodes
-    dict_items = dict.items
-    set_item = dict.__setitem__
-    append = list.append
-
-    def open_frame(src: object, kind: int, frame_path: str) -> list[Any] | None:
-        size = len(src)  # type: ignore[arg-type]
-        walk.nodes += 1 + size
-        if walk.nodes > max_nodes:
-            walk.add(frame_path, f"more than {max_nodes:,} values in one JSON value")
-            walk.stopped = True
-            return None
-        if kind == 1:
-            return [iter(dict_items(src)), _new_object(JsonObject), True, frame_path]  # type: ignore[arg-type]
-        return [enumerate(src), _new_array(JsonArray), False, frame_path]  # type: ignore[arg-type]
-
-    first = open_frame(root, root_kind, path)
-    if first is None:
+    surrogate = _SURROGATE_SEARCH
+    isfinite = _isfinite
+    set_item = _set_item
+    append = _append
+    walk.nodes = 1 + len(root)
+    if walk.nodes > max_nodes:
+        walk.add(path, f"more than {max_nodes:,} values in one JSON value")
         return None
-    stack = [first]
-    result: Any = None
+    if root_kind == 1:
+        stack: list[list[Any]] = [[iter(_dict_items(root)), _new_object(JsonObject), True, None]]
+    else:
+        stack = [[enumerate(root), _new_array(JsonArray), False, None]]
     while stack:
         frame = stack[-1]
-        iterator: Iterator[tuple[Any, Any]] = frame[0]
-        out = frame[1]
+        out: Any = frame[1]
         is_object = frame[2]
         pushed = False
-        for key, item in iterator:
-            if is_object:
+        item: Any
+        for key, item in frame[0]:
+            if is_object and (type(key) is not str or len(key) > max_chars or (not key.isascii() and surrogate(key))):
                 if type(key) is not str:
-                    walk.add(frame[3], f"object keys must be strings, got {describe_type(key)}")
-                    if walk.stopped:
-                        return None
-                    continue
-                if len(key) > max_chars or has_lone_surrogate(key):
-                    walk.add(frame[3], "an object key is too long or contains a lone surrogate")
-                    if walk.stopped:
-                        return None
-                    continue
-            t = type(item)
-            if t is str or t is int or t is float or t is bool or item is None:
-                if t is not bool and item is not None:
-                    message = _leaf_problem(item, t, max_chars)
-                    if message is not None:
-                        walk.add(_child_path(frame[3], key, is_object), message)
-                        if walk.stopped:
-                            return None
-                        continue
-                if is_object:
-                    set_item(out, key, item)
+                    walk.add(_stack_path(path, stack), f"object keys must be strings, got {describe_type(key)}")
                 else:
-                    append(out, item)
-                continue
-            kind = _container_kind(item)
-            child_path = None
-            if kind == 0:
-                child_path = _child_path(frame[3], key, is_object)
-                walk.add(child_path, f"not a JSON value: {describe_type(item)}")
+                    walk.add(_stack_path(path, stack), "an object key is too long or contains a lone surrogate")
                 if walk.stopped:
                     return None
                 continue
-            if len(stack) >= max_depth:
-                child_path = _child_path(frame[3], key, is_object)
-                walk.add(child_path, f"nested deeper than {max_depth} containers (or a container holds itself)")
-                return None
-            child_path = _child_path(frame[3], key, is_object)
-            child = open_frame(item, kind, child_path)
-            if child is None:
-                return None
-            child.append(key)
-            stack.append(child)
-            pushed = True
-            break
+            t = type(item)
+            if t is str:
+                ok = len(item) <= max_chars and (item.isascii() or not surrogate(item))
+            elif t is int:
+                ok = INT_MIN <= item <= INT_MAX
+            elif t is float:
+                ok = isfinite(item)
+            elif t is bool or item is None:
+                ok = True
+            else:
+                kind = _container_kind(item)
+                if kind == 0:
+                    walk.add(_stack_path(path, stack, key), f"not a JSON value: {describe_type(item)}")
+                    if walk.stopped:
+                        return None
+                    continue
+                if len(stack) >= max_depth:
+                    message = f"nested deeper than {max_depth} containers (or a container holds itself)"
+                    walk.add(_stack_path(path, stack, key), message)
+                    return None
+                walk.nodes += len(item)
+                if walk.nodes > max_nodes:
+                    walk.add(_stack_path(path, stack, key), f"more than {max_nodes:,} values in one JSON value")
+                    return None
+                if kind == 1:
+                    stack.append([iter(_dict_items(item)), _new_object(JsonObject), True, key])
+                else:
+                    stack.append([enumerate(item), _new_array(JsonArray), False, key])
+                pushed = True
+                break
+            if not ok:
+                walk.add(_stack_path(path, stack, key), _leaf_problem(item, t, max_chars) or "invalid value")
+                if walk.stopped:
+                    return None
+                continue
+            if is_object:
+                set_item(out, key, item)
+            else:
+                append(out, item)
         if pushed:
             continue
         stack.pop()
-        if stack:
-            parent = stack[-1]
-            if parent[2]:
-                set_item(parent[1], frame[4], out)
-            else:
-                append(parent[1], out)
+        if not stack:
+            return out
+        parent = stack[-1]
+        if parent[2]:
+            set_item(parent[1], frame[3], out)
         else:
-            result = out
-    return result
+            append(parent[1], out)
+    return None  # pragma: no cover - the loop returns
 
 
 def _child_path(path: str, key: object, is_object: bool) -> str:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._bodies import KEYS, SURROGATE, TAGS, Bodies, Body
 from ._blocks import CitedReference, CitedUri, TextBlock, ToolCallBlock, ToolResultBlock
+from ._bodies import KEYS, SURROGATE, TAGS, Bodies, Body
 from ._checks import pairing_problems
 from ._errors import ValidationError, describe_type, preview
 from ._fields import MISSING, Problems, as_object, prefix_since, string_problem, unknown_keys
@@ -66,7 +66,7 @@ class StructureHooks:
         body = self.message if cls is Message else self.bodies.by_class[cls]
         return self.hook(body, cls)
 
-    def _message_body(self, bodies: Bodies) -> Body:
+    def _message_body(self, bodies: Bodies) -> Body:  # noqa: C901 - one flat hook
         block = bodies.block
         items = bodies.items
         metadata = bodies.metadata
@@ -76,13 +76,15 @@ class StructureHooks:
         new_text = unchecked(TextBlock)
         surrogate = SURROGATE
 
-        def message(raw: dict[str, Any], problems: Problems) -> Message:
+        def message(raw: dict[str, Any], problems: Problems) -> Message:  # noqa: C901 - one flat hook
             if not raw.keys() <= _MESSAGE_KEYS:
                 unknown_keys(problems, "", raw, _MESSAGE_KEYS, _MESSAGE_LISTING)
             role = raw.get("role", MISSING)
             allowed = role_classes.get(role) if type(role) is str else None
             if allowed is None:
-                problems.append((".role", "required key missing" if role is MISSING else f"expected one of: {_ROLE_LIST}"))
+                problems.append(
+                    (".role", "required key missing" if role is MISSING else f"expected one of: {_ROLE_LIST}")
+                )
             content = raw.get("content", MISSING)
             blocks: tuple[Any, ...] = ()
             if type(content) is str:
@@ -104,7 +106,9 @@ class StructureHooks:
                         if type(b) not in allowed and b is not None:
                             names = ", ".join(KIND_NAMES[c] for c in ROLE_BLOCKS[role])
                             what = KIND_NAMES.get(type(b), "these")
-                            problems.append((f".content[{i}]", f"a {role} message cannot carry {what} blocks (allowed: {names})"))
+                            problems.append(
+                                (f".content[{i}]", f"a {role} message cannot carry {what} blocks (allowed: {names})")
+                            )
             return new_message(role, blocks, metadata(raw, problems))  # type: ignore[no-any-return]
 
         return message
@@ -136,4 +140,3 @@ class StructureHooks:
         if problems:
             raise self.fail(problems)
         return unchecked(Conversation)(tuple(messages))  # type: ignore[no-any-return]
-
