@@ -11,6 +11,7 @@ from ._blocks import BLOCK_CLASSES, Block, BytesSource, FileBlock, TextBlock
 from ._errors import ValidationError, describe_type
 from ._hooks import make_converter
 from ._rules import DEFAULT_LIMITS, check_base64, check_media_type
+from ._unstructure import dump_hooks
 
 __all__ = ["dumps", "file_from_data_url", "loads", "normalize", "structure", "unstructure"]
 
@@ -19,6 +20,8 @@ T = TypeVar("T")
 _converter = make_converter()
 _structure = _converter.structure
 _unstructure = _converter.unstructure
+_dump_hooks = dump_hooks(native_binary=False)
+_encode = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode
 
 
 @overload
@@ -121,7 +124,8 @@ def dumps(obj: object) -> str:
     >>> cb.dumps(cb.TextBlock(text="hi"))
     '{"type":"text","text":"hi"}'
     """
-    return json.dumps(_unstructure(obj), ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    hook = _dump_hooks.get(type(obj))
+    return _encode(hook(obj) if hook is not None else _unstructure(obj))
 
 
 def normalize(value: object) -> Any:

@@ -344,22 +344,41 @@ def _child_path(path: str, key: object, is_object: bool) -> str:
 
 
 def thaw(value: Any) -> Any:
-    """A plain ``dict``/``list`` deep copy of a validated JSON value (scalars are returned as they are).
+    """A plain ``dict``/``list`` deep copy of a JSON value held in a block (scalars are returned as they are).
 
-    The value was validated when it entered a block, so its depth is bounded by the converter's
-    ``max_depth`` (at most 500) and the C json codec can copy it exactly: ints, floats (``-0.0``
-    included), booleans and strings survive the trip unchanged.
+    Containers are copied at C speed one level at a time, walking with an explicit stack; scalars are
+    immutable and shared. A container holding no container is copied in one C call.
     """
     t = type(value)
-    if t is JsonObject or t is JsonArray:
-        if not value:
-            return {} if t is JsonObject else []
-        return _loads(_dumps(value))
-    return value
+    if t is JsonObject:
+        if _FROZEN_TYPES.isdisjoint(map(type, dict.values(value))):
+            return dict(value)
+        root: Any = dict(value)
+    elif t is JsonArray:
+        if _FROZEN_TYPES.isdisjoint(map(type, value)):
+            return list(value)
+        root = list(value)
+    else:
+        return value
+    stack = [root]
+    push = stack.append
+    while stack:
+        container = stack.pop()
+        pairs = container.items() if type(container) is dict else enumerate(container)
+        for key, item in pairs:
+            t = type(item)
+            if t is JsonObject:
+                copy: Any = dict(item)
+            elif t is JsonArray:
+                copy = list(item)
+            else:
+                continue
+            container[key] = copy
+            push(copy)
+    return root
 
 
-_dumps = json.JSONEncoder(ensure_ascii=False, allow_nan=False, check_circular=False, separators=(",", ":")).encode
-_loads = json.JSONDecoder().decode
+_FROZEN_TYPES = frozenset({JsonObject, JsonArray})
 _key_dumps = json.JSONEncoder(
     ensure_ascii=False, allow_nan=False, check_circular=False, separators=(",", ":"), sort_keys=True
 ).encode

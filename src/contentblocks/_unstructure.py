@@ -26,17 +26,22 @@ from ._blocks import (
     ToolResultBlock,
     UrlSource,
 )
-from ._json import thaw
+from ._json import thaw as _thaw
 from ._messages import Conversation, Message
 
-__all__ = ["unstructure_hooks"]
+__all__ = ["dump_hooks", "unstructure_hooks"]
 
 Hook = Callable[[Any], Any]
 
 
-def unstructure_hooks(*, native_binary: bool) -> dict[type, Hook]:  # noqa: C901, PLR0915 - one closure per class
-    """One unstructure function per class, calling each other directly."""
+def unstructure_hooks(*, native_binary: bool, plain_json: bool = True) -> dict[type, Hook]:  # noqa: C901, PLR0915 - one closure per class
+    """One unstructure function per class, calling each other directly.
+
+    With ``plain_json=False`` JSON values come out as the blocks' own read-only containers (dict and list
+    subclasses), for serialisers that write them at once: no copy is made.
+    """
     b2a = binascii.b2a_base64
+    thaw = _thaw if plain_json else _keep
 
     def binary(data: bytes) -> Any:
         return data if native_binary else b2a(data, newline=False).decode("ascii")
@@ -167,3 +172,17 @@ def unstructure_hooks(*, native_binary: bool) -> dict[type, Hook]:  # noqa: C901
         Message: message,
         Conversation: conversation,
     }
+
+
+def _keep(value: Any) -> Any:
+    return value
+
+
+_DUMP_HOOKS = {
+    native: unstructure_hooks(native_binary=native, plain_json=False) for native in (False, True)
+}
+
+
+def dump_hooks(*, native_binary: bool) -> dict[type, Hook]:
+    """The hooks a serialiser uses when it writes the result at once (JSON values are not copied)."""
+    return _DUMP_HOOKS[native_binary]

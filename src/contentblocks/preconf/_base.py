@@ -9,8 +9,9 @@ from cattrs import BaseConverter
 
 from .._errors import ValidationError
 from .._hooks import Binary, configure_converter
+from .._unstructure import dump_hooks
 
-__all__ = ["configure_for", "parse_error"]
+__all__ = ["configure_for", "fast_unstructure", "loads_then_structure", "parse_error"]
 
 C = TypeVar("C", bound=BaseConverter)
 
@@ -38,3 +39,16 @@ def loads_then_structure(
     except errors as e:
         raise parse_error(fmt, e) from None
     return converter.structure(raw, cl)
+
+
+def fast_unstructure(converter: Any, obj: Any, unstructure_as: Any, native_binary: bool) -> Any:  # noqa: FBT001
+    """The canonical form of ``obj`` for a serialiser that writes it at once.
+
+    Blocks, messages and conversations skip the copy of their read-only JSON values (json, orjson, msgpack and
+    cbor2 all write dict and list subclasses as they are); anything else goes through the converter.
+    """
+    if unstructure_as is None:
+        hook = dump_hooks(native_binary=native_binary).get(type(obj))
+        if hook is not None:
+            return hook(obj)
+    return converter.unstructure(obj, unstructure_as=unstructure_as)

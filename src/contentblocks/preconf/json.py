@@ -10,13 +10,14 @@ BytesSource(data=<2 bytes>)
 
 from __future__ import annotations
 
+import json
 from typing import Any, TypeVar
 
 from cattrs.preconf.json import JsonConverter
 from cattrs.preconf.json import configure_converter as _cattrs_configure
 
 from .._api import parse_json
-from ._base import configure_for
+from ._base import configure_for, fast_unstructure
 
 __all__ = ["ContentJsonConverter", "configure_converter", "make_converter"]
 
@@ -36,6 +37,10 @@ class ContentJsonConverter(JsonConverter):
 
     Parse errors, like every other problem, raise :class:`contentblocks.ValidationError`.
     """
+
+    def dumps(self, obj: Any, unstructure_as: Any = None, **kwargs: Any) -> str:
+        """JSON text of ``obj``; blocks are written without copying their JSON values first."""
+        return json.dumps(fast_unstructure(self, obj, unstructure_as, native_binary=False), **kwargs)
 
     def loads(self, data: bytes | str, cl: type[T], **kwargs: Any) -> T:  # noqa: ARG002 - kwargs of json.loads do not apply to a strict parse
         """Parse ``data`` strictly and structure it into ``cl``."""

@@ -16,7 +16,7 @@ import msgpack
 from cattrs.preconf.msgpack import MsgpackConverter
 from cattrs.preconf.msgpack import configure_converter as _cattrs_configure
 
-from ._base import configure_for, loads_then_structure
+from ._base import configure_for, fast_unstructure, loads_then_structure
 
 __all__ = ["ContentMsgpackConverter", "configure_converter", "make_converter"]
 
@@ -39,6 +39,10 @@ def _unpack(data: Any) -> Any:
 
 class ContentMsgpackConverter(MsgpackConverter):
     """A ``cattrs`` msgpack converter whose ``loads`` raises ValidationError for data msgpack cannot unpack."""
+
+    def dumps(self, obj: Any, unstructure_as: Any = None, **kwargs: Any) -> bytes:
+        """msgpack bytes of ``obj``; blocks are written without copying their JSON values first."""
+        return msgpack.packb(fast_unstructure(self, obj, unstructure_as, native_binary=True), **kwargs)  # type: ignore[no-any-return]
 
     def loads(self, data: bytes, cl: type[T], **kwargs: Any) -> T:  # noqa: ARG002 - the unpacker's options are fixed
         """Unpack ``data`` and structure it into ``cl``."""
