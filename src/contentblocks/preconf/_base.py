@@ -41,7 +41,7 @@ def loads_then_structure(
     return converter.structure(raw, cl)
 
 
-def fast_unstructure(converter: Any, obj: Any, unstructure_as: Any, native_binary: bool) -> Any:  # noqa: FBT001
+def fast_unstructure(converter: Any, obj: Any, unstructure_as: Any, native_binary: bool) -> Any:
     """The canonical form of ``obj`` for a serialiser that writes it at once.
 
     Blocks, messages and conversations skip the copy of their read-only JSON values (json, orjson, msgpack and

@@ -37,8 +37,8 @@ class ContentCbor2Converter(Cbor2Converter):
     """A ``cattrs`` CBOR converter whose ``loads`` raises ValidationError for data cbor2 cannot decode."""
 
     def dumps(self, obj: Any, unstructure_as: Any = None, **kwargs: Any) -> bytes:
-        """cbor2 bytes of ``obj``; blocks are written without copying their JSON values first."""
-        return cbor2.dumps(fast_unstructure(self, obj, unstructure_as, native_binary=True), **kwargs)  # type: ignore[no-any-return]
+        """The CBOR bytes of ``obj``; blocks are written without copying their JSON values first."""
+        return cbor2.dumps(fast_unstructure(self, obj, unstructure_as, native_binary=True), **kwargs)
 
     def loads(self, data: bytes, cl: type[T], **kwargs: Any) -> T:  # noqa: ARG002 - the decoder's options are fixed
         """Decode ``data`` and structure it into ``cl``."""

@@ -41,7 +41,7 @@ class ContentMsgpackConverter(MsgpackConverter):
     """A ``cattrs`` msgpack converter whose ``loads`` raises ValidationError for data msgpack cannot unpack."""
 
     def dumps(self, obj: Any, unstructure_as: Any = None, **kwargs: Any) -> bytes:
-        """msgpack bytes of ``obj``; blocks are written without copying their JSON values first."""
+        """The msgpack bytes of ``obj``; blocks are written without copying their JSON values first."""
         return msgpack.packb(fast_unstructure(self, obj, unstructure_as, native_binary=True), **kwargs)  # type: ignore[no-any-return]
 
     def loads(self, data: bytes, cl: type[T], **kwargs: Any) -> T:  # noqa: ARG002 - the unpacker's options are fixed

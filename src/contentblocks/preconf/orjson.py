@@ -37,7 +37,7 @@ class ContentOrjsonConverter(OrjsonConverter):
     """A ``cattrs`` orjson converter whose ``loads`` raises ValidationError for text orjson cannot parse."""
 
     def dumps(self, obj: Any, unstructure_as: Any = None, **kwargs: Any) -> bytes:
-        """orjson bytes of ``obj``; blocks are written without copying their JSON values first."""
+        """The orjson bytes of ``obj``; blocks are written without copying their JSON values first."""
         return orjson.dumps(fast_unstructure(self, obj, unstructure_as, native_binary=False), **kwargs)
 
     def loads(self, data: bytes | bytearray | memoryview | str, cl: type[T]) -> T:
