@@ -115,23 +115,28 @@ def _array_from_items(items: list[Any]) -> JsonArray:
 
 
 EMPTY_OBJECT = _object_from_items([])
+_NO_KEY: Any = object()
 
 
 class _Walk:
-    """The state of one validation walk: limits, problems found, nodes seen."""
+    """The state of one validation walk: limits, problems found, values seen.
 
-    __slots__ = ("limits", "nodes", "problems", "stopped")
+    Past ``max_errors`` problems, a problem is still recorded (so ``ValidationError.omitted`` counts it) but
+    its path is not worked out, since it will not be shown.
+    """
+
+    __slots__ = ("limits", "nodes", "problems")
 
     def __init__(self, limits: Limits, problems: list[tuple[str, str]]) -> None:
         self.limits = limits
         self.problems = problems
         self.nodes = 0
-        self.stopped = False
 
-    def add(self, path: str, message: str) -> None:
-        self.problems.append((path, message))
-        if len(self.problems) >= self.limits.max_errors:
-            self.stopped = True
+    def add(self, root: str, stack: list[list[Any]], message: str, key: object = _NO_KEY) -> None:
+        if len(self.problems) < self.limits.max_errors:
+            self.problems.append((_stack_path(root, stack, key), message))
+        else:
+            self.problems.append((root, message))
 
 
 def _leaf_problem(value: object, t: type, max_chars: int) -> str | None:
@@ -189,7 +194,6 @@ def freeze(value: object, path: str, limits: Limits, problems: list[tuple[str, s
     return _freeze_container(value, kind, path, walk, limits.max_depth + extra_depth)
 
 
-_NO_KEY: Any = object()
 _SURROGATE_SEARCH = re.compile("[\ud800-\udfff]").search
 _isfinite = math.isfinite
 _dict_items = dict.items
@@ -264,7 +268,7 @@ def _freeze_container(root: Any, root_kind: int, path: str, walk: _Walk, max_dep
     append = _append
     walk.nodes = 1 + len(root)
     if walk.nodes > max_nodes:
-        walk.add(path, f"more than {max_nodes:,} values in one JSON value")
+        walk.problems.append((path, f"more than {max_nodes:,} values in one JSON value"))
         return None
     if root_kind == 1:
         stack: list[list[Any]] = [[iter(_dict_items(root)), _new_object(JsonObject), True, None]]
@@ -279,11 +283,9 @@ def _freeze_container(root: Any, root_kind: int, path: str, walk: _Walk, max_dep
         for key, item in frame[0]:
             if is_object and (type(key) is not str or len(key) > max_chars or (not key.isascii() and surrogate(key))):
                 if type(key) is not str:
-                    walk.add(_stack_path(path, stack), f"object keys must be strings, got {describe_type(key)}")
+                    walk.add(path, stack, f"object keys must be strings, got {describe_type(key)}")
                 else:
-                    walk.add(_stack_path(path, stack), "an object key is too long or contains a lone surrogate")
-                if walk.stopped:
-                    return None
+                    walk.add(path, stack, "an object key is too long or contains a lone surrogate")
                 continue
             t = type(item)
             if t is str:
@@ -297,17 +299,15 @@ def _freeze_container(root: Any, root_kind: int, path: str, walk: _Walk, max_dep
             else:
                 kind = _container_kind(item)
                 if kind == 0:
-                    walk.add(_stack_path(path, stack, key), f"not a JSON value: {describe_type(item)}")
-                    if walk.stopped:
-                        return None
+                    walk.add(path, stack, f"not a JSON value: {describe_type(item)}", key)
                     continue
                 if len(stack) >= max_depth:
                     message = f"nested deeper than {max_depth} containers (or a container holds itself)"
-                    walk.add(_stack_path(path, stack, key), message)
+                    walk.add(path, stack, message, key)
                     return None
                 walk.nodes += len(item)
                 if walk.nodes > max_nodes:
-                    walk.add(_stack_path(path, stack, key), f"more than {max_nodes:,} values in one JSON value")
+                    walk.add(path, stack, f"more than {max_nodes:,} values in one JSON value", key)
                     return None
                 if kind == 1:
                     stack.append([iter(_dict_items(item)), _new_object(JsonObject), True, key])
@@ -316,9 +316,7 @@ def _freeze_container(root: Any, root_kind: int, path: str, walk: _Walk, max_dep
                 pushed = True
                 break
             if not ok:
-                walk.add(_stack_path(path, stack, key), _leaf_problem(item, t, max_chars) or "invalid value")
-                if walk.stopped:
-                    return None
+                walk.add(path, stack, _leaf_problem(item, t, max_chars) or "invalid value", key)
                 continue
             if is_object:
                 set_item(out, key, item)
