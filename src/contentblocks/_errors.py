@@ -27,7 +27,9 @@ class ValidationError(ValueError):
 
     Every problem found is listed, not only the first: ``errors`` holds ``(path, message)`` pairs, where
     ``path`` is a JSON path from the value that was checked.
-    At most ``max_errors`` problems are kept (100 by default); ``omitted`` counts the rest.
+    At most ``max_errors`` problems are kept (100 by default); ``omitted`` counts the problems found beyond
+    them. Checking goes on past the cap, so the count is exact, except where a value is abandoned as a whole
+    (a JSON value over the depth or size limit, a conversation whose messages are invalid is not paired).
 
     >>> import contentblocks as cb
     >>> try:
@@ -39,7 +41,9 @@ class ValidationError(ValueError):
     $.text - expected a string, got an integer
     """
 
-    errors: list[Problem]
+    #: The problems kept, in the order they were found: ``(json_path, message)``.
+    errors: list[tuple[str, str]]
+    #: How many more problems were found than ``errors`` holds.
     omitted: int
 
     def __init__(self, errors: Iterable[Problem], *, omitted: int = 0, max_errors: int = DEFAULT_MAX_ERRORS) -> None:

@@ -51,6 +51,9 @@ class LossError(ValueError):
         super().__init__("\n".join(lines))
 
 
+LossError.__module__ = "contentblocks.providers"
+
+
 class LossRecorder:
     """Collects losses while an adapter converts; ``finish`` applies ``strict``."""
 
