@@ -149,3 +149,11 @@ def test_line_of_finds_nested_values_and_skips_strings() -> None:
     assert line_of(text, "$.b[1].missing") == 5
     assert line_of(text, "$.b[7]") == 3
     assert line_of(text, "$.a") == 2
+
+
+def test_schema_command(capsys: pytest.CaptureFixture[str]) -> None:
+    """``contentblocks schema message`` prints the Draft 2020-12 schema of a message."""
+    assert cli.main(["schema", "message"]) == 0
+    schema = json.loads(capsys.readouterr().out)
+    assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    assert schema["$ref"] == "#/$defs/Message"

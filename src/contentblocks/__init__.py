@@ -36,6 +36,7 @@ from ._hooks import configure_converter, make_converter
 from ._json import JsonArray, JsonObject, JsonValue
 from ._messages import Conversation, Message, Role
 from ._rules import Limits
+from ._schema import json_schema
 
 __all__ = [
     "Block",
@@ -67,6 +68,7 @@ __all__ = [
     "configure_converter",
     "dumps",
     "file_from_data_url",
+    "json_schema",
     "loads",
     "make_converter",
     "normalize",

@@ -158,7 +158,7 @@ def check_uri(value: str, max_chars: int) -> str | None:
 _IRI_CHAR = r"(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9A-Fa-f]{2}|[^\x00-\x7f])"
 _HOST = r"(?:\[[0-9A-Fa-f:.]+\]|(?:[A-Za-z0-9\-._~!$&'()*+,;=]|%[0-9A-Fa-f]{2}|[^\x00-\x7f])+)"
 _URL = re.compile(
-    rf"[Hh][Tt][Tt][Pp][Ss]?://{_HOST}(?::[0-9]*)?(?:/{_IRI_CHAR}*)?(?:\?{_IRI_CHAR}*)?(?:#{_IRI_CHAR}*)?"
+    rf"[Hh][Tt][Tt][Pp][Ss]?://{_HOST}(?::[0-9]*)?(?:[/?]{_IRI_CHAR}*)?(?:#{_IRI_CHAR}*)?"
 )
 _DATA_URL = re.compile(r"\s*data:", re.IGNORECASE)
 

@@ -92,6 +92,8 @@ class StructureHooks:
                     blocks = (new_text(content, (), EMPTY_OBJECT),)
                 else:
                     string_problem(problems, ".content", content, max_chars)
+                if allowed is not None and TextBlock not in allowed:
+                    problems.append((".content", f"a {role} message cannot carry text (string content is a text block)"))
             elif content is MISSING:
                 problems.append((".content", "required key missing"))
             elif content is None:
