@@ -7,6 +7,7 @@ names are re-exported by :mod:`contentblocks.strategies`.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from hypothesis import strategies as st
@@ -52,6 +53,7 @@ SPECIAL_TEXTS = (
 )
 
 
+@cache
 def free_texts(*, min_size: int = 1, max_size: int = 40) -> st.SearchStrategy[str]:
     """Free text (``text``, ``quote``, ``signature``): any characters but lone surrogates, NUL included."""
     max_size = max(max_size, min_size)
@@ -65,6 +67,7 @@ def free_texts(*, min_size: int = 1, max_size: int = 40) -> st.SearchStrategy[st
     return st.one_of(options)
 
 
+@cache
 def trimmed_texts(*, max_size: int = 30) -> st.SearchStrategy[str]:
     """Non-empty text without leading or trailing whitespace (titles, opaque references)."""
     return st.one_of(
@@ -89,6 +92,7 @@ _SPECIAL_IDENTIFIERS = (
 )
 
 
+@cache
 def identifiers(*, max_size: int = 24) -> st.SearchStrategy[str]:
     """Tool call ids and tool names: 1-256 characters, none of them whitespace, control or format characters."""
     return st.one_of(
@@ -100,6 +104,7 @@ def identifiers(*, max_size: int = 24) -> st.SearchStrategy[str]:
     )
 
 
+@cache
 def opaque_references() -> st.SearchStrategy[str]:
     """A file reference id or citation reference: non-empty, no surrounding whitespace."""
     return st.one_of(
@@ -125,9 +130,14 @@ _URI_FIRST = st.one_of(
 )
 
 
-@st.composite
-def uris(draw: st.DrawFn) -> str:
+@cache
+def uris() -> st.SearchStrategy[str]:
     """Absolute URIs of any scheme, RFC 3986 characters only, with a non-empty target and maybe a fragment."""
+    return _uri()
+
+
+@st.composite
+def _uri(draw: st.DrawFn) -> str:
     scheme = draw(st.one_of(
         st.sampled_from(["https", "http", "file", "urn", "doi", "mailto", "s3", "gs", "x-app+v1.0", "HTTPS"]),
         st.from_regex(r"[A-Za-z][A-Za-z0-9+.\-]{0,8}", fullmatch=True),
@@ -155,9 +165,14 @@ _PATH_CHAR = st.one_of(
 )
 
 
-@st.composite
-def urls(draw: st.DrawFn) -> str:
+@cache
+def urls() -> st.SearchStrategy[str]:
     """Absolute http(s) URLs with a host, maybe a port, path, query and fragment; no userinfo, no whitespace."""
+    return _url()
+
+
+@st.composite
+def _url(draw: st.DrawFn) -> str:
     scheme = draw(st.sampled_from(["https", "http"]))
     host = draw(_HOSTS)
     port = draw(st.one_of(st.just(""), st.integers(1, 65535).map(lambda p: f":{p}")))
@@ -177,9 +192,14 @@ _PARAMETERS = st.sampled_from([
 ])
 
 
+@cache
+def media_types(*, wildcard: bool = False) -> st.SearchStrategy[str]:
+    """RFC 6838 media types, case kept, maybe with parameters; ``type/*`` subtypes too when ``wildcard`` is true."""
+    return _media_type(wildcard)
+
+
 @st.composite
-def media_types(draw: st.DrawFn, *, wildcard: bool = False) -> str:
-    """RFC 6838 media types, case kept, maybe with parameters; ``type/*`` when ``wildcard`` is true."""
+def _media_type(draw: st.DrawFn, wildcard: bool) -> str:
     common = ["image/png", "image/jpeg", "application/pdf", "audio/wav", "text/plain", "video/mp4",
               "application/vnd.openxmlformats-officedocument.wordprocessingml.document", "Text/HTML",
               "application/ld+json", "a/b", "x" * 127 + "/" + "y" * 127]
@@ -208,6 +228,7 @@ _SPECIAL_FILENAMES = (
 )
 
 
+@cache
 def filenames() -> st.SearchStrategy[str]:
     """Base names of 1-255 UTF-8 bytes: no separators, controls or format characters, no outer whitespace."""
     generated = (
@@ -218,11 +239,13 @@ def filenames() -> st.SearchStrategy[str]:
     return st.one_of(generated, st.sampled_from(_SPECIAL_FILENAMES))
 
 
+@cache
 def binaries(*, max_size: int = 64) -> st.SearchStrategy[bytes]:
     """Bytes with the base64 edge sizes (0-3 bytes, where the padding changes) well represented."""
     return st.one_of(st.binary(max_size=3), st.binary(max_size=max(max_size, 0)))
 
 
+@cache
 def redacted_binaries(*, max_size: int = 64) -> st.SearchStrategy[bytes]:
     """Non-empty bytes for redacted reasoning."""
     return st.one_of(st.binary(min_size=1, max_size=3), st.binary(min_size=1, max_size=max(max_size, 1)))
@@ -241,14 +264,28 @@ _JSON_SCALARS: st.SearchStrategy[Any] = st.one_of(
 _JSON_KEYS = st.one_of(free_texts(min_size=0, max_size=8), st.sampled_from(["", "type", "a", "\x00", "\U0001f511"]))
 
 
+@cache
 def json_values(*, max_depth: int = 4, max_leaves: int = 20) -> st.SearchStrategy[Any]:
     """JSON values as plain Python: null, booleans, 64-bit-range ints, finite floats, strings, lists, dicts.
 
     Args:
         max_depth: most containers nested inside one another (0 gives scalars only).
         max_leaves: most values inside containers, over the whole value.
+
+    >>> from hypothesis import given, settings
+    >>> import contentblocks as cb
+    >>> from contentblocks import strategies
+    >>> @settings(max_examples=10, database=None)
+    ... @given(strategies.json_values())
+    ... def check(value):
+    ...     assert cb.JsonBlock(value=value) == cb.JsonBlock(value=value)
+    >>> check()
     """
     return _json_values(max_depth, max_leaves)
+
+
+_KINDS = st.integers(0, 2)
+_SIZES = [st.integers(0, n) for n in range(6)]
 
 
 @st.composite
@@ -257,15 +294,19 @@ def _json_values(draw: st.DrawFn, max_depth: int, max_leaves: int) -> Any:
 
     def value(depth: int) -> Any:
         can_nest = depth < max_depth and budget[0] > 0
-        kind = draw(st.integers(0, 2)) if can_nest else 0
+        kind = draw(_KINDS) if can_nest else 0
         if kind == 0:
             return draw(_JSON_SCALARS)
-        size = draw(st.integers(0, min(budget[0], 5)))
+        size = draw(_SIZES[min(budget[0], 5)])
         budget[0] -= size
         if kind == 1:
             return [value(depth + 1) for _ in range(size)]
-        keys = draw(st.lists(_JSON_KEYS, min_size=size, max_size=size, unique=True))
-        return {key: value(depth + 1) for key in keys}
+        obj = {}
+        for _ in range(size):
+            key = draw(_JSON_KEYS)
+            if key not in obj:
+                obj[key] = value(depth + 1)
+        return obj
 
     return value(0)
 
@@ -276,8 +317,18 @@ _METADATA_KEYS = st.one_of(
 )
 
 
+@cache
 def metadata(*, max_size: int = 4) -> st.SearchStrategy[dict[str, Any]]:
-    """Metadata objects: non-empty string keys, JSON values; empty about half the time."""
+    """Metadata objects: non-empty string keys, JSON values; empty about half the time.
+
+    >>> from hypothesis import given, settings
+    >>> from contentblocks import strategies
+    >>> @settings(max_examples=10, database=None)
+    ... @given(strategies.metadata())
+    ... def check(value):
+    ...     assert all(type(key) is str and key for key in value)
+    >>> check()
+    """
     return st.one_of(
         st.just({}),
         st.dictionaries(_METADATA_KEYS, json_values(max_depth=3, max_leaves=8), min_size=1, max_size=max_size),

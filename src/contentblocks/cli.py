@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections import Counter
 from collections.abc import Sequence
@@ -202,9 +203,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         print(version("contentblocks"))
         return 0
-    if args.command == "check":
-        return check(args.paths, sys.stdout)
-    if args.command == "schema":
-        return schema(args.target, sys.stdout)
+    try:
+        if args.command == "check":
+            return check(args.paths, sys.stdout)
+        if args.command == "schema":
+            return schema(args.target, sys.stdout)
+    except BrokenPipeError:  # the output was piped into a command that stopped reading (head)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     parser.print_help()
     return 2
