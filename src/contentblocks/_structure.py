@@ -76,7 +76,7 @@ class StructureHooks:
         new_text = unchecked(TextBlock)
         surrogate = SURROGATE
 
-        def message(raw: dict[str, Any], problems: Problems) -> Message:  # noqa: C901 - one flat hook
+        def message(raw: dict[str, Any], problems: Problems) -> Message:  # noqa: C901, PLR0912 - one flat hook
             if not raw.keys() <= _MESSAGE_KEYS:
                 unknown_keys(problems, "", raw, _MESSAGE_KEYS, _MESSAGE_LISTING)
             role = raw.get("role", MISSING)
@@ -93,7 +93,8 @@ class StructureHooks:
                 else:
                     string_problem(problems, ".content", content, max_chars)
                 if allowed is not None and TextBlock not in allowed:
-                    problems.append((".content", f"a {role} message cannot carry text (string content is a text block)"))
+                    message = f"a {role} message cannot carry text (string content is a text block)"
+                    problems.append((".content", message))
             elif content is MISSING:
                 problems.append((".content", "required key missing"))
             elif content is None:
