@@ -93,8 +93,8 @@ class StructureHooks:
                 else:
                     string_problem(problems, ".content", content, max_chars)
                 if allowed is not None and TextBlock not in allowed:
-                    message = f"a {role} message cannot carry text (string content is a text block)"
-                    problems.append((".content", message))
+                    note = f"a {role} message cannot carry text (string content is a text block)"
+                    problems.append((".content", note))
             elif content is MISSING:
                 problems.append((".content", "required key missing"))
             elif content is None:
