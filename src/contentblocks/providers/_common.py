@@ -1,0 +1,205 @@
+"""Helpers every provider adapter shares: provider-native extras in metadata, metadata losses, JSON text.
+
+The rule behind the extras: a provider-native field with no neutral home is kept verbatim in the block's (or
+message's) metadata under ``"<namespace>/<field>"`` when read, and written back as ``<field>`` when the same
+provider is the target, unless the adapter already wrote that field (metadata never overrides a mapped field).
+
+>>> native = {"type": "text", "text": "hi", "cache_control": {"type": "ephemeral"}}
+>>> meta = take_extras(native, {"type", "text"}, "anthropic")
+>>> meta
+{'anthropic/cache_control': {'type': 'ephemeral'}}
+>>> out = {"type": "text", "text": "hi"}
+>>> used = put_extras(out, meta, "anthropic")
+>>> out == native, sorted(used)
+(True, ['anthropic/cache_control'])
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from collections.abc import Iterable, Mapping
+from typing import Any, TypeVar
+
+from .._api import parse_json
+from .._errors import ValidationError
+from .._json import thaw
+from .._rules import DEFAULT_LIMITS, check_base64, check_no_surrounding_space, check_uri
+from ._contract import ISSUER_KEY, LossRecorder
+
+__all__ = [
+    "FORMAT_FLAGS",
+    "block_path",
+    "build",
+    "data_url",
+    "decode_base64",
+    "field",
+    "is_clean",
+    "is_uri",
+    "json_text",
+    "key_path",
+    "obj",
+    "parse_json_text",
+    "put_extras",
+    "report_metadata",
+    "require",
+    "take_extras",
+]
+
+#: Metadata flags that only record the shape of a provider's JSON (string or list content, a user turn split
+#: in two, a JSON block holding a provider's own block): no content of their own, so a target that cannot
+#: use them drops them without a loss. An adapter adding such a flag lists it here.
+FORMAT_FLAGS: frozenset[str] = frozenset(
+    {
+        "anthropic/string_content",
+        "anthropic/same_message",
+        "anthropic/native_block",
+        "openai/content_list",
+    }
+)
+
+T = TypeVar("T")
+
+_compact = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode
+
+
+def json_text(value: Any) -> str:
+    """Compact JSON text of a validated JSON value (what a block holds), non-ASCII kept as it is.
+
+    >>> json_text({"city": "Zürich", "days": [1, 2.0]})
+    '{"city":"Zürich","days":[1,2.0]}'
+    """
+    return _compact(value)
+
+
+def parse_json_text(text: str) -> tuple[bool, Any]:
+    """``(True, value)`` when ``text`` is strict JSON (no NaN, no duplicate keys), else ``(False, None)``.
+
+    >>> parse_json_text('{"a": 1}'), parse_json_text("{'a': 1}")
+    ((True, {'a': 1}), (False, None))
+    """
+    try:
+        return True, parse_json(text)
+    except ValidationError:
+        return False, None
+
+
+def data_url(media_type: str, data: bytes) -> str:
+    r"""A ``data:`` URL holding ``data`` as base64, the inverse of ``cb.file_from_data_url``.
+
+    >>> data_url("image/png", b"\x89PNG")
+    'data:image/png;base64,iVBORw=='
+    """
+    return f"data:{media_type};base64,{base64.b64encode(data).decode('ascii')}"
+
+
+def key_path(path: str, key: str) -> str:
+    """The JSON path of a metadata key: ``$[0].metadata["app/x"]``."""
+    return f"{path}.metadata[{json.dumps(key, ensure_ascii=False)}]"
+
+
+def block_path(index: int, block: int | None = None) -> str:
+    """``$[index]`` or ``$[index].content[block]``: where a message or block sits in the conversation."""
+    return f"$[{index}]" if block is None else f"$[{index}].content[{block}]"
+
+
+def take_extras(native: Mapping[str, Any], known: Iterable[str], namespace: str) -> dict[str, Any]:
+    """Metadata entries for the native fields the adapter does not map (kept verbatim, ``null`` included)."""
+    known = set(known)
+    return {f"{namespace}/{key}": value for key, value in native.items() if key not in known}
+
+
+def put_extras(
+    native: dict[str, Any], metadata: Mapping[str, Any], namespace: str, skip: Iterable[str] = ()
+) -> set[str]:
+    """Write ``<namespace>/<field>`` metadata back as native fields the adapter did not set; return keys used.
+
+    Keys in ``skip`` (the adapter's own flags) are left alone; a key whose field is already set is not used.
+    """
+    prefix = f"{namespace}/"
+    skipped = set(skip)
+    used: set[str] = set()
+    for key, value in metadata.items():
+        if key.startswith(prefix) and key not in skipped:
+            field = key[len(prefix) :]
+            if field and "/" not in field and field not in native:
+                native[field] = thaw(value)
+                used.add(key)
+    return used
+
+
+def report_metadata(
+    recorder: LossRecorder, path: str, metadata: Mapping[str, Any], used: Iterable[str], target: str
+) -> None:
+    """Report every metadata key that did not make it into the payload (``used`` lists those that did).
+
+    The issuer key (bookkeeping for reasoning state) and the ``FORMAT_FLAGS`` of any provider are never
+    reported: they hold no content of their own.
+    """
+    done = set(used) | {ISSUER_KEY} | FORMAT_FLAGS
+    for key in metadata:
+        if key not in done:
+            recorder.add(key_path(path, key), f"metadata has no place in the {target} request; not sent")
+
+
+def require(condition: bool, path: str, message: str) -> None:
+    """Raise ``ValidationError`` at ``path`` unless ``condition`` holds (for reading provider payloads)."""
+    if not condition:
+        raise ValidationError([(path, message)])
+
+
+def build(cls: type[T], path: str, /, **fields: Any) -> T:
+    """Build a block (or message) from provider data, re-rooting any ``ValidationError`` at ``path``.
+
+    >>> from contentblocks import TextBlock
+    >>> build(TextBlock, "$.messages[0].content[2]", text="")
+    Traceback (most recent call last):
+    contentblocks.ValidationError: $.messages[0].content[2].text: must not be empty
+    """
+    try:
+        return cls(**fields)
+    except ValidationError as e:
+        raise ValidationError([(path + p[1:], m) for p, m in e.errors], omitted=e.omitted) from None
+
+
+def obj(raw: object, path: str) -> dict[str, Any]:
+    """``raw`` when it is a JSON object (a dict with string keys), else a ``ValidationError`` at ``path``."""
+    require(isinstance(raw, dict), path, "expected an object")
+    return raw  # type: ignore[return-value]
+
+
+def field(raw: Mapping[str, Any], key: str, kind: type | tuple[type, ...], path: str, *, optional: bool = False) -> Any:
+    """``raw[key]`` checked to be of ``kind`` (``bool`` never passes for ``int``); ``None`` when optional and absent."""
+    if key not in raw:
+        require(optional, f"{path}.{key}", "required field missing")
+        return None
+    value = raw[key]
+    ok = isinstance(value, kind) and not (
+        isinstance(value, bool) and bool not in (kind if isinstance(kind, tuple) else (kind,))
+    )
+    require(ok, f"{path}.{key}", f"expected {_kind_name(kind)}")
+    return value
+
+
+def _kind_name(kind: type | tuple[type, ...]) -> str:
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    names = {str: "a string", int: "an integer", list: "an array", dict: "an object", bool: "a boolean"}
+    return " or ".join(names.get(k, k.__name__) for k in kinds)
+
+
+def decode_base64(value: str, path: str) -> bytes:
+    """Strict, canonical base64 to bytes (the library's own rule), else a ``ValidationError`` at ``path``."""
+    decoded = check_base64(value, DEFAULT_LIMITS.max_binary_bytes)
+    if type(decoded) is str:
+        raise ValidationError([(path, decoded)])
+    return decoded  # type: ignore[return-value]
+
+
+def is_uri(value: str) -> bool:
+    """Whether ``value`` is usable as ``CitedUri``."""
+    return check_uri(value, DEFAULT_LIMITS.max_uri_chars) is None
+
+
+def is_clean(value: object) -> bool:
+    """Whether ``value`` is a non-empty string with no surrounding whitespace (a title, a reference)."""
+    return type(value) is str and check_no_surrounding_space(value, DEFAULT_LIMITS.max_uri_chars) is None
