@@ -146,7 +146,7 @@ def test_chain_loses_only_what_the_tables_say():
         "anthropic": [],
         "openai_chat": [chat_reasoning_loss],
         "openai_responses": [],
-        "gemini": ['$[1].content[1].metadata["openai/detail"]: metadata has no place in a Gemini request; not sent'],
+        "gemini": ['$[1].content[1].metadata["openai/detail"]: metadata has no place in the Gemini request; not sent'],
     }
     assert chat_reasoning_loss.startswith("$[2].content[0]: ")  # the reasoning block, and nothing else
     expected = plain(CONVERSATION)

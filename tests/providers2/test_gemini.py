@@ -213,7 +213,7 @@ def test_losses_as_documented():
         ("$[3].content[1].redacted", "redacted reasoning has no place in a Gemini request; dropped"),
         ("$[3].content[2]", "Gemini has no refusal part; written as text, reads back as text"),
         ("$[3].content[3].input", 'functionCall.args is an object; the input is sent as {"input": ...}'),
-        ('$[3].content[3].metadata["app/x"]', "metadata has no place in a Gemini request; not sent"),
+        ('$[3].content[3].metadata["app/x"]', "metadata has no place in the Gemini request; not sent"),
         ("$[4].content[0].outcome", "Gemini has no denied outcome; written as an error, reads back as failed"),
         (
             "$[4].content[0].content",

@@ -99,7 +99,7 @@ def test_losses_as_documented():
     assert [(loss.path, loss.reason) for loss in converted.losses] == [
         ("$.content[0]", "structuredContent stands apart from content; reads back as the last part"),
         ("$.content[1].citations", "MCP content carries no citations; dropped"),
-        ('$.content[1].metadata["app/k"]', "metadata has no place in a Model Context Protocol request; not sent"),
+        ('$.content[1].metadata["app/k"]', "metadata has no place in the Model Context Protocol request; not sent"),
         ("$.content[2]", "only one JSON object fits structuredContent; this JSON is written as text"),
         ("$.content[3].filename", "inline MCP content has no filename; dropped"),
         ("$.content[4].source.provider", "a file id issued by 'openai' becomes a resource_link URI"),

@@ -216,7 +216,7 @@ def test_losses_as_documented():
         ("$[0].content[1].media_type", "a URL or file id part carries no media type; reads back as image/*"),
         ("$[0].content[1].filename", "input_image has no filename; dropped"),
         ("$[0].content[2]", "JSON content is written as JSON text (input_text); reads back as text"),
-        ('$[0].metadata["app/trace"]', "metadata has no place in a Responses API request; not sent"),
+        ('$[0].metadata["app/trace"]', "metadata has no place in the Responses API request; not sent"),
         (
             "$[1].content[0]",
             (

@@ -48,13 +48,31 @@ __all__ = [
 
 #: Metadata flags that only record the shape of a provider's JSON (string or list content, a user turn split
 #: in two, a JSON block holding a provider's own block): no content of their own, so a target that cannot
-#: use them drops them without a loss. An adapter adding such a flag lists it here.
+#: use them drops them without a loss. An adapter adding such a flag lists it here (every adapter's flags are here,
+#: so that a conversation read from one provider reports none of them when it goes to another).
 FORMAT_FLAGS: frozenset[str] = frozenset(
     {
         "anthropic/string_content",
         "anthropic/same_message",
         "anthropic/native_block",
         "openai/content_list",
+        "openai/content",
+        "openai/type",
+        "openai/output_list",
+        "openai/input_item",
+        "openai/part",
+        "openai/file_data",
+        "openai/text",
+        "openai/invalid_arguments",
+        "gemini/same_content",
+        "gemini/generated_id",
+        "gemini/role",
+        "gemini/output",
+        "gemini/response",
+        "gemini/text",
+        "mcp/is_error",
+        "mcp/mimeType",
+        "mcp/type",
     }
 )
 

@@ -7,18 +7,14 @@
 from __future__ import annotations
 
 import base64
-import binascii
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from .._errors import ValidationError
-from . import _common
-from ._common import json_text, key_path, parse_json_text
-from ._contract import ISSUER_KEY, LossRecorder
+from ._common import decode_base64, json_text, parse_json_text
 
 __all__ = [
-    "FORMAT_FLAGS2",
     "b64decode",
     "b64encode",
     "fail",
@@ -26,48 +22,8 @@ __all__ = [
     "model_family",
     "raw_arguments",
     "read_arguments",
-    "report_metadata",
     "utf8_to_index",
 ]
-
-
-#: Metadata flags of these adapters that only record the shape of a provider's JSON (string content, an omitted
-#: ``type``, a generated call id, a user content split in two...): no content of their own, so a target that
-#: cannot use them drops them without a loss, like the flags of ``_common.FORMAT_FLAGS``.
-FORMAT_FLAGS2: frozenset[str] = frozenset(
-    {
-        "openai/content",
-        "openai/type",
-        "openai/output_list",
-        "openai/input_item",
-        "openai/part",
-        "openai/file_data",
-        "openai/text",
-        "openai/invalid_arguments",
-        "gemini/same_content",
-        "gemini/generated_id",
-        "gemini/role",
-        "gemini/output",
-        "gemini/response",
-        "gemini/text",
-        "mcp/is_error",
-        "mcp/mimeType",
-        "mcp/type",
-    }
-)
-
-
-def report_metadata(
-    recorder: LossRecorder, path: str, metadata: Mapping[str, Any], used: Iterable[str], target: str
-) -> None:
-    """Report every metadata key that did not make it into a ``target`` payload (``used`` lists those that did).
-
-    The issuer key and the format flags of every adapter are never reported: they hold no content.
-    """
-    done = set(used) | {ISSUER_KEY} | FORMAT_FLAGS2 | getattr(_common, "FORMAT_FLAGS", frozenset())
-    for key in metadata:
-        if key not in done:
-            recorder.add(key_path(path, key), f"metadata has no place in a {target} request; not sent")
 
 
 def fail(path: str, message: str) -> ValidationError:
@@ -81,17 +37,14 @@ def b64encode(data: bytes) -> str:
 
 
 def b64decode(text: object, path: str) -> bytes:
-    """Decode standard base64 strictly; a ``ValidationError`` at ``path`` when it is not base64.
+    """Decode canonical standard base64 (the library's own rule); a ``ValidationError`` at ``path`` otherwise.
 
     >>> b64decode("aGk=", "$.data")
     b'hi'
     """
     if type(text) is not str:
         raise fail(path, "expected a base64 string")
-    try:
-        return base64.b64decode(text.encode("ascii"), validate=True)
-    except (binascii.Error, UnicodeEncodeError, ValueError):
-        raise fail(path, "not valid base64") from None
+    return decode_base64(text, path)
 
 
 def utf8_to_index(text: str, offset: int) -> int:

@@ -36,6 +36,8 @@ from ._openai_chat_read import (
     RESPONSE_FIELDS,
 )
 
+_ID_MEDIA_TYPE = "application/octet-stream"  # what a file id reads back as
+
 __all__ = ["ToolResultFiles", "write_conversation"]
 
 ToolResultFiles = Literal["drop", "user_message"]
@@ -82,6 +84,11 @@ class _Writer:
             if source.provider not in {None, NS}:
                 self.loss(path, f"a file held by {source.provider!r} cannot be named in an OpenAI request; dropped")
                 return None
+            if source.provider is None:
+                self.loss(path, "a file reference naming no provider is sent as an OpenAI file id (reads back as 'openai')")
+            if media_type != _ID_MEDIA_TYPE:
+                reason = f"a file id carries no media type in Chat Completions; {media_type} reads back as {_ID_MEDIA_TYPE}"
+                self.loss(path, reason)
             native = {"type": "file", "file": {"file_id": source.id}}
         elif major == "image" and not (isinstance(source, BytesSource) and media_type == "image/*"):
             url = source.url if isinstance(source, UrlSource) else data_url(media_type, source.data)
