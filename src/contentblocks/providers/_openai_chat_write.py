@@ -74,7 +74,7 @@ class _Writer:
         self.loss(path, "Chat Completions has no JSON part; sent as JSON text (reads back as a text block)")
         return self.finish({"type": "text", "text": json_text(block.value)}, block.metadata, path)
 
-    def file(self, block: FileBlock, path: str) -> dict[str, Any] | None:  # noqa: C901, PLR0912 - a branch per part kind
+    def file(self, block: FileBlock, path: str) -> dict[str, Any] | None:
         """A user content part for a file: image_url, input_audio or file; ``None`` when it cannot be sent."""
         media_type, source = block.media_type, block.source
         major = media_type.split("/", 1)[0].strip().lower()
@@ -154,7 +154,7 @@ class _Writer:
         native["content"] = parts[0]["text"] if use_string else parts
         return self.finish(native, message.metadata, path, {LIST})
 
-    def assistant(self, message: Message, path: str) -> dict[str, Any] | None:  # noqa: C901, PLR0912 - a branch per block kind
+    def assistant(self, message: Message, path: str) -> dict[str, Any] | None:
         native: dict[str, Any] = {"role": "assistant"}
         parts: list[dict[str, Any]] = []
         calls: list[dict[str, Any]] = []
