@@ -85,10 +85,11 @@ class _Writer:
                 self.loss(path, f"a file held by {source.provider!r} cannot be named in an OpenAI request; dropped")
                 return None
             if source.provider is None:
-                self.loss(path, "a file reference naming no provider is sent as an OpenAI file id (reads back as 'openai')")
-            if media_type != _ID_MEDIA_TYPE:
-                reason = f"a file id carries no media type in Chat Completions; {media_type} reads back as {_ID_MEDIA_TYPE}"
+                reason = "a file reference naming no provider is sent as an OpenAI file id (reads back as 'openai')"
                 self.loss(path, reason)
+            if media_type != _ID_MEDIA_TYPE:
+                reason = f"a file id carries no media type in Chat Completions; {media_type} reads back as "
+                self.loss(path, reason + _ID_MEDIA_TYPE)
             native = {"type": "file", "file": {"file_id": source.id}}
         elif major == "image" and not (isinstance(source, BytesSource) and media_type == "image/*"):
             url = source.url if isinstance(source, UrlSource) else data_url(media_type, source.data)
