@@ -1,0 +1,134 @@
+"""How fast hostile input is refused: each case must end in a ValidationError well under a second.
+
+    python bench/refusal.py                       # print the table (median of 5 runs per case)
+    python bench/refusal.py --repeat 9            # more runs
+    python bench/refusal.py --render docs/limits.md   # also write the table between the markers in that file
+
+Inputs are built before the clock starts; only the call that refuses them is timed. This is a benchmark,
+not a test: the figures depend on the machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import re
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import contentblocks as cb
+
+START = "<!-- refusal-benchmark:start -->"
+END = "<!-- refusal-benchmark:end -->"
+BUDGET = 1.0  # seconds: "well under a second" means well under this
+
+
+def deep_list(depth: int) -> list:
+    root: list = []
+    node = root
+    for _ in range(depth):
+        child: list = []
+        node.append(child)
+        node = child
+    return root
+
+
+def self_list() -> list:
+    a: list = []
+    a.append(a)
+    return a
+
+
+# name -> (build the input, refuse it)
+CASES: dict[str, tuple[Callable[[], object], Callable[[object], object]]] = {
+    "100 MB base64 string (file data)": (
+        lambda: {"type": "file", "media_type": "application/octet-stream",
+                 "source": {"type": "base64", "data": "A" * (100 * 1024 * 1024)}},
+        lambda v: cb.structure(v, cb.Block)),
+    "50 MB text, over the 10M-character limit": (
+        lambda: {"type": "text", "text": "a" * (50 * 1024 * 1024)}, lambda v: cb.structure(v, cb.Block)),
+    "50 MB text as JSON text (cb.loads)": (
+        lambda: '{"type":"text","text":"' + "a" * (50 * 1024 * 1024) + '"}', cb.loads),
+    "10,000-deep nesting, Python value": (
+        lambda: {"type": "json", "value": deep_list(10_000)}, lambda v: cb.structure(v, cb.Block)),
+    "10,000-deep nesting, JSON text (cb.loads)": (
+        lambda: '{"type":"json","value":' + "[" * 10_000 + "]" * 10_000 + "}", cb.loads),
+    "10,000-digit int, Python value": (
+        lambda: {"type": "json", "value": 10**9_999}, lambda v: cb.structure(v, cb.Block)),
+    "10,000-digit int, JSON text (cb.loads)": (
+        lambda: '{"type":"json","value":1' + "0" * 9_999 + "}", cb.loads),
+    "2,000,000-element array (JSON value)": (
+        lambda: {"type": "json", "value": [0] * 2_000_000}, lambda v: cb.structure(v, cb.Block)),
+    "2,000,000-element array, JSON text (cb.loads)": (
+        lambda: '{"type":"json","value":[' + ",".join(["0"] * 2_000_000) + "]}", cb.loads),
+    "2,000,000 non-blocks as message content": (
+        lambda: {"role": "user", "content": [0] * 2_000_000}, lambda v: cb.structure(v, cb.Message)),
+    "2,000,000 non-messages as a conversation": (
+        lambda: [0] * 2_000_000, lambda v: cb.structure(v, cb.Conversation)),
+    "self-referencing list (JSON value)": (
+        lambda: {"type": "json", "value": self_list()}, lambda v: cb.structure(v, cb.Block)),
+    "self-referencing list (conversation)": (self_list, lambda v: cb.structure(v, cb.Conversation)),
+}
+
+
+def measure(repeat: int) -> list[tuple[str, float, str]]:
+    rows = []
+    for name, (build, refuse) in CASES.items():
+        value = build()
+        times = []
+        verdict = "refused"
+        for _ in range(repeat):
+            start = time.perf_counter()
+            try:
+                refuse(value)
+            except cb.ValidationError:
+                pass
+            except Exception as e:  # noqa: BLE001 - a benchmark reports what escaped instead of stopping
+                verdict = f"ESCAPED: {type(e).__name__}"
+            else:
+                verdict = "ACCEPTED"
+            times.append(time.perf_counter() - start)
+        del value
+        rows.append((name, statistics.median(times), verdict))
+    return rows
+
+
+def table(rows: list[tuple[str, float, str]], repeat: int) -> str:
+    lines = [(f"Median of {repeat} runs; CPython {platform.python_version()} on {platform.machine()} "
+              f"({platform.system()}). Inputs are built before timing."), "",
+             "| hostile input | time to refuse | outcome |", "| --- | ---: | --- |"]
+    for name, seconds, verdict in rows:
+        flag = "" if seconds < BUDGET / 10 else " (slow)" if seconds < BUDGET else " (**over 1 s**)"
+        lines.append(f"| {name} | {seconds * 1000:,.2f} ms{flag} | {verdict} |")
+    return "\n".join(lines)
+
+
+def render(path: Path, text: str) -> None:
+    doc = path.read_text(encoding="utf-8")
+    pattern = re.compile(re.escape(START) + ".*?" + re.escape(END), re.DOTALL)
+    if not pattern.search(doc):
+        sys.exit(f"{path}: no {START} ... {END} markers")
+    path.write_text(pattern.sub(lambda _: f"{START}\n{text}\n{END}", doc), encoding="utf-8")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--render", type=Path, help="write the table between the markers in this Markdown file")
+    args = parser.parse_args()
+    rows = measure(args.repeat)
+    text = table(rows, args.repeat)
+    print(text)
+    if args.render:
+        render(args.render, text)
+    bad = [name for name, seconds, verdict in rows if seconds >= BUDGET or verdict != "refused"]
+    if bad:
+        print("\nnot refused well under a second: " + "; ".join(bad), file=sys.stderr)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,113 @@
+"""Coverage-guided fuzzing of contentblocks with atheris: anything but a ValidationError is a crash.
+
+Each input is used in one of two ways, chosen by its first byte:
+
+* below 0x80 (JSON text starts with ``{``, ``[``, ``"``, a digit or whitespace): the whole input, as bytes and,
+  when it decodes, as text, goes through ``cb.loads`` and the JSON preconf converter for a block, a message
+  and a conversation;
+* otherwise the rest of the input drives an ``atheris.FuzzedDataProvider`` that builds a Python value (dicts
+  biased towards the wire keys and tags, NaN and infinities, huge ints, bytes, sets, tuples, lone surrogates)
+  which goes through ``cb.structure``.
+
+An accepted value must round-trip: ``structure(unstructure(x)) == x``. Run it with
+
+    python fuzz/harness.py fuzz/corpus -max_total_time=300
+
+(``-atheris_runs=N`` stops after N inputs). atheris is optional: ``pip install atheris``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+
+import atheris
+
+with atheris.instrument_imports():
+    import contentblocks as cb
+    from contentblocks.preconf import json as preconf_json
+
+TARGETS = (cb.Block, cb.Message, cb.Conversation)
+JSON_CONVERTER = preconf_json.make_converter()
+SMALL = cb.make_converter(max_text_chars=64, max_binary_bytes=16, max_uri_chars=64, max_depth=4, max_nodes=32,
+                          max_errors=3)
+KEYS = ("type", "text", "citations", "metadata", "media_type", "source", "filename", "signature", "redacted",
+        "tool_call_id", "tool_name", "input", "outcome", "content", "value", "role", "kind", "title", "quote",
+        "start", "end", "data", "url", "id", "provider")
+WORDS = ("text", "refusal", "file", "reasoning", "tool_call", "tool_result", "json", "base64", "url", "reference",
+         "uri", "user", "assistant", "tool", "system", "developer", "succeeded", "failed", "denied", "image/png",
+         "https://example.com/a", "urn:x", "aGk=", "c1", "f", "a.png", "data:image/png;base64,aGk=", "\u202e",
+         "\ud800", "")
+SPECIALS = (float("nan"), float("inf"), -float("inf"), 2**64, -(2**63) - 1, 2**64 - 1, 10**5000, -0.0, b"x",
+            frozenset({1}), ())
+
+
+def value(fdp: atheris.FuzzedDataProvider, depth: int = 0) -> object:  # noqa: C901 - one branch per kind
+    """A Python value built from the fuzzer's bytes."""
+    kind = fdp.ConsumeIntInRange(0, 12 if depth < 6 else 7)
+    if kind == 0:
+        return None
+    if kind == 1:
+        return fdp.ConsumeBool()
+    if kind == 2:
+        return fdp.ConsumeInt(fdp.ConsumeIntInRange(1, 10))
+    if kind == 3:
+        return fdp.ConsumeFloat()
+    if kind == 4:
+        return fdp.ConsumeUnicode(fdp.ConsumeIntInRange(0, 24))
+    if kind in (5, 6):
+        return WORDS[fdp.ConsumeIntInRange(0, len(WORDS) - 1)]
+    if kind == 7:
+        return SPECIALS[fdp.ConsumeIntInRange(0, len(SPECIALS) - 1)]
+    if kind in (8, 9, 10):  # an object, keyed mostly by wire keys
+        out: dict[object, object] = {}
+        for _ in range(fdp.ConsumeIntInRange(0, 6)):
+            if fdp.ConsumeIntInRange(0, 5):
+                key: object = KEYS[fdp.ConsumeIntInRange(0, len(KEYS) - 1)]
+            else:
+                key = fdp.ConsumeUnicode(4) if fdp.ConsumeBool() else fdp.ConsumeInt(1)
+            out[key] = value(fdp, depth + 1)
+        return out
+    items = [value(fdp, depth + 1) for _ in range(fdp.ConsumeIntInRange(0, 4))]
+    return tuple(items) if kind == 11 else items
+
+
+def check(call: object, *args: object) -> object:
+    try:
+        return call(*args)  # type: ignore[operator]
+    except cb.ValidationError as e:
+        if not all(type(p) is str and type(m) is str and len(m) < 300 for p, m in e.errors):
+            raise AssertionError("a ValidationError with a malformed or long problem") from e
+        return None
+
+
+def test_one_input(data: bytes) -> None:
+    if data and data[0] < 0x80:
+        texts: list[object] = [data]
+        with contextlib.suppress(UnicodeDecodeError):
+            texts.append(data.decode("utf-8"))
+        for text in texts:
+            for target in TARGETS:
+                obj = check(cb.loads, text, target)
+                other = check(JSON_CONVERTER.loads, text, target)
+                if (obj is None) != (other is None) or obj != other:
+                    raise AssertionError("cb.loads and preconf.json disagree")
+                if obj is not None and cb.loads(cb.dumps(obj), target) != obj:
+                    raise AssertionError("an accepted value does not round-trip")
+        return
+    fdp = atheris.FuzzedDataProvider(data[1:])
+    raw = value(fdp)
+    for target in TARGETS:
+        for conv in (cb, SMALL):
+            obj = check(conv.structure, raw, target)
+            if obj is not None and conv.structure(conv.unstructure(obj), target) != obj:
+                raise AssertionError("an accepted value does not round-trip")
+
+
+def main() -> None:
+    atheris.Setup(sys.argv, test_one_input)
+    atheris.Fuzz()
+
+
+if __name__ == "__main__":
+    main()

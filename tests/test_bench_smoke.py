@@ -1,0 +1,112 @@
+"""Smoke tests of the benchmark suite: the corpus is valid and deterministic, and both peers round-trip it."""
+
+from __future__ import annotations
+
+import copy
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+import contentblocks as cb
+
+BENCH = Path(__file__).resolve().parent.parent / "bench"
+
+
+def _load(name: str, path: Path, *, package: bool = False) -> ModuleType:
+    if name in sys.modules:
+        return sys.modules[name]
+    locations = [str(path.parent)] if package else None
+    spec = importlib.util.spec_from_file_location(name, path, submodule_search_locations=locations)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+corpus = _load("_contentblocks_bench_corpus", BENCH / "corpus.py")
+
+
+def _peer(library: str, module: str) -> ModuleType:
+    pytest.importorskip(library)
+    _load("_contentblocks_bench_peers", BENCH / "peers" / "__init__.py", package=True)
+    return importlib.import_module(f"_contentblocks_bench_peers.{module}")
+
+
+@pytest.fixture(scope="module")
+def conversation() -> list[dict]:
+    return corpus.conversation(50)
+
+
+def test_corpus_is_deterministic_and_exactly_sized(conversation: list[dict]) -> None:
+    """The same size and seed give the same corpus, with exactly that many top-level blocks."""
+    assert corpus.conversation(50) == conversation
+    assert len(corpus.blocks(conversation)) == 50
+    assert corpus.conversation(50, seed=1) != conversation
+
+
+@pytest.mark.parametrize("size", [50, 200])
+def test_corpus_is_accepted_and_canonical(size: int) -> None:
+    """cb.structure accepts every message and block of the corpus, and unstructure gives it back unchanged."""
+    raw = corpus.conversation(size)
+    conversation = cb.structure(raw, cb.Conversation)
+    assert cb.unstructure(conversation) == raw
+    for block in corpus.blocks(raw):
+        assert cb.unstructure(cb.structure(block, cb.Block)) == block
+    kinds = corpus.describe(raw)
+    assert {"text", "reasoning", "tool_call", "tool_result", "text with citations"} <= kinds.keys()
+
+
+def test_corpus_holds_inline_images_at_the_benchmark_sizes() -> None:
+    """The 200-block corpus carries inline base64 images of 1-50 KB."""
+    raw = corpus.conversation(200)
+    sizes = [len(b["source"]["data"]) * 3 // 4 for b in corpus.blocks(raw)
+             if b["type"] == "file" and b["source"]["type"] == "base64"]
+    assert sizes
+    assert all(1000 <= s <= 50 * 1024 + 2 for s in sizes)
+
+
+def test_pydantic_peer_round_trips(conversation: list[dict]) -> None:
+    """The pydantic models validate the corpus and dump it back, from dicts and from JSON."""
+    pm = _peer("pydantic", "pydantic_model")
+    models = pm.adapter.validate_python(conversation)
+    assert pm.adapter.dump_python(models, **pm.DUMP_OPTIONS) == conversation
+    assert pm.adapter.validate_json(json.dumps(conversation)) == models
+    assert json.loads(pm.adapter.dump_json(models, **pm.DUMP_OPTIONS)) == conversation
+
+
+def test_msgspec_peer_round_trips(conversation: list[dict]) -> None:
+    """The msgspec structs convert the corpus and give it back, from dicts and from JSON."""
+    mm = _peer("msgspec", "msgspec_model")
+    structs = mm.convert(conversation)
+    assert mm.to_builtins(structs) == conversation
+    assert mm.decode_json(json.dumps(conversation).encode()) == structs
+    assert json.loads(mm.encode_json(structs)) == conversation
+
+
+_INVALID = [
+    [{"role": "user", "content": [{"type": "text", "text": "hi", "extra": 1}]}],
+    [{"role": "user", "content": [{"type": "reasoning", "text": "hmm"}]}],
+    [{"role": "user", "content": [{"type": "file", "media_type": "image/png",
+                                   "source": {"type": "base64", "data": "aGV sbG8="}}]}],
+    [{"role": "tool", "content": [{"type": "tool_result", "tool_call_id": "c1", "tool_name": "f",
+                                   "outcome": "succeeded", "content": []}]}],
+    [{"role": "user", "content": []}],
+]
+
+
+@pytest.mark.parametrize("raw", _INVALID)
+@pytest.mark.parametrize(("library", "module"), [("pydantic", "pydantic_model"), ("msgspec", "msgspec_model")])
+def test_peers_refuse_what_the_spec_refuses(library: str, module: str, raw: list[dict]) -> None:
+    """Unknown keys, role violations, base64 with spaces, unpaired results and empty content fail in the peers."""
+    peer = _peer(library, module)
+    with pytest.raises(cb.ValidationError):
+        cb.structure(copy.deepcopy(raw), cb.Conversation)
+    validate = peer.adapter.validate_python if module == "pydantic_model" else peer.convert
+    with pytest.raises(ValueError):
+        validate(raw)
