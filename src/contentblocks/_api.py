@@ -85,8 +85,8 @@ _decode = json.JSONDecoder(object_pairs_hook=_pairs, parse_constant=_constant).d
 def parse_json(data: str | bytes | bytearray) -> Any:
     """Parse JSON text strictly: duplicate keys, NaN and Infinity are refused; errors are ValidationErrors."""
     try:
-        if isinstance(data, (bytes, bytearray)):
-            data = bytes(data).decode("utf-8")
+        if issubclass(type(data), (bytes, bytearray)):
+            data = bytes(data).decode("utf-8")  # type: ignore[arg-type]
         elif type(data) is not str:
             raise ValidationError([("$", f"expected JSON text (str or bytes), got {describe_type(data)}")])
         return _decode(data)
@@ -135,11 +135,11 @@ def normalize(value: object) -> Any:
     >>> cb.normalize("hello")
     TextBlock(text='hello', citations=(), metadata=JsonObject({}))
     """
-    if isinstance(value, BLOCK_CLASSES):
+    if issubclass(type(value), BLOCK_CLASSES):
         return value
     if type(value) is str:
         return TextBlock(text=value)
-    if isinstance(value, dict):
+    if issubclass(type(value), dict):
         return _structure(value, Block)  # type: ignore[arg-type]
     raise ValidationError([("$", f"expected a string, an object or a block, got {describe_type(value)}")])
 

@@ -31,7 +31,7 @@ from ._blocks import (
 from ._checks import check_identifier_field, check_span, freeze_metadata, reasoning_problems
 from ._errors import describe_type, preview
 from ._fields import MISSING, NULL_OPTIONAL, Problems, as_object, prefix_since, string_problem, unknown_keys
-from ._json import EMPTY_OBJECT, freeze
+from ._json import EMPTY_OBJECT, freeze, plain_container
 from ._messages import KIND_NAMES, Message
 from ._rules import (
     MAX_IDENTIFIER_CHARS,
@@ -108,6 +108,7 @@ class Bodies:
         max_chars = limits.max_text_chars
         max_uri = limits.max_uri_chars
         max_bytes = limits.max_binary_bytes
+        cap = limits.max_errors
         surrogate = SURROGATE
         ascii_identifier = _ASCII_IDENTIFIER
         new = {cls: unchecked(cls) for cls in KEYS}
@@ -191,18 +192,22 @@ class Bodies:
             return decoded
 
         def items(value: object, key: str, problems: Problems, body: Body) -> tuple[Any, ...]:
-            if type(value) is not list and not isinstance(value, (list, tuple)):
+            kind, array = plain_container(value)
+            if kind != 2:  # an array
                 problems.append((key, f"expected an array, got {describe_type(value)}"))
                 return ()
             out = []
-            for i, item in enumerate(value):
+            for i, item in enumerate(array):
                 if type(item) is not dict:
+                    if len(problems) >= cap:  # counted, not shown: no path to work out
+                        problems.append((key, "expected an object"))
+                        continue
                     item = as_object(item, f"{key}[{i}]", problems)  # noqa: PLW2901 - the same item, as a dict
                     if item is None:
                         continue
                 before = len(problems)
                 out.append(body(item, problems))
-                if len(problems) != before:
+                if len(problems) != before and before < cap:
                     prefix_since(problems, before, f"{key}[{i}]")
             return tuple(out)
 
@@ -242,12 +247,12 @@ class Bodies:
 
         def cited_uri(raw: dict[str, Any], problems: Problems) -> CitedUri:
             if not raw.keys() <= allowed[CitedUri]:
-                unknown_keys(problems, "", raw, allowed[CitedUri], listing[CitedUri])
+                unknown_keys(problems, "", raw, allowed[CitedUri], listing[CitedUri], cap)
             return new[CitedUri](ruled(raw, "value", problems, lambda v: check_uri(v, max_uri)))  # type: ignore[no-any-return]
 
         def cited_reference(raw: dict[str, Any], problems: Problems) -> CitedReference:
             if not raw.keys() <= allowed[CitedReference]:
-                unknown_keys(problems, "", raw, allowed[CitedReference], listing[CitedReference])
+                unknown_keys(problems, "", raw, allowed[CitedReference], listing[CitedReference], cap)
             value = ruled(raw, "value", problems, lambda v: check_no_surrounding_space(v, max_uri))
             return new[CitedReference](value)  # type: ignore[no-any-return]
 
@@ -256,7 +261,7 @@ class Bodies:
 
         def citation(raw: dict[str, Any], problems: Problems) -> Citation:
             if not raw.keys() <= allowed[Citation]:
-                unknown_keys(problems, "", raw, allowed[Citation], listing[Citation])
+                unknown_keys(problems, "", raw, allowed[Citation], listing[Citation], cap)
             source = nested(raw, "source", problems, cited)
             title = ruled(raw, "title", problems, title_rule, optional=True)
             quote = free_text(raw, "quote", problems, optional=True)
@@ -274,7 +279,7 @@ class Bodies:
 
         def text(raw: dict[str, Any], problems: Problems) -> TextBlock:
             if not raw.keys() <= allowed[TextBlock]:
-                unknown_keys(problems, "", raw, allowed[TextBlock], listing[TextBlock])
+                unknown_keys(problems, "", raw, allowed[TextBlock], listing[TextBlock], cap)
             value = free_text(raw, "text", problems)
             citations = raw.get("citations", MISSING)
             if citations is MISSING:
@@ -294,23 +299,23 @@ class Bodies:
 
         def refusal(raw: dict[str, Any], problems: Problems) -> RefusalBlock:
             if not raw.keys() <= allowed[RefusalBlock]:
-                unknown_keys(problems, "", raw, allowed[RefusalBlock], listing[RefusalBlock])
+                unknown_keys(problems, "", raw, allowed[RefusalBlock], listing[RefusalBlock], cap)
             value = free_text(raw, "text", problems)
             return new[RefusalBlock](value, metadata(raw, problems))  # type: ignore[no-any-return]
 
         def bytes_source(raw: dict[str, Any], problems: Problems) -> BytesSource:
             if not raw.keys() <= allowed[BytesSource]:
-                unknown_keys(problems, "", raw, allowed[BytesSource], listing[BytesSource])
+                unknown_keys(problems, "", raw, allowed[BytesSource], listing[BytesSource], cap)
             return new[BytesSource](binary(raw, "data", problems))  # type: ignore[no-any-return]
 
         def url_source(raw: dict[str, Any], problems: Problems) -> UrlSource:
             if not raw.keys() <= allowed[UrlSource]:
-                unknown_keys(problems, "", raw, allowed[UrlSource], listing[UrlSource])
+                unknown_keys(problems, "", raw, allowed[UrlSource], listing[UrlSource], cap)
             return new[UrlSource](ruled(raw, "url", problems, lambda v: check_url(v, max_uri)))  # type: ignore[no-any-return]
 
         def reference_source(raw: dict[str, Any], problems: Problems) -> ReferenceSource:
             if not raw.keys() <= allowed[ReferenceSource]:
-                unknown_keys(problems, "", raw, allowed[ReferenceSource], listing[ReferenceSource])
+                unknown_keys(problems, "", raw, allowed[ReferenceSource], listing[ReferenceSource], cap)
             ref = ruled(raw, "id", problems, lambda v: check_no_surrounding_space(v, max_uri))
             provider = raw.get("provider")
             if provider is not None:
@@ -323,7 +328,7 @@ class Bodies:
 
         def file(raw: dict[str, Any], problems: Problems) -> FileBlock:
             if not raw.keys() <= allowed[FileBlock]:
-                unknown_keys(problems, "", raw, allowed[FileBlock], listing[FileBlock])
+                unknown_keys(problems, "", raw, allowed[FileBlock], listing[FileBlock], cap)
             media_type = ruled(raw, "media_type", problems, check_media_type)
             src = nested(raw, "source", problems, source)
             filename = ruled(raw, "filename", problems, check_filename, optional=True)
@@ -331,7 +336,7 @@ class Bodies:
 
         def reasoning(raw: dict[str, Any], problems: Problems) -> ReasoningBlock:
             if not raw.keys() <= allowed[ReasoningBlock]:
-                unknown_keys(problems, "", raw, allowed[ReasoningBlock], listing[ReasoningBlock])
+                unknown_keys(problems, "", raw, allowed[ReasoningBlock], listing[ReasoningBlock], cap)
             value = free_text(raw, "text", problems, optional=True)
             signature = free_text(raw, "signature", problems, optional=True)
             redacted = binary(raw, "redacted", problems, optional=True)
@@ -343,7 +348,7 @@ class Bodies:
 
         def tool_call(raw: dict[str, Any], problems: Problems) -> ToolCallBlock:
             if not raw.keys() <= allowed[ToolCallBlock]:
-                unknown_keys(problems, "", raw, allowed[ToolCallBlock], listing[ToolCallBlock])
+                unknown_keys(problems, "", raw, allowed[ToolCallBlock], listing[ToolCallBlock], cap)
             call_id = identifier(raw, "tool_call_id", problems)
             name = identifier(raw, "tool_name", problems)
             value = raw.get("input", MISSING)
@@ -355,7 +360,7 @@ class Bodies:
 
         def json_block(raw: dict[str, Any], problems: Problems) -> JsonBlock:
             if not raw.keys() <= allowed[JsonBlock]:
-                unknown_keys(problems, "", raw, allowed[JsonBlock], listing[JsonBlock])
+                unknown_keys(problems, "", raw, allowed[JsonBlock], listing[JsonBlock], cap)
             value = raw.get("value", MISSING)
             if value is MISSING:
                 problems.append((".value", "required key missing"))
@@ -369,7 +374,7 @@ class Bodies:
 
         def tool_result(raw: dict[str, Any], problems: Problems) -> ToolResultBlock:
             if not raw.keys() <= allowed[ToolResultBlock]:
-                unknown_keys(problems, "", raw, allowed[ToolResultBlock], listing[ToolResultBlock])
+                unknown_keys(problems, "", raw, allowed[ToolResultBlock], listing[ToolResultBlock], cap)
             call_id = identifier(raw, "tool_call_id", problems)
             name = identifier(raw, "tool_name", problems)
             outcome = raw.get("outcome", MISSING)

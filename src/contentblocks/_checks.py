@@ -6,10 +6,10 @@ gather every problem of a value into one ``ValidationError``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 
 from ._errors import describe_type, join_key
-from ._json import EMPTY_OBJECT, JsonObject, freeze
+from ._json import EMPTY_OBJECT, JsonObject, freeze, plain_container
 from ._rules import Limits, check_free_text, check_identifier
 
 __all__ = [
@@ -63,16 +63,17 @@ def check_identifier_field(problems: Problems, path: str, value: object) -> bool
 
 def freeze_metadata(problems: Problems, path: str, value: object, limits: Limits) -> JsonObject:
     """Validate metadata (an object with non-empty string keys and JSON values) and freeze it."""
-    if not isinstance(value, Mapping) or not isinstance(value, dict):
+    kind, obj = plain_container(value)
+    if kind != 1:
         problems.append((path, f"metadata must be an object, got {describe_type(value)}"))
         return EMPTY_OBJECT
-    if not value:
+    if not obj:
         return EMPTY_OBJECT
-    for key in dict.keys(value):
+    for key in dict.keys(obj):
         if type(key) is str and not key:
             problems.append((join_key(path, key), "metadata keys must not be empty"))
     # Metadata values are JSON values: the object itself adds one level to the depth they may use.
-    frozen = freeze(value, path, limits, problems, extra_depth=1)
+    frozen = freeze(obj, path, limits, problems, extra_depth=1)
     return frozen if type(frozen) is JsonObject else EMPTY_OBJECT
 
 

@@ -17,6 +17,8 @@ __all__ = ["DEFAULT_MAX_ERRORS", "ValidationError", "describe_type", "join_key",
 DEFAULT_MAX_ERRORS = 100
 _SHOWN_IN_STR = 20
 _PREVIEW_CHARS = 32
+_PREVIEW_ESCAPED = 96
+_ESCAPE_TOKEN = re.compile(r"\\u[0-9a-fA-F]{4}|\\.|[^\\]")
 _PLAIN_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
 
 Problem = tuple[str, str]
@@ -90,10 +92,27 @@ def join_key(path: str, key: str) -> str:
 
 
 def preview(value: str) -> str:
-    """A short, JSON-escaped preview of a string, safe to put in a message."""
-    if len(value) <= _PREVIEW_CHARS:
-        return json.dumps(value, ensure_ascii=True)
-    return json.dumps(value[:_PREVIEW_CHARS], ensure_ascii=True)[:-1] + '..."'
+    r"""A short, JSON-escaped preview of a string, safe to put in a message (at most about 100 characters).
+
+    Escapes count towards the length, so a string of astral characters (12 escaped characters each) is cut
+    sooner, and never in the middle of an escape.
+
+    >>> preview("tool_use")
+    '"tool_use"'
+    >>> len(preview("\U0010ffff" * 40)) <= _PREVIEW_ESCAPED + len('"..."')
+    True
+    """
+    inner = json.dumps(value[:_PREVIEW_CHARS], ensure_ascii=True)[1:-1]
+    truncated = len(value) > _PREVIEW_CHARS
+    if len(inner) > _PREVIEW_ESCAPED:
+        end = 0
+        for token in _ESCAPE_TOKEN.finditer(inner):
+            if token.end() > _PREVIEW_ESCAPED:
+                break
+            end = token.end()
+        inner = inner[:end]
+        truncated = True
+    return f'"{inner}..."' if truncated else f'"{inner}"'
 
 
 _JSON_TYPE_NAMES: dict[type, str] = {
@@ -116,7 +135,7 @@ def describe_type(value: object) -> str:
     if name is not None:
         return name
     for base, base_name in _JSON_TYPE_NAMES.items():
-        if isinstance(value, base):
+        if issubclass(t, base):
             return f"{base_name} ({_class_name(t)})"
     return f"a Python {_class_name(t)} object"
 

@@ -24,16 +24,24 @@ def as_object(value: object, path: str, problems: Problems) -> dict[str, Any] | 
     """``value`` as a plain dict (a subclass is copied at C level, its overrides ignored), or a problem."""
     if type(value) is dict:
         return value
-    if isinstance(value, dict):
-        return dict.copy(value)
+    if issubclass(type(value), dict):
+        return dict(dict.items(value))  # type: ignore[arg-type]
     problems.append((path, f"expected an object, got {describe_type(value)}"))
     return None
 
 
-def unknown_keys(problems: Problems, path: str, raw: dict[str, Any], allowed: frozenset[str], listing: str) -> None:
-    """Record every key of ``raw`` that is not allowed (called only when ``raw.keys() <= allowed`` failed)."""
+def unknown_keys(
+    problems: Problems, path: str, raw: dict[str, Any], allowed: frozenset[str], listing: str, cap: int
+) -> None:
+    """Record every key of ``raw`` that is not allowed (called only when ``raw.keys() <= allowed`` failed).
+
+    Past ``cap`` problems, a key is counted without working out its path (it would not be shown).
+    """
     for key in raw:
-        if type(key) is not str:
+        if len(problems) >= cap:
+            if type(key) is not str or key not in allowed:
+                problems.append((path, "unknown key"))
+        elif type(key) is not str:
             problems.append((path, f"object keys must be strings, got {describe_type(key)}"))
         elif key not in allowed:
             problems.append((join_key(path, key), f"unknown key ({listing})"))

@@ -20,7 +20,7 @@ from ._rules import has_lone_surrogate
 if TYPE_CHECKING:
     from ._rules import Limits
 
-__all__ = ["JsonArray", "JsonObject", "JsonValue", "freeze", "json_key", "thaw"]
+__all__ = ["JsonArray", "JsonObject", "JsonValue", "freeze", "json_key", "plain_container", "thaw"]
 
 JsonValue: TypeAlias = "bool | int | float | str | JsonArray | JsonObject | list[Any] | dict[str, Any] | None"
 """A JSON value: what ``input``, ``value`` and metadata values hold (``tuple`` counts as an array)."""
@@ -160,18 +160,25 @@ def _leaf_problem(value: object, t: type, max_chars: int) -> str | None:
     return f"not a JSON value: {describe_type(value)}"
 
 
-def _container_kind(value: object) -> int:
-    """1 for an object, 2 for an array, 0 for anything else (subclasses included, read via the base class)."""
+def plain_container(value: Any) -> tuple[int, Any]:
+    """``(1, obj)`` for an object, ``(2, seq)`` for an array, ``(0, value)`` for anything else.
+
+    A subclass of ``dict``, ``list`` or ``tuple`` is copied through the base class's own C methods, so none
+    of its overrides (``__iter__``, ``__len__``, ``keys``...) runs; only the real type is consulted, never
+    ``__class__``.
+    """
     t = type(value)
     if t is dict or t is JsonObject:
-        return 1
+        return 1, value
     if t is list or t is tuple or t is JsonArray:
-        return 2
-    if isinstance(value, dict):
-        return 1
-    if isinstance(value, (list, tuple)):
-        return 2
-    return 0
+        return 2, value
+    if issubclass(t, dict):
+        return 1, dict(dict.items(value))
+    if issubclass(t, list):
+        return 2, list(list.__iter__(value))
+    if issubclass(t, tuple):
+        return 2, list(tuple.__iter__(value))
+    return 0, value
 
 
 def freeze(value: object, path: str, limits: Limits, problems: list[tuple[str, str]], *, extra_depth: int = 0) -> Any:
@@ -181,7 +188,7 @@ def freeze(value: object, path: str, limits: Limits, problems: list[tuple[str, s
     added. The walk uses an explicit stack, checks every container's size before entering it, and stops at
     the depth limit, so cycles and hostile nesting end in a problem, not a RecursionError.
     """
-    kind = _container_kind(value)
+    kind, value = plain_container(value)
     if kind == 0:
         message = _leaf_problem(value, type(value), limits.max_text_chars)
         if message is not None:
@@ -297,7 +304,7 @@ def _freeze_container(root: Any, root_kind: int, path: str, walk: _Walk, max_dep
             elif t is bool or item is None:
                 ok = True
             else:
-                kind = _container_kind(item)
+                kind, item = plain_container(item)  # noqa: PLW2901 - the same value, subclasses read safely
                 if kind == 0:
                     walk.add(path, stack, f"not a JSON value: {describe_type(item)}", key)
                     continue

@@ -14,7 +14,7 @@ from ._bodies import KEYS, SURROGATE, TAGS, Bodies, Body
 from ._checks import pairing_problems
 from ._errors import ValidationError, describe_type, preview
 from ._fields import MISSING, Problems, as_object, prefix_since, string_problem, unknown_keys
-from ._json import EMPTY_OBJECT
+from ._json import EMPTY_OBJECT, plain_container
 from ._messages import KIND_NAMES, ROLE_BLOCKS, Conversation, Message
 from ._rules import Limits
 from ._unchecked import unchecked
@@ -51,7 +51,8 @@ class StructureHooks:
             raw = value if type(value) is dict else as_object(value, "", problems)
             result = None
             if raw is not None:
-                if expected is not None and raw.get(tag_key, MISSING) != expected:
+                tag = raw.get(tag_key, MISSING)
+                if expected is not None and (type(tag) is not str or tag != expected):
                     problems.append((f".{tag_key}", f"expected {preview(expected)}"))
                 result = body(raw, problems)
             if problems:
@@ -74,11 +75,12 @@ class StructureHooks:
         max_chars = self.limits.max_text_chars
         new_message = unchecked(Message)
         new_text = unchecked(TextBlock)
+        cap = self.limits.max_errors
         surrogate = SURROGATE
 
         def message(raw: dict[str, Any], problems: Problems) -> Message:  # noqa: C901, PLR0912 - one flat hook
             if not raw.keys() <= _MESSAGE_KEYS:
-                unknown_keys(problems, "", raw, _MESSAGE_KEYS, _MESSAGE_LISTING)
+                unknown_keys(problems, "", raw, _MESSAGE_KEYS, _MESSAGE_LISTING, cap)
             role = raw.get("role", MISSING)
             allowed = role_classes.get(role) if type(role) is str else None
             if allowed is None:
@@ -119,11 +121,12 @@ class StructureHooks:
     def structure_conversation(self, value: object, _cls: object = None) -> Conversation:
         """The hook for ``Conversation``: an array of messages, then tool-call pairing."""
         problems: Problems = []
-        if not isinstance(value, (list, tuple)):
+        kind, array = plain_container(value)
+        if kind != 2:  # an array
             raise self.fail([("", f"expected an array of messages, got {describe_type(value)}")])
         message = self.message
         messages = []
-        for i, item in enumerate(value):
+        for i, item in enumerate(array):
             raw = item if type(item) is dict else as_object(item, f"[{i}]", problems)
             if raw is None:
                 continue
