@@ -30,7 +30,16 @@ from ._blocks import (
 )
 from ._checks import check_identifier_field, check_span, freeze_metadata, reasoning_problems
 from ._errors import describe_type, preview
-from ._fields import MISSING, NULL_OPTIONAL, Problems, as_object, prefix_since, string_problem, unknown_keys
+from ._fields import (
+    MISSING,
+    NULL_OPTIONAL,
+    Problems,
+    as_object,
+    objects_past_cap,
+    prefix_since,
+    string_problem,
+    unknown_keys,
+)
 from ._json import EMPTY_OBJECT, freeze, plain_container
 from ._messages import KIND_NAMES, Message
 from ._rules import (
@@ -196,12 +205,12 @@ class Bodies:
             if kind != 2:  # an array
                 problems.append((key, f"expected an array, got {describe_type(value)}"))
                 return ()
-            out = []
+            out: list[Any] = []
             for i, item in enumerate(array):
                 if type(item) is not dict:
-                    if len(problems) >= cap:  # counted, not shown: no path to work out
-                        problems.append((key, "expected an object"))
-                        continue
+                    if len(problems) >= cap:  # the rest is counted, not shown: no paths to work out
+                        out.extend(body(obj, problems) for obj in objects_past_cap(array, i, key, problems))
+                        break
                     item = as_object(item, f"{key}[{i}]", problems)  # noqa: PLW2901 - the same item, as a dict
                     if item is None:
                         continue

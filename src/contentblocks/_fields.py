@@ -8,12 +8,13 @@ relative to the object being structured (``.text``, ``.source.data``); the calle
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import repeat
 from typing import Any
 
 from ._errors import describe_type, join_key
 from ._rules import check_free_text
 
-__all__ = ["MISSING", "Problems", "as_object", "prefix_since", "string_problem", "unknown_keys"]
+__all__ = ["MISSING", "Problems", "as_object", "objects_past_cap", "prefix_since", "string_problem", "unknown_keys"]
 
 Problems = list[tuple[str, str]]
 MISSING: Any = type("Missing", (), {"__repr__": lambda _self: "MISSING", "__slots__": ()})()
@@ -37,11 +38,15 @@ def unknown_keys(
 
     Past ``cap`` problems, a key is counted without working out its path (it would not be shown).
     """
+    reported = 0
     for key in raw:
-        if len(problems) >= cap:
-            if type(key) is not str or key not in allowed:
-                problems.append((path, "unknown key"))
-        elif type(key) is not str:
+        if len(problems) >= cap:  # count the rest in bulk, at C speed
+            problems.extend(repeat((path, "unknown key"), len(raw.keys() - allowed) - reported))
+            return
+        if type(key) is str and key in allowed:
+            continue
+        reported += 1
+        if type(key) is not str:
             problems.append((path, f"object keys must be strings, got {describe_type(key)}"))
         elif key not in allowed:
             problems.append((join_key(path, key), f"unknown key ({listing})"))
@@ -79,3 +84,16 @@ def prefix_since(problems: Problems, start: int, prefix: str) -> None:
     for i in range(start, len(problems)):
         path, message = problems[i]
         problems[i] = (prefix + path, message)
+
+
+def objects_past_cap(array: list[Any] | tuple[Any, ...], start: int, path: str, problems: Problems) -> list[Any]:
+    """Past the error cap: count every non-object from ``start`` on as a problem, in bulk; return the objects.
+
+    The problems are counted (``ValidationError.omitted``) but not shown, so they need no paths; this keeps
+    the refusal of a huge array of non-objects (two million integers as message content) to C-speed loops.
+    """
+    rest = array[start:]
+    objects = [item for item in rest if type(item) is dict]
+    problems.extend(repeat((path, "expected an object"), len(rest) - len(objects)))
+    return objects
+

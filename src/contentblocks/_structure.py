@@ -13,7 +13,7 @@ from ._blocks import CitedReference, CitedUri, TextBlock, ToolCallBlock, ToolRes
 from ._bodies import KEYS, SURROGATE, TAGS, Bodies, Body
 from ._checks import pairing_problems
 from ._errors import ValidationError, describe_type, preview
-from ._fields import MISSING, Problems, as_object, prefix_since, string_problem, unknown_keys
+from ._fields import MISSING, Problems, as_object, objects_past_cap, prefix_since, string_problem, unknown_keys
 from ._json import EMPTY_OBJECT, plain_container
 from ._messages import KIND_NAMES, ROLE_BLOCKS, Conversation, Message
 from ._rules import Limits
@@ -38,7 +38,12 @@ class StructureHooks:
 
     def fail(self, problems: Problems) -> ValidationError:
         """One ValidationError for the problems of a top-level value (their paths gain the ``$`` root)."""
-        return ValidationError([("$" + path, message) for path, message in problems], max_errors=self.max_errors)
+        shown = problems[: self.max_errors]
+        return ValidationError(
+            [("$" + path, message) for path, message in shown],
+            omitted=len(problems) - len(shown),
+            max_errors=self.max_errors,
+        )
 
     def hook(self, body: Body, cls: type | None = None) -> Any:
         """A cattrs structure hook running ``body`` on a top-level value (checking its tag for a class)."""
@@ -125,14 +130,22 @@ class StructureHooks:
         if kind != 2:  # an array
             raise self.fail([("", f"expected an array of messages, got {describe_type(value)}")])
         message = self.message
-        messages = []
+        messages: list[Message] = []
+        cap = self.max_errors
         for i, item in enumerate(array):
-            raw = item if type(item) is dict else as_object(item, f"[{i}]", problems)
-            if raw is None:
-                continue
+            raw: dict[str, Any] | None
+            if type(item) is dict:
+                raw = item
+            elif len(problems) >= cap:  # the rest is counted, not shown: no paths to work out
+                messages.extend(message(obj, problems) for obj in objects_past_cap(array, i, "", problems))
+                break
+            else:
+                raw = as_object(item, f"[{i}]", problems)
+                if raw is None:
+                    continue
             before = len(problems)
             messages.append(message(raw, problems))
-            if len(problems) != before:
+            if len(problems) != before and before < cap:
                 prefix_since(problems, before, f"[{i}]")
         if not problems:
             summary = [
