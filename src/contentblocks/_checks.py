@@ -6,7 +6,7 @@ gather every problem of a value into one ``ValidationError``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from ._errors import describe_type, join_key
 from ._json import EMPTY_OBJECT, JsonObject, freeze, plain_container
@@ -105,7 +105,7 @@ def reasoning_problems(problems: Problems, path: str, text: object, signature: o
         problems.append((path, "redacted reasoning carries neither text nor a signature"))
 
 
-def pairing_problems(problems: Problems, messages: list[tuple[str, list[tuple[str, str, str]]]]) -> None:
+def pairing_problems(problems: Problems, messages: Sequence[tuple[str, Sequence[tuple[str, str, str]]]]) -> None:
     """Tool-call pairing across a conversation (SPEC §4).
 
     ``messages`` lists, per message, its role and its ``(kind, tool_call_id, tool_name)`` for the tool calls
