@@ -286,10 +286,20 @@ class Bodies:
 
         # ------------------------------------------------------------------------------ blocks
 
+        text_keys = allowed[TextBlock]
+        new_text = new[TextBlock]
+
         def text(raw: dict[str, Any], problems: Problems) -> TextBlock:
-            if not raw.keys() <= allowed[TextBlock]:
-                unknown_keys(problems, "", raw, allowed[TextBlock], listing[TextBlock], cap)
-            value = free_text(raw, "text", problems)
+            if not raw.keys() <= text_keys:
+                unknown_keys(problems, "", raw, text_keys, listing[TextBlock], cap)
+            value = raw.get("text", MISSING)
+            if (
+                type(value) is not str
+                or not value
+                or len(value) > max_chars
+                or (not value.isascii() and surrogate(value))
+            ):
+                value = free_text(raw, "text", problems)
             citations = raw.get("citations", MISSING)
             if citations is MISSING:
                 citations = ()
@@ -304,13 +314,14 @@ class Bodies:
                         problems.append(
                             (f".citations[{i}].end", f"span ends after the text ({length} code points long)")
                         )
-            return new[TextBlock](value, citations, metadata(raw, problems))  # type: ignore[no-any-return]
+            meta = EMPTY_OBJECT if "metadata" not in raw else metadata(raw, problems)
+            return new_text(value, citations, meta)  # type: ignore[no-any-return]
 
         def refusal(raw: dict[str, Any], problems: Problems) -> RefusalBlock:
             if not raw.keys() <= allowed[RefusalBlock]:
                 unknown_keys(problems, "", raw, allowed[RefusalBlock], listing[RefusalBlock], cap)
             value = free_text(raw, "text", problems)
-            return new[RefusalBlock](value, metadata(raw, problems))  # type: ignore[no-any-return]
+            return new[RefusalBlock](value, EMPTY_OBJECT if "metadata" not in raw else metadata(raw, problems))  # type: ignore[no-any-return]
 
         def bytes_source(raw: dict[str, Any], problems: Problems) -> BytesSource:
             if not raw.keys() <= allowed[BytesSource]:
@@ -341,7 +352,9 @@ class Bodies:
             media_type = ruled(raw, "media_type", problems, check_media_type)
             src = nested(raw, "source", problems, source)
             filename = ruled(raw, "filename", problems, check_filename, optional=True)
-            return new[FileBlock](media_type, src, filename, metadata(raw, problems))  # type: ignore[no-any-return]
+            return new[FileBlock](
+                media_type, src, filename, EMPTY_OBJECT if "metadata" not in raw else metadata(raw, problems)
+            )  # type: ignore[no-any-return]
 
         def reasoning(raw: dict[str, Any], problems: Problems) -> ReasoningBlock:
             if not raw.keys() <= allowed[ReasoningBlock]:
@@ -353,19 +366,27 @@ class Bodies:
                 problems.append((".redacted", "must hold at least one byte"))
             if redacted is None or value is not None or signature is not None:
                 reasoning_problems(problems, "", value, signature, raw.get("redacted"))
-            return new[ReasoningBlock](value, signature, redacted, metadata(raw, problems))  # type: ignore[no-any-return]
+            return new[ReasoningBlock](
+                value, signature, redacted, EMPTY_OBJECT if "metadata" not in raw else metadata(raw, problems)
+            )  # type: ignore[no-any-return]
 
         def tool_call(raw: dict[str, Any], problems: Problems) -> ToolCallBlock:
             if not raw.keys() <= allowed[ToolCallBlock]:
                 unknown_keys(problems, "", raw, allowed[ToolCallBlock], listing[ToolCallBlock], cap)
-            call_id = identifier(raw, "tool_call_id", problems)
-            name = identifier(raw, "tool_name", problems)
+            call_id = raw.get("tool_call_id", MISSING)
+            if type(call_id) is not str or ascii_identifier(call_id) is None:
+                call_id = identifier(raw, "tool_call_id", problems)
+            name = raw.get("tool_name", MISSING)
+            if type(name) is not str or ascii_identifier(name) is None:
+                name = identifier(raw, "tool_name", problems)
             value = raw.get("input", MISSING)
             if value is MISSING:
                 problems.append((".input", "required key missing"))
             else:
                 value = freeze(value, ".input", limits, problems)
-            return new[ToolCallBlock](call_id, name, value, metadata(raw, problems))  # type: ignore[no-any-return]
+            return new[ToolCallBlock](
+                call_id, name, value, EMPTY_OBJECT if "metadata" not in raw else metadata(raw, problems)
+            )  # type: ignore[no-any-return]
 
         def json_block(raw: dict[str, Any], problems: Problems) -> JsonBlock:
             if not raw.keys() <= allowed[JsonBlock]:
@@ -375,7 +396,7 @@ class Bodies:
                 problems.append((".value", "required key missing"))
             else:
                 value = freeze(value, ".value", limits, problems)
-            return new[JsonBlock](value, metadata(raw, problems))  # type: ignore[no-any-return]
+            return new[JsonBlock](value, EMPTY_OBJECT if "metadata" not in raw else metadata(raw, problems))  # type: ignore[no-any-return]
 
         content = tagged(
             {"text": text, "file": file, "json": json_block}, "a tool result", known=frozenset(KIND_NAMES.values())
@@ -384,8 +405,12 @@ class Bodies:
         def tool_result(raw: dict[str, Any], problems: Problems) -> ToolResultBlock:
             if not raw.keys() <= allowed[ToolResultBlock]:
                 unknown_keys(problems, "", raw, allowed[ToolResultBlock], listing[ToolResultBlock], cap)
-            call_id = identifier(raw, "tool_call_id", problems)
-            name = identifier(raw, "tool_name", problems)
+            call_id = raw.get("tool_call_id", MISSING)
+            if type(call_id) is not str or ascii_identifier(call_id) is None:
+                call_id = identifier(raw, "tool_call_id", problems)
+            name = raw.get("tool_name", MISSING)
+            if type(name) is not str or ascii_identifier(name) is None:
+                name = identifier(raw, "tool_name", problems)
             outcome = raw.get("outcome", MISSING)
             if type(outcome) is not str or outcome not in OUTCOMES:
                 message = "required key missing" if outcome is MISSING else "expected one of: succeeded, failed, denied"
@@ -396,7 +421,9 @@ class Bodies:
                 parts = ()
             else:
                 parts = items(parts, ".content", problems, content)
-            return new[ToolResultBlock](call_id, name, outcome, parts, metadata(raw, problems))  # type: ignore[no-any-return]
+            return new[ToolResultBlock](
+                call_id, name, outcome, parts, EMPTY_OBJECT if "metadata" not in raw else metadata(raw, problems)
+            )  # type: ignore[no-any-return]
 
         block_bodies: dict[str, Body] = {
             "text": text,

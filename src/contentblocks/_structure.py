@@ -111,7 +111,7 @@ class StructureHooks:
                 blocks = items(content, ".content", problems, block)
                 if not blocks and len(problems) == before:
                     problems.append((".content", "a message carries at least one block"))
-                if allowed is not None:
+                if allowed is not None and not allowed.issuperset(map(type, blocks)):
                     for i, b in enumerate(blocks):
                         if type(b) not in allowed and b is not None:
                             names = ", ".join(KIND_NAMES[c] for c in ROLE_BLOCKS[role])
@@ -119,7 +119,8 @@ class StructureHooks:
                             problems.append(
                                 (f".content[{i}]", f"a {role} message cannot carry {what} blocks (allowed: {names})")
                             )
-            return new_message(role, blocks, metadata(raw, problems))  # type: ignore[no-any-return]
+            meta = EMPTY_OBJECT if "metadata" not in raw else metadata(raw, problems)
+            return new_message(role, blocks, meta)  # type: ignore[no-any-return]
 
         return message
 
