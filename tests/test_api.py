@@ -32,11 +32,12 @@ def test_loads_bytes_and_targets() -> None:
     assert cb.loads('[{"role": "user", "content": "hi"}]', cb.Conversation)[0].content[0].text == "hi"
 
 
-def test_dumps_is_compact_canonical_and_unicode() -> None:
-    """cb.dumps writes compact JSON with non-ASCII kept, and loads reads it back equal."""
-    block = cb.TextBlock(text="天气 ☀", metadata={"b": 1.0, "a": True})
+def test_dumps_is_compact_canonical_and_ascii() -> None:
+    """cb.dumps writes compact, ASCII-only JSON (escapes for the rest), and loads reads it back equal."""
+    block = cb.TextBlock(text="天气 ☀ \U0001f600", metadata={"b": 1.0, "a": True})
     text = cb.dumps(block)
-    assert text == '{"type":"text","text":"天气 ☀","metadata":{"b":1.0,"a":true}}'
+    assert text == '{"type":"text","text":"\\u5929\\u6c14 \\u2600 \\ud83d\\ude00","metadata":{"b":1.0,"a":true}}'
+    assert text.isascii()
     assert cb.loads(text) == block
 
 
