@@ -271,16 +271,15 @@ def _freeze_container(root: Any, root_kind: int, path: str, walk: _Walk, max_dep
     max_nodes = limits.max_nodes
     surrogate = _SURROGATE_SEARCH
     isfinite = _isfinite
-    set_item = _set_item
-    append = _append
+    new_object, new_array, dict_init, list_init = _new_object, _new_array, _dict_init, _list_init
     walk.nodes = 1 + len(root)
     if walk.nodes > max_nodes:
         walk.problems.append((path, f"more than {max_nodes:,} values in one JSON value"))
         return None
     if root_kind == 1:
-        stack: list[list[Any]] = [[iter(_dict_items(root)), _new_object(JsonObject), True, None]]
+        stack: list[list[Any]] = [[iter(_dict_items(root)), {}, True, None]]
     else:
-        stack = [[enumerate(root), _new_array(JsonArray), False, None]]
+        stack = [[enumerate(root), [], False, None]]
     while stack:
         frame = stack[-1]
         out: Any = frame[1]
@@ -304,7 +303,12 @@ def _freeze_container(root: Any, root_kind: int, path: str, walk: _Walk, max_dep
             elif t is bool or item is None:
                 ok = True
             else:
-                kind, item = plain_container(item)  # noqa: PLW2901 - the same value, subclasses read safely
+                if t is dict:
+                    kind = 1
+                elif t is list or t is tuple:
+                    kind = 2
+                else:
+                    kind, item = plain_container(item)  # noqa: PLW2901 - the same value, subclasses read safely
                 if kind == 0:
                     walk.add(path, stack, f"not a JSON value: {describe_type(item)}", key)
                     continue
@@ -317,28 +321,35 @@ def _freeze_container(root: Any, root_kind: int, path: str, walk: _Walk, max_dep
                     walk.add(path, stack, f"more than {max_nodes:,} values in one JSON value", key)
                     return None
                 if kind == 1:
-                    stack.append([iter(_dict_items(item)), _new_object(JsonObject), True, key])
+                    stack.append([iter(_dict_items(item)), {}, True, key])
                 else:
-                    stack.append([enumerate(item), _new_array(JsonArray), False, key])
+                    stack.append([enumerate(item), [], False, key])
                 pushed = True
                 break
             if not ok:
                 walk.add(path, stack, _leaf_problem(item, t, max_chars) or "invalid value", key)
                 continue
             if is_object:
-                set_item(out, key, item)
+                out[key] = item
             else:
-                append(out, item)
+                out.append(item)
         if pushed:
             continue
+        # Built as a plain container, then frozen in one C call (faster than a slot call per value).
         stack.pop()
+        if is_object:
+            frozen: Any = new_object(JsonObject)
+            dict_init(frozen, out)
+        else:
+            frozen = new_array(JsonArray)
+            list_init(frozen, out)
         if not stack:
-            return out
+            return frozen
         parent = stack[-1]
         if parent[2]:
-            set_item(parent[1], frame[3], out)
+            parent[1][frame[3]] = frozen
         else:
-            append(parent[1], out)
+            parent[1].append(frozen)
     return None  # pragma: no cover - the loop returns
 
 
