@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from io import StringIO
 from pathlib import Path
 
 import pytest
@@ -15,8 +16,6 @@ from contentblocks._locate import line_of, split_path
 
 def run(*args: str) -> tuple[int, str]:
     """Run the command in this process and return (status, output)."""
-    from io import StringIO
-
     out = StringIO()
     if args and args[0] == "check":
         status = cli.check(list(args[1:]), out)

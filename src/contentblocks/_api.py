@@ -120,9 +120,9 @@ def loads(data: str | bytes | bytearray, target: object = Block) -> Any:
 
 
 def dumps(obj: object) -> str:
-    """Compact, ASCII-only JSON text of a block, message or conversation in its canonical form.
+    r"""Compact, ASCII-only JSON text of a block, message or conversation in its canonical form.
 
-    Non-ASCII characters are written as ``\\u`` escapes (as ``json.dumps`` does by default), NaN and infinities
+    Non-ASCII characters are written as ``\u`` escapes (as ``json.dumps`` does by default), NaN and infinities
     cannot occur (``allow_nan=False``), and the result reads back equal with :func:`loads`.
 
     >>> import contentblocks as cb
