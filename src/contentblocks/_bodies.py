@@ -352,9 +352,8 @@ class Bodies:
             media_type = ruled(raw, "media_type", problems, check_media_type)
             src = nested(raw, "source", problems, source)
             filename = ruled(raw, "filename", problems, check_filename, optional=True)
-            return new[FileBlock](
-                media_type, src, filename, EMPTY_OBJECT if "metadata" not in raw else metadata(raw, problems)
-            )  # type: ignore[no-any-return]
+            meta = EMPTY_OBJECT if "metadata" not in raw else metadata(raw, problems)
+            return new[FileBlock](media_type, src, filename, meta)  # type: ignore[no-any-return]
 
         def reasoning(raw: dict[str, Any], problems: Problems) -> ReasoningBlock:
             if not raw.keys() <= allowed[ReasoningBlock]:
@@ -366,9 +365,8 @@ class Bodies:
                 problems.append((".redacted", "must hold at least one byte"))
             if redacted is None or value is not None or signature is not None:
                 reasoning_problems(problems, "", value, signature, raw.get("redacted"))
-            return new[ReasoningBlock](
-                value, signature, redacted, EMPTY_OBJECT if "metadata" not in raw else metadata(raw, problems)
-            )  # type: ignore[no-any-return]
+            meta = EMPTY_OBJECT if "metadata" not in raw else metadata(raw, problems)
+            return new[ReasoningBlock](value, signature, redacted, meta)  # type: ignore[no-any-return]
 
         def tool_call(raw: dict[str, Any], problems: Problems) -> ToolCallBlock:
             if not raw.keys() <= allowed[ToolCallBlock]:
@@ -384,9 +382,8 @@ class Bodies:
                 problems.append((".input", "required key missing"))
             else:
                 value = freeze(value, ".input", limits, problems)
-            return new[ToolCallBlock](
-                call_id, name, value, EMPTY_OBJECT if "metadata" not in raw else metadata(raw, problems)
-            )  # type: ignore[no-any-return]
+            meta = EMPTY_OBJECT if "metadata" not in raw else metadata(raw, problems)
+            return new[ToolCallBlock](call_id, name, value, meta)  # type: ignore[no-any-return]
 
         def json_block(raw: dict[str, Any], problems: Problems) -> JsonBlock:
             if not raw.keys() <= allowed[JsonBlock]:
@@ -421,9 +418,8 @@ class Bodies:
                 parts = ()
             else:
                 parts = items(parts, ".content", problems, content)
-            return new[ToolResultBlock](
-                call_id, name, outcome, parts, EMPTY_OBJECT if "metadata" not in raw else metadata(raw, problems)
-            )  # type: ignore[no-any-return]
+            meta = EMPTY_OBJECT if "metadata" not in raw else metadata(raw, problems)
+            return new[ToolResultBlock](call_id, name, outcome, parts, meta)  # type: ignore[no-any-return]
 
         block_bodies: dict[str, Body] = {
             "text": text,
