@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 import contentblocks as cb
 from contentblocks import strategies
 from contentblocks.providers import ISSUER_KEY, LossError, openai_chat
+from provider_checks import consume
 
 sdk = pytest.importorskip("openai")
 pydantic = pytest.importorskip("pydantic")
@@ -22,17 +22,6 @@ FIXTURES = Path(__file__).parent / "fixtures" / "openai_chat"
 REQUESTS = sorted(p for p in FIXTURES.glob("*.json") if not p.name.startswith("response_"))
 
 MESSAGES = pydantic.TypeAdapter(list[sdk.types.chat.ChatCompletionMessageParam])
-
-
-def consume(value: Any) -> Any:
-    """Walk a validated value, turning every lazily validated iterable into a list (which runs its checks)."""
-    if isinstance(value, (str, bytes, bytearray)):
-        return value
-    if isinstance(value, Mapping):
-        return {key: consume(item) for key, item in value.items()}
-    if isinstance(value, Iterable):
-        return [consume(item) for item in value]
-    return value
 
 
 def validate(payload: dict[str, Any]) -> None:

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import json
-import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +13,8 @@ from hypothesis import HealthCheck, given, settings
 import contentblocks as cb
 from contentblocks import strategies
 from contentblocks.providers import ISSUER_KEY, gemini, mcp, openai_responses
+from provider_checks import consume as materialize
+from provider_checks import documented_reasons
 
 anthropic = pytest.importorskip(
     "contentblocks.providers.anthropic", reason="the Anthropic adapter (issue 6) is not there yet"
@@ -31,16 +32,6 @@ CHAIN = (anthropic, openai_chat, openai_responses, gemini)
 RESPONSES_INPUT = pydantic.TypeAdapter(responses_types.ResponseInputParam)
 
 
-def documented_reasons(page: str) -> list[re.Pattern[str]]:
-    """The loss reasons of a docs page's degradation table, as patterns (``<...>`` matches any value)."""
-    text = (ROOT / "docs" / "providers" / page).read_text(encoding="utf-8")
-    section = text.split("## Degradations", 1)[1]
-    reasons = [row.rsplit("|", 2)[-2].strip().strip("`") for row in section.splitlines() if row.startswith("| ")]
-    return [
-        re.compile(re.sub(r"<[^>]+>", ".+", re.escape(r).replace(r"\<", "<").replace(r"\>", ">"))) for r in reasons[1:]
-    ]
-
-
 REASONS = {
     openai_responses: documented_reasons("openai_responses.md"),
     gemini: documented_reasons("gemini.md"),
@@ -51,16 +42,6 @@ REASONS = {
 def assert_documented(module: Any, losses: Iterable[Any]) -> None:
     for loss in losses:
         assert any(p.fullmatch(loss.reason) for p in REASONS[module]), f"undocumented {module.__name__} loss: {loss}"
-
-
-def materialize(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return {k: materialize(v) for k, v in value.items()}
-    if isinstance(value, (str, bytes, int, float, bool)) or value is None:
-        return value
-    if isinstance(value, Iterable):
-        return [materialize(v) for v in value]
-    return value
 
 
 def validate(module: Any, payload: dict[str, Any]) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -14,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 import contentblocks as cb
 from contentblocks import strategies
 from contentblocks.providers import ISSUER_KEY, LossError, gemini
+from provider_checks import documented_reasons
 
 genai_types = pytest.importorskip("google.genai.types")
 pydantic = pytest.importorskip("pydantic")
@@ -26,16 +26,6 @@ def validate(payload: dict[str, Any]) -> None:
     """Every content (and the system instruction) is a valid ``google.genai.types.Content`` in REST JSON form."""
     for content in [*payload["contents"], *([payload["systemInstruction"]] if "systemInstruction" in payload else [])]:
         genai_types.Content.model_validate_json(json.dumps(content))
-
-
-def documented_reasons(page: str) -> list[re.Pattern[str]]:
-    """The loss reasons of a docs page's degradation table, as patterns (``<...>`` matches any value)."""
-    text = (ROOT / "docs" / "providers" / page).read_text(encoding="utf-8")
-    section = text.split("## Degradations", 1)[1]
-    reasons = [row.rsplit("|", 2)[-2].strip().strip("`") for row in section.splitlines() if row.startswith("| ")]
-    return [
-        re.compile(re.sub(r"<[^>]+>", ".+", re.escape(r).replace(r"\<", "<").replace(r"\>", ">"))) for r in reasons[1:]
-    ]
 
 
 REASONS = documented_reasons("gemini.md")

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import json
-import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +13,8 @@ from hypothesis import HealthCheck, given, settings
 import contentblocks as cb
 from contentblocks import strategies
 from contentblocks.providers import ISSUER_KEY, LossError, gemini, openai_responses
+from provider_checks import consume as materialize
+from provider_checks import documented_reasons
 
 pydantic = pytest.importorskip("pydantic")
 responses_types = pytest.importorskip("openai.types.responses")
@@ -23,31 +24,10 @@ FIXTURES = Path(__file__).parent / "fixtures" / "openai_responses"
 ADAPTER = pydantic.TypeAdapter(responses_types.ResponseInputParam)
 
 
-def materialize(value: Any) -> Any:
-    """A plain copy of a validated value, consuming every lazily validated iterable on the way."""
-    if isinstance(value, Mapping):
-        return {k: materialize(v) for k, v in value.items()}
-    if isinstance(value, (str, bytes, int, float, bool)) or value is None:
-        return value
-    if isinstance(value, Iterable):
-        return [materialize(v) for v in value]
-    return value
-
-
 def validate(items: list[Any]) -> None:
     """Validate ``input`` items against the SDK's ResponseInputParam; every key must survive validation."""
     validated = materialize(ADAPTER.validate_python(items))
     assert validated == items, "the SDK type dropped keys it does not know"
-
-
-def documented_reasons(page: str) -> list[re.Pattern[str]]:
-    """The loss reasons of a docs page's degradation table, as patterns (``<...>`` matches any value)."""
-    text = (ROOT / "docs" / "providers" / page).read_text(encoding="utf-8")
-    section = text.split("## Degradations", 1)[1]
-    reasons = [row.rsplit("|", 2)[-2].strip().strip("`") for row in section.splitlines() if row.startswith("| ")]
-    return [
-        re.compile(re.sub(r"<[^>]+>", ".+", re.escape(r).replace(r"\<", "<").replace(r"\>", ">"))) for r in reasons[1:]
-    ]
 
 
 REASONS = documented_reasons("openai_responses.md")
