@@ -142,6 +142,16 @@ class Bodies:
                     check_identifier_field(problems, f".{key}", value)
             return value
 
+        def call_identifiers(raw: dict[str, Any], problems: Problems) -> tuple[Any, Any]:
+            """``tool_call_id`` and ``tool_name``: the common ASCII case inline, the rest through identifier()."""
+            call_id = raw.get("tool_call_id", MISSING)
+            if type(call_id) is not str or ascii_identifier(call_id) is None:
+                call_id = identifier(raw, "tool_call_id", problems)
+            name = raw.get("tool_name", MISSING)
+            if type(name) is not str or ascii_identifier(name) is None:
+                name = identifier(raw, "tool_name", problems)
+            return call_id, name
+
         def free_text(raw: dict[str, Any], key: str, problems: Problems, *, optional: bool = False) -> Any:
             value = raw.get(key, MISSING)
             if type(value) is str and value and len(value) <= max_chars and (value.isascii() or not surrogate(value)):
@@ -371,12 +381,7 @@ class Bodies:
         def tool_call(raw: dict[str, Any], problems: Problems) -> ToolCallBlock:
             if not raw.keys() <= allowed[ToolCallBlock]:
                 unknown_keys(problems, "", raw, allowed[ToolCallBlock], listing[ToolCallBlock], cap)
-            call_id = raw.get("tool_call_id", MISSING)
-            if type(call_id) is not str or ascii_identifier(call_id) is None:
-                call_id = identifier(raw, "tool_call_id", problems)
-            name = raw.get("tool_name", MISSING)
-            if type(name) is not str or ascii_identifier(name) is None:
-                name = identifier(raw, "tool_name", problems)
+            call_id, name = call_identifiers(raw, problems)
             value = raw.get("input", MISSING)
             if value is MISSING:
                 problems.append((".input", "required key missing"))
@@ -402,12 +407,7 @@ class Bodies:
         def tool_result(raw: dict[str, Any], problems: Problems) -> ToolResultBlock:
             if not raw.keys() <= allowed[ToolResultBlock]:
                 unknown_keys(problems, "", raw, allowed[ToolResultBlock], listing[ToolResultBlock], cap)
-            call_id = raw.get("tool_call_id", MISSING)
-            if type(call_id) is not str or ascii_identifier(call_id) is None:
-                call_id = identifier(raw, "tool_call_id", problems)
-            name = raw.get("tool_name", MISSING)
-            if type(name) is not str or ascii_identifier(name) is None:
-                name = identifier(raw, "tool_name", problems)
+            call_id, name = call_identifiers(raw, problems)
             outcome = raw.get("outcome", MISSING)
             if type(outcome) is not str or outcome not in OUTCOMES:
                 message = "required key missing" if outcome is MISSING else "expected one of: succeeded, failed, denied"

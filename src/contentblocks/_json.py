@@ -204,41 +204,29 @@ def freeze(value: object, path: str, limits: Limits, problems: list[tuple[str, s
 _SURROGATE_SEARCH = re.compile("[\ud800-\udfff]").search
 _isfinite = math.isfinite
 _dict_items = dict.items
-_set_item: Callable[[Any, Any, Any], None] = dict.__setitem__
-_append: Callable[[Any, Any], None] = list.append
+_dict_keys = dict.keys
+_dict_values = dict.values
 
 
-def _freeze_flat(value: Any, kind: int, limits: Limits) -> Any:  # noqa: C901, PLR0912 - unrolled on purpose
+def _freeze_flat(value: Any, kind: int, limits: Limits) -> Any:  # noqa: C901 - unrolled on purpose
     """The read-only copy of a container that holds only valid scalars, or None to take the full walk.
 
-    Most JSON values in blocks are small, flat objects (tool inputs, metadata): this path checks them
-    without the walk's bookkeeping, and gives up at the first nested container or doubtful value.
+    Most JSON values in blocks are small, flat objects (tool inputs, metadata): this path checks their keys
+    and values without the walk's bookkeeping, gives up at the first nested container or doubtful value, and
+    copies the container in one C call. ``value`` is an exact dict, list or tuple (see ``plain_container``).
     """
     if len(value) + 1 > limits.max_nodes:
         return None
     max_chars = limits.max_text_chars
     surrogate = _SURROGATE_SEARCH
     if kind == 1:
-        out = _new_object(JsonObject)
-        for key, item in _dict_items(value):
+        for key in _dict_keys(value):
             if type(key) is not str or len(key) > max_chars or (not key.isascii() and surrogate(key)):
                 return None
-            t = type(item)
-            if t is str:
-                if len(item) > max_chars or (not item.isascii() and surrogate(item)):
-                    return None
-            elif t is int:
-                if not INT_MIN <= item <= INT_MAX:
-                    return None
-            elif t is float:
-                if not _isfinite(item):
-                    return None
-            elif t is not bool and item is not None:
-                return None
-            _set_item(out, key, item)
-        return out
-    out_list = _new_array(JsonArray)
-    for item in value:
+        items = _dict_values(value)
+    else:
+        items = value
+    for item in items:
         t = type(item)
         if t is str:
             if len(item) > max_chars or (not item.isascii() and surrogate(item)):
@@ -251,7 +239,12 @@ def _freeze_flat(value: Any, kind: int, limits: Limits) -> Any:  # noqa: C901, P
                 return None
         elif t is not bool and item is not None:
             return None
-        _append(out_list, item)
+    if kind == 1:
+        out = _new_object(JsonObject)
+        _dict_init(out, value)
+        return out
+    out_list = _new_array(JsonArray)
+    _list_init(out_list, value)
     return out_list
 
 
