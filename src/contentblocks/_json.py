@@ -208,7 +208,7 @@ _dict_keys = dict.keys
 _dict_values = dict.values
 
 
-def _freeze_flat(value: Any, kind: int, limits: Limits) -> Any:  # noqa: C901 - unrolled on purpose
+def _freeze_flat(value: Any, kind: int, limits: Limits) -> Any:  # noqa: C901, PLR0912 - unrolled on purpose
     """The read-only copy of a container that holds only valid scalars, or None to take the full walk.
 
     Most JSON values in blocks are small, flat objects (tool inputs, metadata): this path checks their keys
