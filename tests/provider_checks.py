@@ -33,3 +33,9 @@ def documented_reasons(page: str) -> list[re.Pattern[str]]:
     return [
         re.compile(re.sub(r"<[^>]+>", ".+", re.escape(r).replace(r"\<", "<").replace(r"\>", ">"))) for r in reasons[1:]
     ]
+
+
+def assert_documented(reasons: list[re.Pattern[str]], losses: Iterable[Any]) -> None:
+    """Every loss reported has a row in the provider page's degradation table."""
+    for loss in losses:
+        assert any(p.fullmatch(loss.reason) for p in reasons), f"undocumented loss: {loss}"
