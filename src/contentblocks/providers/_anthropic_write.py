@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import base64
-from collections.abc import Mapping
-from collections.abc import Set as AbstractSet
 from typing import Any
 
 from .._blocks import (
@@ -22,7 +20,7 @@ from .._blocks import (
 from .._json import thaw
 from .._messages import Conversation, Message
 from ._anthropic_read import NATIVE, NS, RESPONSE_FIELDS, SAME, STRING, derive_citation
-from ._common import json_text, put_extras, report_metadata
+from ._common import PayloadWriter, json_text, put_extras, report_metadata
 from ._contract import ISSUER_KEY, LossRecorder, issuer_matches
 
 __all__ = ["write_conversation"]
@@ -34,23 +32,15 @@ _IS_ERROR = f"{NS}/is_error"
 _RESPONSE_KEYS = {f"{NS}/{key}" for key in RESPONSE_FIELDS}
 
 
-class _Writer:
+class _Writer(PayloadWriter):
     """One conversion: the target issuer and the loss recorder."""
 
+    namespace = NS
+    target = TARGET
+
     def __init__(self, issuer: str) -> None:
+        super().__init__()
         self.issuer = issuer
-        self.losses = LossRecorder()
-
-    def loss(self, path: str, reason: str) -> None:
-        self.losses.add(path, reason)
-
-    def finish(
-        self, native: dict[str, Any], metadata: Mapping[str, Any], path: str, skip: AbstractSet[str] = frozenset()
-    ) -> dict[str, Any]:
-        """Write this provider's extras back, report what is left, and return the block."""
-        used = put_extras(native, metadata, NS, skip) | set(skip)
-        report_metadata(self.losses, path, metadata, used, TARGET)
-        return native
 
     # ------------------------------------------------------------------------------------------- text
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import base64
 import json
 from collections.abc import Iterable, Mapping
+from collections.abc import Set as AbstractSet
 from typing import Any, TypeVar
 
 from .._api import parse_json
@@ -29,6 +30,7 @@ from ._contract import ISSUER_KEY, LossRecorder
 
 __all__ = [
     "FORMAT_FLAGS",
+    "PayloadWriter",
     "block_path",
     "build",
     "data_url",
@@ -221,3 +223,29 @@ def is_uri(value: str) -> bool:
 def is_clean(value: object) -> bool:
     """Whether ``value`` is a non-empty string with no surrounding whitespace (a title, a reference)."""
     return type(value) is str and check_no_surrounding_space(value, DEFAULT_LIMITS.max_uri_chars) is None
+
+
+class PayloadWriter:
+    """What the adapters' payload writers share: a loss recorder, and writing a block's extras back.
+
+    A subclass sets ``namespace`` (its metadata prefix, ``anthropic``) and ``target`` (the name its loss
+    reasons use, ``Anthropic``).
+    """
+
+    namespace: str
+    target: str
+
+    def __init__(self) -> None:
+        self.losses = LossRecorder()
+
+    def loss(self, path: str, reason: str) -> None:
+        """Report a field dropped or degraded at ``path``."""
+        self.losses.add(path, reason)
+
+    def finish(
+        self, native: dict[str, Any], metadata: Mapping[str, Any], path: str, skip: AbstractSet[str] = frozenset()
+    ) -> dict[str, Any]:
+        """Write this provider's extras back into ``native``, report the metadata left over, return ``native``."""
+        used = put_extras(native, metadata, self.namespace, skip) | set(skip)
+        report_metadata(self.losses, path, metadata, used, self.target)
+        return native

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import base64
-from collections.abc import Mapping
-from collections.abc import Set as AbstractSet
 from typing import Any, Literal
 
 from .._blocks import (
@@ -21,7 +19,7 @@ from .._blocks import (
 )
 from .._json import json_key, thaw
 from .._messages import Conversation, Message
-from ._common import data_url, json_text, parse_json_text, put_extras, report_metadata
+from ._common import PayloadWriter, data_url, json_text, parse_json_text, report_metadata
 from ._contract import LossRecorder
 from ._openai_chat_read import (
     ARGUMENTS,
@@ -47,21 +45,16 @@ _RESPONSE_KEYS = {f"{NS}/{key}" for key in RESPONSE_FIELDS}
 _FILENAME = f"{NS}/filename"
 
 
-class _Writer:
+class _Writer(PayloadWriter):
+    """One conversion: where files of tool results go, and the loss recorder."""
+
+    namespace = NS
+    target = TARGET
+
     def __init__(self, tool_result_files: ToolResultFiles) -> None:
+        super().__init__()
         self.move_files = tool_result_files == "user_message"
-        self.losses = LossRecorder()
         self.moved: list[dict[str, Any]] = []
-
-    def loss(self, path: str, reason: str) -> None:
-        self.losses.add(path, reason)
-
-    def finish(
-        self, native: dict[str, Any], metadata: Mapping[str, Any], path: str, skip: AbstractSet[str] = frozenset()
-    ) -> dict[str, Any]:
-        used = put_extras(native, metadata, NS, skip) | set(skip)
-        report_metadata(self.losses, path, metadata, used, TARGET)
-        return native
 
     def text(self, block: TextBlock, path: str) -> dict[str, Any]:
         for k, _ in enumerate(block.citations):
