@@ -8,7 +8,7 @@ from typing import Any, TypeVar, overload
 from urllib.parse import unquote_to_bytes
 
 from ._blocks import BLOCK_CLASSES, Block, BytesSource, FileBlock, TextBlock
-from ._errors import ValidationError, describe_type
+from ._errors import ValidationError, describe_type, preview
 from ._hooks import make_converter
 from ._rules import DEFAULT_LIMITS, check_base64, check_media_type
 from ._unstructure import dump_hooks
@@ -66,19 +66,13 @@ def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         seen: set[str] = set()
         for key, _ in pairs:
             if key in seen:
-                raise _RefusedError(f"duplicate key {_short(key)} in an object")
+                raise _RefusedError(f"duplicate key {preview(key)} in an object")
             seen.add(key)
     return obj
 
 
 def _constant(name: str) -> Any:
     raise _RefusedError(f"{name} is not a JSON number")
-
-
-def _short(key: str) -> str:
-    from ._errors import preview  # noqa: PLC0415 - tiny helper, kept local
-
-    return preview(key)
 
 
 _decode = json.JSONDecoder(object_pairs_hook=_pairs, parse_constant=_constant).decode

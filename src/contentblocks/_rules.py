@@ -22,7 +22,6 @@ __all__ = [
     "check_filename",
     "check_free_text",
     "check_identifier",
-    "check_int_range",
     "check_media_type",
     "check_no_surrounding_space",
     "check_uri",
@@ -226,11 +225,6 @@ def check_filename(value: str) -> str | None:  # noqa: C901 - one rule per line 
         if category in _FILENAME_BAD:
             return f"contains a {_CATEGORY_NAMES[category]} character (U+{ord(ch):04X})"
     return None
-
-
-def check_int_range(value: int, low: int, high: int) -> bool:
-    """Whether ``low <= value <= high``; compares without ever formatting a huge int."""
-    return low <= value <= high
 
 
 _B64_INDEX = {c: i for i, c in enumerate("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")}

@@ -15,7 +15,7 @@ from ._checks import pairing_problems
 from ._errors import ValidationError, describe_type, preview
 from ._fields import MISSING, Problems, as_object, objects_past_cap, prefix_since, string_problem, unknown_keys
 from ._json import EMPTY_OBJECT, plain_container
-from ._messages import KIND_NAMES, ROLE_BLOCKS, Conversation, Message
+from ._messages import ROLE_BLOCKS, Conversation, Message, check_roles
 from ._rules import Limits
 from ._unchecked import unchecked
 
@@ -83,7 +83,7 @@ class StructureHooks:
         cap = self.limits.max_errors
         surrogate = SURROGATE
 
-        def message(raw: dict[str, Any], problems: Problems) -> Message:  # noqa: C901, PLR0912 - one flat hook
+        def message(raw: dict[str, Any], problems: Problems) -> Message:
             if not raw.keys() <= _MESSAGE_KEYS:
                 unknown_keys(problems, "", raw, _MESSAGE_KEYS, _MESSAGE_LISTING, cap)
             role = raw.get("role", MISSING)
@@ -112,13 +112,7 @@ class StructureHooks:
                 if not blocks and len(problems) == before:
                     problems.append((".content", "a message carries at least one block"))
                 if allowed is not None and not allowed.issuperset(map(type, blocks)):
-                    for i, b in enumerate(blocks):
-                        if type(b) not in allowed and b is not None:
-                            names = ", ".join(KIND_NAMES[c] for c in ROLE_BLOCKS[role])
-                            what = KIND_NAMES.get(type(b), "these")
-                            problems.append(
-                                (f".content[{i}]", f"a {role} message cannot carry {what} blocks (allowed: {names})")
-                            )
+                    check_roles(problems, ".content", role, blocks)
             meta = EMPTY_OBJECT if "metadata" not in raw else metadata(raw, problems)
             return new_message(role, blocks, meta)  # type: ignore[no-any-return]
 
