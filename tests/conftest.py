@@ -9,10 +9,12 @@ Choose a profile with the ``HYPOTHESIS_PROFILE`` environment variable:
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 # Test modules import their helpers as ``import strategies`` (pytest runs with --import-mode=importlib,
@@ -29,3 +31,14 @@ settings.register_profile(
     "long", max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+
+@pytest.fixture
+def pure_python(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The library with its optional C accelerator turned off, in this process (the pure-Python walks)."""
+    from contentblocks import _api, _json  # noqa: PLC0415
+
+    monkeypatch.setattr(_json, "_c_freeze", None)
+    monkeypatch.setattr(_json, "_c_thaw", None)
+    decode = json.JSONDecoder(object_pairs_hook=_api._python_pairs, parse_constant=_api._constant).decode
+    monkeypatch.setattr(_api, "_decode", decode)

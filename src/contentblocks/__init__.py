@@ -33,7 +33,7 @@ from ._blocks import (
 )
 from ._errors import ValidationError
 from ._hooks import configure_converter, make_converter
-from ._json import JsonArray, JsonObject, JsonValue
+from ._json import JsonArray, JsonObject, JsonValue, speedups_enabled
 from ._messages import Conversation, Message, Role
 from ._rules import Limits
 from ._schema import json_schema
@@ -72,6 +72,7 @@ __all__ = [
     "loads",
     "make_converter",
     "normalize",
+    "speedups_enabled",
     "structure",
     "unstructure",
 ]

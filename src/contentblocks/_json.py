@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 from collections.abc import Callable
 from itertools import pairwise
@@ -20,7 +21,16 @@ from ._rules import has_lone_surrogate
 if TYPE_CHECKING:
     from ._rules import Limits
 
-__all__ = ["JsonArray", "JsonObject", "JsonValue", "freeze", "json_key", "plain_container", "thaw"]
+__all__ = [
+    "JsonArray",
+    "JsonObject",
+    "JsonValue",
+    "freeze",
+    "json_key",
+    "plain_container",
+    "speedups_enabled",
+    "thaw",
+]
 
 JsonValue: TypeAlias = "bool | int | float | str | JsonArray | JsonObject | list[Any] | dict[str, Any] | None"
 """A JSON value: what ``input``, ``value`` and metadata values hold (``tuple`` counts as an array)."""
@@ -116,6 +126,39 @@ def _array_from_items(items: list[Any]) -> JsonArray:
 
 EMPTY_OBJECT = _object_from_items([])
 _NO_KEY: Any = object()
+_MISS: Any = object()
+
+
+def _load_speedups() -> Any:
+    """The optional C accelerator (``_speedups.c``), or None when it was not built or is turned off."""
+    if os.environ.get("CONTENTBLOCKS_PURE_PYTHON"):
+        return None
+    try:
+        from . import _speedups  # noqa: PLC0415 - optional, and only here
+    except ImportError:
+        return None
+    _speedups.setup(JsonObject, JsonArray)
+    return _speedups
+
+
+speedups = _load_speedups()
+# Module globals looked up at each call, so that tests can compare both paths in one process.
+_c_freeze: Callable[..., Any] | None = speedups.freeze if speedups is not None else None
+_c_thaw: Callable[[Any, Any], Any] | None = speedups.thaw if speedups is not None else None
+
+
+def speedups_enabled() -> bool:
+    """Whether the optional C accelerator is in use: it validates, copies and thaws JSON values in C.
+
+    It is built on install where a C compiler is found; without one, or with the environment variable
+    ``CONTENTBLOCKS_PURE_PYTHON`` set (at install or at import), the same pure-Python walks run. Results are
+    identical either way; only the speed differs.
+
+    >>> import contentblocks as cb
+    >>> cb.speedups_enabled() in (True, False)
+    True
+    """
+    return _c_freeze is not None
 
 
 class _Walk:
@@ -187,7 +230,14 @@ def freeze(value: object, path: str, limits: Limits, problems: list[tuple[str, s
     Problems are appended to ``problems`` with their paths; the return value is meaningless when any were
     added. The walk uses an explicit stack, checks every container's size before entering it, and stops at
     the depth limit, so cycles and hostile nesting end in a problem, not a RecursionError.
+
+    With the C accelerator, a valid value built of exact built-in types is copied in C; anything else (a
+    problem, a subclass) comes back as a miss and takes the Python walk, which words every problem.
     """
+    if _c_freeze is not None:
+        frozen = _c_freeze(value, limits.max_text_chars, limits.max_depth + extra_depth, limits.max_nodes, _MISS)
+        if frozen is not _MISS:
+            return frozen
     kind, value = plain_container(value)
     if kind == 0:
         message = _leaf_problem(value, type(value), limits.max_text_chars)
@@ -356,8 +406,17 @@ def thaw(value: Any) -> Any:
     """A plain ``dict``/``list`` deep copy of a JSON value held in a block (scalars are returned as they are).
 
     Containers are copied at C speed one level at a time, walking with an explicit stack; scalars are
-    immutable and shared. A container holding no container is copied in one C call.
+    immutable and shared. A container holding no container is copied in one C call. The C accelerator, when
+    built, copies the whole value (this walk remains for values nested deeper than it recurses).
     """
+    if _c_thaw is not None:
+        thawed = _c_thaw(value, _MISS)
+        if thawed is not _MISS:
+            return thawed
+    return _thaw_walk(value)
+
+
+def _thaw_walk(value: Any) -> Any:
     t = type(value)
     if t is JsonObject:
         if _FROZEN_TYPES.isdisjoint(map(type, dict.values(value))):

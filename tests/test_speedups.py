@@ -1,0 +1,404 @@
+"""The optional C accelerator (``_speedups.c``) against the pure-Python walks it stands in for.
+
+The Python walks in ``_json.py`` are the reference. For every input, valid or not, the C ``freeze`` must
+either return exactly what the Python walk returns (same values, same types, ``JsonObject``/``JsonArray``
+at every level, no aliasing) when the Python walk finds no problem, or hand the value back as a miss;
+it may miss a valid value only when that value holds a subclass, which the Python walk reads safely.
+``thaw`` must give the Python copy exactly. The whole library is also run on the conformance vectors and
+the example transcript with the accelerator turned off, so the pure-Python path stays correct.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import contentblocks as cb
+from contentblocks import _api, _json, strategies
+from contentblocks._rules import Limits
+
+speedups = _json.speedups
+needs_speedups = pytest.mark.skipif(speedups is None, reason="the C accelerator is not built or is turned off")
+MISS = object()
+LIMITS = Limits(max_text_chars=6, max_depth=4, max_nodes=40)
+
+
+def _compiler_available() -> bool:
+    compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
+    include = Path(sysconfig.get_paths()["include"]) / "Python.h"
+    return shutil.which(compiler) is not None and include.is_file()
+
+
+@pytest.mark.skipif(bool(os.environ.get("CONTENTBLOCKS_PURE_PYTHON")), reason="turned off on purpose")
+def test_built_where_it_can_be():
+    """With a C compiler and the Python headers, the install builds the accelerator and the library uses it."""
+    if not _compiler_available():
+        pytest.skip("no C compiler or Python headers: the pure-Python path is the one in use")
+    assert importlib.util.find_spec("contentblocks._speedups") is not None
+    assert speedups is not None
+    assert cb.speedups_enabled()
+
+
+def test_turned_off_by_the_environment():
+    """CONTENTBLOCKS_PURE_PYTHON=1 makes a fresh interpreter use the Python walks."""
+    code = "import contentblocks as cb; print(cb.speedups_enabled())"
+    env = {**os.environ, "CONTENTBLOCKS_PURE_PYTHON": "1"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)  # noqa: S603
+    assert out.stdout.strip() == "False"
+
+
+# ------------------------------------------------------------------------------------------ the inputs
+
+
+class StrKey(str):
+    __slots__ = ()
+
+
+class IntSub(int):
+    pass
+
+
+class DictSub(dict):
+    pass
+
+
+class ListSub(list):
+    pass
+
+
+SUBCLASSES = (StrKey, IntSub, DictSub, ListSub)
+
+_SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(2**65), 2**65),
+    st.sampled_from([-(2**63), -(2**63) - 1, 2**63 - 1, 2**63, 2**64 - 1, 2**64, 0, -1]),
+    st.floats(),  # NaN and the infinities included
+    st.sampled_from([0.0, -0.0, 1e308, -5e-324]),
+    st.text(max_size=8),  # lone surrogates, astral and Latin-1 characters included
+    st.sampled_from(["", "abcdef", "abcdefg", "é" * 6, "é" * 7, "\U0001f600\ud800", "\udfff", "\u0100\ud800"]),
+    st.builds(IntSub, st.integers(0, 3)),
+    st.builds(StrKey, st.text(max_size=3)),
+    st.sampled_from([b"x", {1, 2}, 1j, object]),
+)
+_KEYS = st.one_of(
+    st.text(max_size=7),
+    st.sampled_from(["\ud800", "k" * 7, "é\udc00"]),
+    st.builds(StrKey, st.text(max_size=3)),
+    st.sampled_from([1, 1.5, None, True, (1,), b"k"]),
+)
+
+
+def _containers(children: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    return st.one_of(
+        st.lists(children, max_size=6),
+        st.lists(children, max_size=4).map(tuple),
+        st.lists(children, max_size=3).map(ListSub),
+        st.dictionaries(_KEYS, children, max_size=6),
+        st.dictionaries(st.text(max_size=3), children, max_size=3).map(DictSub),
+    )
+
+
+ANY_VALUES = st.recursive(_SCALARS, _containers, max_leaves=40)
+
+
+def holds_subclass(value: Any, seen: int = 0) -> bool:
+    if type(value) in SUBCLASSES:
+        return True
+    if type(value) is dict:
+        return any(holds_subclass(k) or holds_subclass(v) for k, v in value.items())
+    if type(value) in (list, tuple):
+        return any(holds_subclass(v) for v in value)
+    return False
+
+
+def same_frozen(a: Any, b: Any) -> bool:
+    """Type-exact equality that also tells JsonObject from dict and -0.0 from 0.0."""
+    if type(a) is not type(b):
+        return False
+    if type(a) is float:
+        return (a == b or (math.isnan(a) and math.isnan(b))) and math.copysign(1.0, a) == math.copysign(1.0, b)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(same_frozen(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict):
+        return list(a) == list(b) and all(type(k) is str and same_frozen(a[k], b[k]) for k in a)
+    return a is b or bool(a == b)
+
+
+def python_freeze(value: Any, limits: Limits, extra_depth: int = 0) -> tuple[Any, list[tuple[str, str]]]:
+    problems: list[tuple[str, str]] = []
+    saved = _json._c_freeze
+    _json._c_freeze = None
+    try:
+        out = _json.freeze(value, "$", limits, problems, extra_depth=extra_depth)
+    finally:
+        _json._c_freeze = saved
+    return out, problems
+
+
+def c_freeze(value: Any, limits: Limits, extra_depth: int = 0) -> Any:
+    return speedups.freeze(value, limits.max_text_chars, limits.max_depth + extra_depth, limits.max_nodes, MISS)
+
+
+def no_shared_containers(frozen: Any, original: Any) -> bool:
+    if isinstance(frozen, (dict, list)):
+        if frozen is original:
+            return False
+        if isinstance(frozen, dict):
+            pairs = zip(frozen.values(), dict.values(original), strict=True)
+        else:
+            pairs = zip(frozen, original, strict=True)
+        return all(no_shared_containers(f, o) for f, o in pairs)
+    return True
+
+
+# ------------------------------------------------------------------------------------------ freeze
+
+
+def check_freeze(value: Any, limits: Limits, extra_depth: int = 0) -> None:
+    expected, problems = python_freeze(value, limits, extra_depth)
+    got = c_freeze(value, limits, extra_depth)
+    if got is MISS:
+        assert problems or holds_subclass(value), "C refused a valid value of exact types"
+        return
+    assert not problems, f"C accepted a value the Python walk refuses: {problems[:2]}"
+    assert same_frozen(got, expected)
+    assert no_shared_containers(got, value)
+
+
+@needs_speedups
+@given(ANY_VALUES)
+def test_freeze_agrees_with_python_on_any_value(value):
+    check_freeze(value, LIMITS)
+    check_freeze(value, Limits())
+
+
+@needs_speedups
+@given(strategies.json_values(max_depth=6, max_leaves=60))
+def test_freeze_copies_every_valid_value(value):
+    got = c_freeze(value, Limits())
+    assert got is not MISS
+    expected, problems = python_freeze(value, Limits())
+    assert not problems
+    assert same_frozen(got, expected)
+
+
+BOUNDARIES = [
+    # (value, valid under LIMITS)
+    (-(2**63), True),
+    (-(2**63) - 1, False),
+    (2**64 - 1, True),
+    (2**64, False),
+    (-(2**200), False),
+    (2**200, False),
+    (0.0, True),
+    (-0.0, True),
+    (1.7976931348623157e308, True),
+    (math.inf, False),
+    (-math.inf, False),
+    (math.nan, False),
+    ("abcdef", True),  # max_text_chars is 6
+    ("abcdefg", False),
+    ("\xe9" * 6, True),  # Latin-1: one byte per character, no surrogate possible
+    ("\u0100" * 6, True),  # two bytes per character
+    ("\U0001f600" * 6, True),  # four bytes per character
+    ("\u0100" * 7, False),
+    ("\ud7ff\ue000", True),  # just outside the surrogate range, on both sides
+    ("\ud800", False),
+    ("a\udbff", False),
+    ("\udc00", False),
+    ("\u0100\udfff", False),
+    ("\U0001f600\ud800", False),
+    ("\U0001f600\udfff", False),
+    (True, True),
+    (None, True),
+    (b"", False),
+    (1j, False),
+    (frozenset(), False),
+]
+
+
+@needs_speedups
+@pytest.mark.parametrize(("value", "valid"), BOUNDARIES, ids=lambda v: repr(v)[:24])
+@pytest.mark.parametrize("place", ["root", "array", "object", "key"])
+def test_freeze_scalar_rules_at_their_boundaries(value, valid, place):
+    """Every leaf rule of the walk, at the value on each side of its boundary, alone and inside containers."""
+    if place == "key":
+        valid = valid and type(value) is str  # keys must be strings, and obey the string rules
+        value = {value: 1}
+    elif place == "array":
+        value = [1, value]
+    elif place == "object":
+        value = {"a": 1, "b": value}
+    check_freeze(value, LIMITS)
+    assert (c_freeze(value, LIMITS) is not MISS) is valid
+
+
+@needs_speedups
+@pytest.mark.parametrize("depth", [3, 4, 5])
+@pytest.mark.parametrize("extra_depth", [0, 1])
+def test_freeze_depth_limit_matches(depth, extra_depth):
+    value: Any = 1
+    for _ in range(depth):
+        value = [value]
+    check_freeze(value, LIMITS, extra_depth)
+    accepted = depth <= LIMITS.max_depth + extra_depth
+    assert (c_freeze(value, LIMITS, extra_depth) is not MISS) is accepted
+
+
+@needs_speedups
+@pytest.mark.parametrize("size", [38, 39, 40])
+def test_freeze_node_limit_matches(size):
+    """Nodes count the root and every member of every container: 1 + 1 + size here."""
+    value = {"a": list(range(size))}
+    check_freeze(value, LIMITS)
+    assert (c_freeze(value, LIMITS) is not MISS) is (size <= 38)
+
+
+@needs_speedups
+def test_freeze_gives_up_on_cycles_and_hostile_depth():
+    cyclic: list[Any] = []
+    cyclic.append(cyclic)
+    assert c_freeze(cyclic, Limits()) is MISS
+    deep: Any = []
+    for _ in range(10_000):
+        deep = [deep]
+    assert c_freeze(deep, Limits(max_depth=500)) is MISS
+    # A depth beyond what the C walk recurses is handed back at once, whatever the value.
+    assert speedups.freeze([[1]], 10, 5000, 100, MISS) is MISS
+
+
+@needs_speedups
+def test_freeze_recopies_frozen_values():
+    frozen = c_freeze({"a": [1, {"b": None}]}, Limits())
+    again = c_freeze(frozen, Limits())
+    assert again is not frozen
+    assert same_frozen(again, frozen)
+
+
+@needs_speedups
+def test_freeze_survives_a_finalizer_that_mutates_the_input():
+    """A collection during the walk can run a finalizer that shrinks the list being read."""
+    victim: list[Any] = [[i] for i in range(50)]
+
+    class Shrinker:
+        def __del__(self):
+            victim.clear()
+
+    import gc  # noqa: PLC0415
+
+    for _ in range(20):
+        junk: list[Any] = [Shrinker()]
+        junk.append(junk)
+        del junk
+        gc.collect()  # nothing to assert but a clean result or a miss: no crash, no stale reference
+    out = c_freeze(victim, Limits())
+    assert out is MISS or same_frozen(out, python_freeze(victim, Limits())[0]) or out == []
+
+
+# ------------------------------------------------------------------------------------------ thaw
+
+
+def python_thaw(value: Any) -> Any:
+    saved = _json._c_thaw
+    _json._c_thaw = None
+    try:
+        return _json.thaw(value)
+    finally:
+        _json._c_thaw = saved
+
+
+def only_plain(value: Any) -> bool:
+    if type(value) is dict:
+        return all(only_plain(v) for v in value.values())
+    if type(value) is list:
+        return all(only_plain(v) for v in value)
+    return type(value) not in (_json.JsonObject, _json.JsonArray)
+
+
+@needs_speedups
+@given(strategies.json_values(max_depth=6, max_leaves=60))
+def test_thaw_agrees_with_python(value):
+    frozen, _ = python_freeze(value, Limits())
+    got = speedups.thaw(frozen, MISS)
+    assert same_frozen(got, python_thaw(frozen))
+    assert only_plain(got)
+    assert no_shared_containers(got, frozen)
+
+
+@needs_speedups
+def test_thaw_hands_back_what_it_does_not_recurse_into():
+    deep = _json._array_from_items([1])
+    for _ in range(1_500):  # only unpickling builds a frozen value this deep
+        deep = _json._array_from_items([deep])
+    assert speedups.thaw(deep, MISS) is MISS
+    copy = _json.thaw(deep)  # the Python walk takes over
+    assert type(copy) is list
+    for _ in range(1_500):
+        copy = copy[0]
+    assert copy == [1]
+
+
+# ------------------------------------------------------------------------------------------ unique_pairs
+
+
+def refuse(pairs):
+    raise ValueError(f"duplicate in {len(pairs)} pairs")
+
+
+@needs_speedups
+@given(st.lists(st.tuples(st.sampled_from("abcde"), st.integers()), max_size=8))
+def test_unique_pairs_is_dict_or_refusal(pairs):
+    hook = functools.partial(speedups.unique_pairs, refuse)
+    if len({k for k, _ in pairs}) == len(pairs):
+        out = hook(pairs)
+        assert type(out) is dict
+        assert list(out.items()) == pairs
+    else:
+        with pytest.raises(ValueError, match="duplicate"):
+            hook(pairs)
+
+
+@needs_speedups
+def test_unique_pairs_refuses_what_json_never_passes():
+    with pytest.raises(TypeError):
+        speedups.unique_pairs(refuse, (("a", 1),))
+    with pytest.raises(TypeError):
+        speedups.unique_pairs(refuse, [("a", 1, 2)])
+    with pytest.raises(TypeError):
+        speedups.unique_pairs(refuse, [["a", 1]])
+
+
+def test_loads_refuses_duplicates_on_both_paths(monkeypatch):
+    text = '{"type": "text", "text": "a", "text": "b"}'
+    for hook in {_api._pairs, _api._python_pairs}:
+        decode = json.JSONDecoder(object_pairs_hook=hook, parse_constant=_api._constant).decode
+        monkeypatch.setattr(_api, "_decode", decode)
+        with pytest.raises(cb.ValidationError, match="duplicate key"):
+            cb.loads(text)
+        assert cb.loads('{"type": "text", "text": "a"}') == cb.TextBlock(text="a")
+
+
+# ------------------------------------------------------------------------------------------ the whole library, pure
+
+
+@pytest.mark.usefixtures("pure_python")
+def test_the_pure_path_checks_the_example_transcript():
+    text = (Path(cb.__file__).parent / "examples" / "conversation.jsonl").read_text(encoding="utf-8")
+    for line in text.splitlines():
+        message = cb.loads(line, cb.Message)
+        assert cb.structure(cb.unstructure(message), cb.Message) == message
+        assert json.loads(cb.dumps(message)) == cb.unstructure(message)
