@@ -22,12 +22,13 @@ import sysconfig
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 import contentblocks as cb
-from contentblocks import _api, _json, strategies
+from contentblocks import _api, _json, _unchecked, strategies
 from contentblocks._rules import Limits
 
 speedups = _json.speedups
@@ -402,3 +403,87 @@ def test_the_pure_path_checks_the_example_transcript():
         message = cb.loads(line, cb.Message)
         assert cb.structure(cb.unstructure(message), cb.Message) == message
         assert json.loads(cb.dumps(message)) == cb.unstructure(message)
+
+
+# ------------------------------------------------------------------------------------------ instance_maker
+
+
+CLASSES = [
+    cb.TextBlock, cb.RefusalBlock, cb.FileBlock, cb.ReasoningBlock, cb.ToolCallBlock, cb.ToolResultBlock,
+    cb.JsonBlock, cb.BytesSource, cb.UrlSource, cb.ReferenceSource, cb.Citation, cb.CitedUri, cb.CitedReference,
+    cb.Message, cb.Conversation,
+]  # fmt: skip
+
+
+@needs_speedups
+@pytest.mark.parametrize("cls", CLASSES, ids=lambda c: c.__name__)
+def test_instance_maker_builds_what_the_generated_constructor_builds(cls):
+    names = [a.name for a in attrs.fields(cls)]
+    values = [object() for _ in names]  # unchecked: any value goes in its slot as it is
+    made = speedups.instance_maker(cls, tuple(names))(*values)
+    python = _unchecked.generated(cls, names)(*values)
+    assert type(made) is cls
+    for name, value in zip(names, values, strict=True):
+        assert getattr(made, name) is value
+        assert getattr(python, name) is value
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        made.__setattr__(names[0], 1)
+
+
+@needs_speedups
+def test_instance_maker_refuses_what_it_cannot_build():
+    maker = speedups.instance_maker(cb.CitedUri, ("value",))
+    with pytest.raises(TypeError, match="exactly 1 positional"):
+        maker()
+    with pytest.raises(TypeError, match="exactly 1 positional"):
+        maker("a", "b")
+    with pytest.raises(TypeError, match="exactly 1 positional"):
+        maker(value="a")
+    with pytest.raises(AttributeError):
+        speedups.instance_maker(cb.CitedUri, ("nope",))
+    with pytest.raises(TypeError, match="not a slot"):
+        speedups.instance_maker(cb.CitedUri, ("__init__",))
+    with pytest.raises(TypeError, match="not a plain class"):
+        speedups.instance_maker(int, ())
+    with pytest.raises(TypeError, match="not a plain class"):
+        speedups.instance_maker(_json.JsonObject, ())
+
+    class Other:
+        __slots__ = ("value",)
+
+    assert speedups.instance_maker(Other, ("value",))(1).value == 1
+
+    class Unrelated:
+        __slots__ = ()
+
+    # A slot descriptor of another class, even under the same name, would write outside the instance.
+    Unrelated.value = Other.__dict__["value"]  # type: ignore[attr-defined]
+    with pytest.raises(TypeError, match="not a slot"):
+        speedups.instance_maker(Unrelated, ("value",))
+
+
+# ------------------------------------------------------------------------------------------ the whole library, pure
+
+CONFORMANCE_RUNNER = Path(__file__).parents[1].parent / "shared" / "conformance" / "run.py"
+
+
+@pytest.mark.skipif(not CONFORMANCE_RUNNER.is_file(), reason="conformance vectors not next to the repository")
+def test_conformance_runner_passes_in_pure_python():
+    """The shared runner, in a fresh interpreter where the accelerator is off from the start."""
+    env = {**os.environ, "CONTENTBLOCKS_PURE_PYTHON": "1"}
+    run = subprocess.run(  # noqa: S603
+        [sys.executable, str(CONFORMANCE_RUNNER), "--json"], env=env, capture_output=True, text=True, check=False
+    )
+    summary = json.loads(run.stdout)
+    assert run.returncode == 0, summary
+    assert summary["failed"] == 0
+    assert summary["passed"] > 0
+
+
+def test_cli_checks_the_example_in_pure_python():
+    env = {**os.environ, "CONTENTBLOCKS_PURE_PYTHON": "1"}
+    run = subprocess.run(  # noqa: S603
+        [sys.executable, "-m", "contentblocks", "check"], env=env, capture_output=True, text=True, check=False
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "0 problems" in run.stdout

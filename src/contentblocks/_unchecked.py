@@ -2,6 +2,7 @@
 
 For each class a small constructor is generated (the way cattrs generates its hooks) that creates the
 instance and sets its slots directly. It is registered with ``linecache`` so tracebacks show its source.
+With the C accelerator, a C callable does the same in one call.
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ from collections.abc import Callable
 from typing import Any
 
 import attrs
+
+from ._json import speedups
 
 __all__ = ["unchecked"]
 
@@ -24,6 +27,14 @@ def unchecked(cls: type) -> Callable[..., Any]:
     except KeyError:
         pass
     names = [a.name for a in attrs.fields(cls)]
+    if speedups is not None:
+        _cache[cls] = speedups.instance_maker(cls, tuple(names))
+        return _cache[cls]
+    return _cache.setdefault(cls, generated(cls, names))
+
+
+def generated(cls: type, names: list[str]) -> Callable[..., Any]:
+    """The Python constructor: ``object.__new__`` and one slot ``__set__`` per field."""
     params = ", ".join(names)
     lines = [f"def make_{cls.__name__}({params}):", "    self = _new(_cls)"]
     lines += [f"    _set_{name}(self, {name})" for name in names]
@@ -36,5 +47,4 @@ def unchecked(cls: type) -> Callable[..., Any]:
     exec(compile(source, filename, "exec"), namespace)  # noqa: S102 - generated from attrs field names only
     linecache.cache[filename] = (len(source), None, source.splitlines(keepends=True), filename)
     function: Callable[..., Any] = namespace[f"make_{cls.__name__}"]
-    _cache[cls] = function
     return function
