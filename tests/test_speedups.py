@@ -482,7 +482,7 @@ def test_conformance_runner_passes_in_pure_python():
 
 def test_cli_checks_the_example_in_pure_python():
     env = {**os.environ, "CONTENTBLOCKS_PURE_PYTHON": "1"}
-    run = subprocess.run(  # noqa: S603
+    run = subprocess.run(
         [sys.executable, "-m", "contentblocks", "check"], env=env, capture_output=True, text=True, check=False
     )
     assert run.returncode == 0, run.stdout + run.stderr
