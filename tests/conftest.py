@@ -36,8 +36,9 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 @pytest.fixture
 def pure_python(monkeypatch: pytest.MonkeyPatch) -> None:
     """The library with its optional C accelerator turned off, in this process (the pure-Python walks)."""
-    from contentblocks import _api, _json  # noqa: PLC0415
+    from contentblocks import _api, _json, _rules  # noqa: PLC0415
 
+    monkeypatch.setattr(_rules, "_c_b64decode", None)
     monkeypatch.setattr(_json, "_c_freeze", None)
     monkeypatch.setattr(_json, "_c_thaw", None)
     decode = json.JSONDecoder(object_pairs_hook=_api._python_pairs, parse_constant=_api._constant).decode

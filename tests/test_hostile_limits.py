@@ -9,6 +9,7 @@ import sys
 import pytest
 
 import contentblocks as cb
+from contentblocks import _rules
 
 
 def accepts(conv, raw, target=cb.Block) -> bool:
@@ -81,16 +82,29 @@ def test_max_binary_bytes_native_mode() -> None:
     assert not accepts(conv, raw)
 
 
-def test_base64_length_is_checked_before_decoding(monkeypatch) -> None:
-    """An oversized base64 string is refused without ever being decoded."""
+@pytest.mark.parametrize("decoder", ["binascii", "accelerator"])
+def test_base64_length_is_checked_before_decoding(monkeypatch, decoder) -> None:
+    """An oversized base64 string is refused without ever being decoded, by either decoder."""
     calls = []
-    real = binascii.a2b_base64
+    if decoder == "binascii":
+        real = binascii.a2b_base64
+        monkeypatch.setattr(_rules, "_c_b64decode", None)
 
-    def spy(*args, **kwargs):
-        calls.append(len(args[0]))
-        return real(*args, **kwargs)
+        def spy(*args, **kwargs):
+            calls.append(len(args[0]))
+            return real(*args, **kwargs)
 
-    monkeypatch.setattr(binascii, "a2b_base64", spy)
+        monkeypatch.setattr(binascii, "a2b_base64", spy)
+    else:
+        real_c = _rules._c_b64decode
+        if real_c is None:
+            pytest.skip("the C accelerator is not built or is turned off")
+
+        def spy_c(text, miss):
+            calls.append(len(text))
+            return real_c(text, miss)
+
+        monkeypatch.setattr(_rules, "_c_b64decode", spy_c)
     conv = cb.make_converter(max_binary_bytes=3)
     assert accepts(conv, {"type": "reasoning", "redacted": "AAAA"})
     assert calls == [4]

@@ -8,10 +8,10 @@ import re
 from typing import Any, TypeVar, overload
 from urllib.parse import unquote_to_bytes
 
+from ._accel import speedups
 from ._blocks import BLOCK_CLASSES, Block, BytesSource, FileBlock, TextBlock
 from ._errors import ValidationError, describe_type, preview
 from ._hooks import make_converter
-from ._json import speedups
 from ._rules import DEFAULT_LIMITS, check_base64, check_media_type
 from ._unstructure import dump_hooks
 

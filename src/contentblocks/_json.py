@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import re
 from collections.abc import Callable
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any, NoReturn, TypeAlias
 
+from ._accel import MISS, speedups
 from ._errors import describe_type, join_key
 from ._rules import has_lone_surrogate
 
@@ -126,22 +126,10 @@ def _array_from_items(items: list[Any]) -> JsonArray:
 
 EMPTY_OBJECT = _object_from_items([])
 _NO_KEY: Any = object()
-_MISS: Any = object()
 
 
-def _load_speedups() -> Any:
-    """The optional C accelerator (``_speedups.c``), or None when it was not built or is turned off."""
-    if os.environ.get("CONTENTBLOCKS_PURE_PYTHON"):
-        return None
-    try:
-        from . import _speedups  # noqa: PLC0415 - optional, and only here
-    except ImportError:
-        return None
-    _speedups.setup(JsonObject, JsonArray)
-    return _speedups
-
-
-speedups = _load_speedups()
+if speedups is not None:
+    speedups.setup(JsonObject, JsonArray)
 # Module globals looked up at each call, so that tests can compare both paths in one process.
 _c_freeze: Callable[..., Any] | None = speedups.freeze if speedups is not None else None
 _c_thaw: Callable[[Any, Any], Any] | None = speedups.thaw if speedups is not None else None
@@ -235,8 +223,8 @@ def freeze(value: object, path: str, limits: Limits, problems: list[tuple[str, s
     problem, a subclass) comes back as a miss and takes the Python walk, which words every problem.
     """
     if _c_freeze is not None:
-        frozen = _c_freeze(value, limits.max_text_chars, limits.max_depth + extra_depth, limits.max_nodes, _MISS)
-        if frozen is not _MISS:
+        frozen = _c_freeze(value, limits.max_text_chars, limits.max_depth + extra_depth, limits.max_nodes, MISS)
+        if frozen is not MISS:
             return frozen
     kind, value = plain_container(value)
     if kind == 0:
@@ -410,8 +398,8 @@ def thaw(value: Any) -> Any:
     built, copies the whole value (this walk remains for values nested deeper than it recurses).
     """
     if _c_thaw is not None:
-        thawed = _c_thaw(value, _MISS)
-        if thawed is not _MISS:
+        thawed = _c_thaw(value, MISS)
+        if thawed is not MISS:
             return thawed
     return _thaw_walk(value)
 

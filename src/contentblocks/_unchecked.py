@@ -13,7 +13,7 @@ from typing import Any
 
 import attrs
 
-from ._json import speedups
+from ._accel import speedups
 
 __all__ = ["unchecked"]
 

@@ -11,6 +11,7 @@ import binascii
 from collections.abc import Callable
 from typing import Any
 
+from ._accel import speedups
 from ._blocks import (
     BytesSource,
     Citation,
@@ -41,10 +42,15 @@ def unstructure_hooks(*, native_binary: bool, plain_json: bool = True) -> dict[t
     subclasses), for serialisers that write them at once: no copy is made.
     """
     b2a = binascii.b2a_base64
+    encode = speedups.b64encode if speedups is not None else None
     thaw = _thaw if plain_json else _keep
 
     def binary(data: bytes) -> Any:
-        return data if native_binary else b2a(data, newline=False).decode("ascii")
+        if native_binary:
+            return data
+        if encode is not None:
+            return encode(data)
+        return b2a(data, newline=False).decode("ascii")
 
     def citation(c: Citation) -> dict[str, Any]:
         source = c.source
