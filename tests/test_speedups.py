@@ -479,6 +479,75 @@ def test_b64_boundaries():
     assert _rules.check_base64("AA==", 1) == b"\x00"
 
 
+# ------------------------------------------------------------------------------------------ dumps_ascii
+
+stdlib_dumps = functools.partial(json.dumps, separators=(",", ":"), allow_nan=False, ensure_ascii=True)
+JSON_TEXT_VALUES = st.recursive(
+    st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(),
+        st.sampled_from([-(2**63), -(2**63) - 1, 2**64, 10**30, -(10**30), 0]),
+        st.floats(allow_nan=False, allow_infinity=False),
+        st.sampled_from([0.0, -0.0, 1e16, 1e-7, 5e-324, 1.7976931348623157e308, 0.1, 100.0]),
+        st.text(),  # every code point: controls, DEL, quotes, backslashes, non-ASCII, astral, lone surrogates
+        st.sampled_from(["", '"', "\\", "\x7f", "\x00\x1f", "\u2028", "\U0001f600", "\ud800", "a/b"]),
+    ),
+    lambda children: st.one_of(
+        st.lists(children, max_size=5),
+        st.lists(children, max_size=3).map(tuple),
+        st.dictionaries(st.text(max_size=6), children, max_size=5),
+    ),
+    max_leaves=30,
+)
+
+
+@needs_speedups
+@given(JSON_TEXT_VALUES)
+def test_dumps_ascii_writes_what_json_writes(value):
+    assert speedups.dumps_ascii(value, MISS) == stdlib_dumps(value)
+    frozen, problems = python_freeze(value, Limits(max_text_chars=10**6, max_depth=500, max_nodes=10**6))
+    if not problems:  # the read-only containers are written as the plain ones
+        assert speedups.dumps_ascii(frozen, MISS) == stdlib_dumps(value)
+
+
+@needs_speedups
+@given(ANY_VALUES)
+def test_dumps_ascii_hands_back_what_json_must_handle(value):
+    got = speedups.dumps_ascii(value, MISS)
+    if got is MISS:
+        return  # json writes it, or refuses it, as before
+    assert got == stdlib_dumps(value)
+
+
+@needs_speedups
+@pytest.mark.parametrize(
+    "value",
+    [math.nan, [math.inf], {"a": -math.inf}, {1: 2}, {"a": {None: 1}}, [b"x"], StrKey("a"), [IntSub(1)], DictSub()],
+)
+def test_dumps_ascii_hands_back_non_json(value):
+    assert speedups.dumps_ascii(value, MISS) is MISS
+
+
+@needs_speedups
+def test_dumps_ascii_hands_back_deep_values():
+    deep: Any = []
+    for _ in range(2_000):
+        deep = [deep]
+    assert speedups.dumps_ascii(deep, MISS) is MISS
+    shallow: Any = []
+    for _ in range(900):
+        shallow = [shallow]
+    assert speedups.dumps_ascii(shallow, MISS) == "[" * 901 + "]" * 901
+
+
+@needs_speedups
+@given(strategies.conversations(max_messages=6))
+def test_cb_dumps_is_the_stdlib_text(conversation):
+    value = _api._dump_hooks[cb.Conversation](conversation)
+    assert cb.dumps(conversation) == _api._encode(value)
+
+
 # ------------------------------------------------------------------------------------------ instance_maker
 
 

@@ -8,7 +8,7 @@ import re
 from typing import Any, TypeVar, overload
 from urllib.parse import unquote_to_bytes
 
-from ._accel import speedups
+from ._accel import MISS, speedups
 from ._blocks import BLOCK_CLASSES, Block, BytesSource, FileBlock, TextBlock
 from ._errors import ValidationError, describe_type, preview
 from ._hooks import make_converter
@@ -26,6 +26,8 @@ _dump_hooks = dump_hooks(native_binary=False)
 # ASCII-only output, as json.dumps gives by default: CPython's encoder writes it faster than mixed text.
 # Values in blocks were checked on the way in, so they hold no cycle to look for.
 _encode = json.JSONEncoder(ensure_ascii=True, allow_nan=False, check_circular=False, separators=(",", ":")).encode
+# The same text, written in C when the accelerator is built (it hands back anything _encode should see).
+_c_dumps = speedups.dumps_ascii if speedups is not None else None
 
 
 @overload
@@ -135,7 +137,12 @@ def dumps(obj: object) -> str:
     '{"type":"text","text":"hi"}'
     """
     hook = _dump_hooks.get(type(obj))
-    return _encode(hook(obj) if hook is not None else _unstructure(obj))
+    value = hook(obj) if hook is not None else _unstructure(obj)
+    if _c_dumps is not None:
+        text = _c_dumps(value, MISS)
+        if text is not MISS:
+            return text  # type: ignore[no-any-return]
+    return _encode(value)
 
 
 def normalize(value: object) -> Any:
