@@ -278,12 +278,43 @@ class Bodies:
         cited = tagged({"uri": cited_uri, "reference": cited_reference}, "citation source kind", key="kind")
         title_rule: Callable[[str], str | None] = lambda v: check_no_surrounding_space(v, max_chars)  # noqa: E731
 
-        def citation(raw: dict[str, Any], problems: Problems) -> Citation:
-            if not raw.keys() <= allowed[Citation]:
-                unknown_keys(problems, "", raw, allowed[Citation], listing[Citation], cap)
-            source = nested(raw, "source", problems, cited)
-            title = ruled(raw, "title", problems, title_rule, optional=True)
-            quote = free_text(raw, "quote", problems, optional=True)
+        citation_keys = allowed[Citation]
+        source_keys = allowed[CitedUri]
+        new_cited_uri = new[CitedUri]
+        new_citation = new[Citation]
+
+        def citation(raw: dict[str, Any], problems: Problems) -> Citation:  # noqa: C901 - the common case inline
+            if not raw.keys() <= citation_keys:
+                unknown_keys(problems, "", raw, citation_keys, listing[Citation], cap)
+            # The common source, a valid URI, inline; anything else through the tagged bodies, which word it.
+            source: Any = None
+            src = raw.get("source")
+            if type(src) is dict and src.keys() <= source_keys:
+                kind = src.get("kind")
+                value = src.get("value")
+                if type(kind) is str and kind == "uri" and type(value) is str and check_uri(value, max_uri) is None:
+                    source = new_cited_uri(value)
+            if source is None:
+                source = nested(raw, "source", problems, cited)
+            title = raw.get("title", MISSING)
+            if title is MISSING:
+                title = None
+            elif (
+                type(title) is not str
+                or not title
+                or len(title) > max_chars
+                or (not title.isascii() and surrogate(title))
+                or title[0].isspace()
+                or title[-1].isspace()
+            ):
+                title = ruled(raw, "title", problems, title_rule, optional=True)
+            quote = raw.get("quote", MISSING)
+            if quote is MISSING:
+                quote = None
+            elif type(quote) is not str or not quote or len(quote) > max_chars or (
+                not quote.isascii() and surrogate(quote)
+            ):
+                quote = free_text(raw, "quote", problems, optional=True)
             start = raw.get("start")
             end = raw.get("end")
             if type(start) is not int or type(end) is not int or not 0 <= start <= end:
@@ -292,7 +323,7 @@ class Bodies:
                 if end is None and "end" in raw:
                     problems.append((".end", NULL_OPTIONAL))
                 check_span(problems, "", start, end, None)
-            return new[Citation](source, title, quote, start, end)  # type: ignore[no-any-return]
+            return new_citation(source, title, quote, start, end)  # type: ignore[no-any-return]
 
         # ------------------------------------------------------------------------------ blocks
 
