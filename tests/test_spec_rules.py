@@ -659,6 +659,9 @@ CONVERSATIONS_BAD = {
     "wrong-name": ([assistant(CALL_A), tool(result("a", "g"))], "$[1].content[0].tool_name"),
     "answered-twice": ([assistant(CALL_A), tool(result("a", "f")), tool(result("a", "f"))], "$[2].content[0].tool_call_id"),
     "answered-twice-same-message": ([assistant(CALL_A), tool(result("a", "f"), result("a", "f"))], "$[1].content[1].tool_call_id"),
+    # paths count every block of the content, not only the tool blocks
+    "duplicate-id-after-text": ([assistant(CALL_A), assistant(TEXT, CALL_A)], "$[1].content[1].tool_call_id"),
+    "duplicate-id-after-two-blocks": ([assistant(TEXT, CALL_A, TEXT, CALL_A)], "$[0].content[3].tool_call_id"),
 }
 
 
@@ -677,8 +680,9 @@ def test_conversations_rejected(name):
     raw, path = CONVERSATIONS_BAD[name]
     rejects(raw, cb.Conversation, path=path)
     messages = [cb.structure(m, cb.Message) for m in raw]
-    with pytest.raises(cb.ValidationError):
+    with pytest.raises(cb.ValidationError) as excinfo:
         cb.Conversation(messages=messages)
+    assert excinfo.value.errors[0][0] == path.replace("$", "$.messages", 1) or excinfo.value.errors[0][0] == path
 
 
 @pytest.mark.parametrize("raw", [{}, {"messages": []}, "[]", None, 1], ids=["object", "wrapped", "string", "null", "int"])

@@ -105,28 +105,29 @@ def reasoning_problems(problems: Problems, path: str, text: object, signature: o
         problems.append((path, "redacted reasoning carries neither text nor a signature"))
 
 
-def pairing_problems(problems: Problems, messages: Sequence[tuple[str, Sequence[tuple[str, str, str]]]]) -> None:
+def pairing_problems(problems: Problems, messages: Sequence[tuple[int, Sequence[tuple[bool, str, str, int]]]]) -> None:
     """Tool-call pairing across a conversation (SPEC §4).
 
-    ``messages`` lists, per message, its role and its ``(kind, tool_call_id, tool_name)`` for the tool calls
-    and tool results it carries. Call ids are unique across the conversation; each result answers an earlier
-    call with the same id and name that no earlier result answered.
+    ``messages`` lists the messages that carry tool calls or results: for each, its index and, per tool block,
+    ``(is_call, tool_call_id, tool_name, index in content)``. Call ids are unique across the conversation;
+    each result answers an earlier call with the same id and name that no earlier result answered.
     """
     calls: dict[str, str] = {}
     answered: set[str] = set()
-    for m, (_role, items) in enumerate(messages):
-        for b, (kind, call_id, name) in enumerate(items):
-            path = f"$[{m}].content[{b}]"
-            if kind == "tool_call":
+    for m, items in messages:
+        for is_call, call_id, name, b in items:
+            if is_call:
                 if call_id in calls:
-                    problems.append((f"{path}.tool_call_id", "tool call id is used by an earlier tool call"))
+                    message = "tool call id is used by an earlier tool call"
+                    problems.append((f"$[{m}].content[{b}].tool_call_id", message))
                 else:
                     calls[call_id] = name
             elif call_id not in calls:
-                problems.append((f"{path}.tool_call_id", "tool result answers no earlier tool call"))
+                problems.append((f"$[{m}].content[{b}].tool_call_id", "tool result answers no earlier tool call"))
             elif call_id in answered:
-                problems.append((f"{path}.tool_call_id", "tool call was already answered by an earlier result"))
+                message = "tool call was already answered by an earlier result"
+                problems.append((f"$[{m}].content[{b}].tool_call_id", message))
             else:
                 answered.add(call_id)
                 if calls[call_id] != name:
-                    problems.append((f"{path}.tool_name", "tool result names another tool than its call"))
+                    problems.append((f"$[{m}].content[{b}].tool_name", "tool result names another tool than its call"))

@@ -100,16 +100,22 @@ class Message(_Immutable):
         _raise(problems)
 
 
+_TOOL_BLOCKS = (ToolCallBlock, ToolResultBlock)
+
+
 def conversation_problems(problems: list[tuple[str, str]], messages: Sequence[Message]) -> None:
     """Tool-call pairing over valid messages; paths are ``$[i].content[j]...``."""
-    summary: list[tuple[str, list[tuple[str, str, str]]]] = []
-    for message in messages:
-        items = [
-            ("tool_call" if type(b) is ToolCallBlock else "tool_result", b.tool_call_id, b.tool_name)
-            for b in message.content
-            if isinstance(b, (ToolCallBlock, ToolResultBlock))
-        ]
-        summary.append((message.role, items))
+    summary = [
+        (m, tools)
+        for m, message in enumerate(messages)
+        if (
+            tools := [
+                (isinstance(b, ToolCallBlock), b.tool_call_id, b.tool_name, i)
+                for i, b in enumerate(message.content)
+                if isinstance(b, _TOOL_BLOCKS)
+            ]
+        )
+    ]
     pairing_problems(problems, summary)
 
 

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._blocks import CitedReference, CitedUri, TextBlock, ToolCallBlock, ToolResultBlock
+from ._blocks import CitedReference, CitedUri, TextBlock
 from ._bodies import KEYS, SURROGATE, TAGS, Bodies, Body
-from ._checks import pairing_problems
 from ._errors import ValidationError, describe_type, preview
 from ._fields import MISSING, Problems, as_object, objects_past_cap, prefix_since, string_problem, unknown_keys
 from ._json import EMPTY_OBJECT, plain_container
-from ._messages import ROLE_BLOCKS, Conversation, Message, check_roles
+from ._messages import ROLE_BLOCKS, Conversation, Message, check_roles, conversation_problems
 from ._rules import Limits
 from ._unchecked import unchecked
 
@@ -143,12 +142,7 @@ class StructureHooks:
             if len(problems) != before and before < cap:
                 prefix_since(problems, before, f"[{i}]")
         if not problems:
-            summary = [
-                (m.role, [(TAGS[type(b)], b.tool_call_id, b.tool_name) for b in m.content
-                          if type(b) is ToolCallBlock or type(b) is ToolResultBlock])
-                for m in messages
-            ]  # fmt: skip
-            pairing_problems(problems, summary)
+            conversation_problems(problems, messages)
             if problems:
                 raise ValidationError(problems, max_errors=self.max_errors)
         if problems:
