@@ -23,9 +23,14 @@ VERSIONS = re.findall(r'"Programming Language :: Python :: (3\.\d+)"', PYPROJECT
 
 @nox.session
 def tests(session: nox.Session) -> None:
-    """The test suite (doctests of the package and docs included), then the public conformance vectors."""
+    """The test suite (doctests of the package and docs included), then the public conformance vectors.
+
+    The suite runs twice: with the C accelerator (built on install where a compiler is found) and with the
+    pure-Python code it stands in for (``CONTENTBLOCKS_PURE_PYTHON=1``).
+    """
     session.install("-e", ".[test]")
     session.run("pytest", *session.posargs)
+    session.run("pytest", *session.posargs, env={"CONTENTBLOCKS_PURE_PYTHON": "1"})
     conformance = ROOT.parent / "shared" / "conformance" / "run.py"
     if conformance.exists():
         session.run("python", str(conformance))
