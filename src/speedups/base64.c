@@ -1,0 +1,162 @@
+/* * Base64: canonical, padded, standard-alphabet text only. binascii runs at about 400 MB/s here and its
+ * strict decoder at less; these loops run several times faster. As everywhere in this file, decoding
+ * answers only for valid text and hands anything else back, for _rules.check_base64 to word.
+ */
+
+#include "speedups.h"
+
+
+static const char B64_ALPHABET[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+static signed char B64_VALUES[256];
+
+void
+cb_base64_init(void)
+{
+    int i;
+    for (i = 0; i < 256; i++) {
+        B64_VALUES[i] = -1;
+    }
+    for (i = 0; i < 64; i++) {
+        B64_VALUES[(unsigned char)B64_ALPHABET[i]] = (signed char)i;
+    }
+}
+
+PyDoc_STRVAR(b64decode_doc,
+"b64decode(text, miss, /)\n--\n\n"
+"The bytes of canonical base64 text (standard alphabet, padded, zero pad bits), or `miss` for anything\n"
+"else, including a str subclass.");
+
+static PyObject *
+speedups_b64decode(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    PyObject *text, *out;
+    const unsigned char *src;
+    unsigned char *dst;
+    Py_ssize_t i, n, full, size;
+    int a, b, c, d, pad = 0;
+
+    if (!check_nargs("b64decode", nargs, 2)) {
+        return NULL;
+    }
+    text = args[0];
+    if (!PyUnicode_CheckExact(text)) {
+        return Py_NewRef(args[1]);
+    }
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(text) < 0) {
+        return NULL;
+    }
+#endif
+    n = PyUnicode_GET_LENGTH(text);
+    if (!PyUnicode_IS_ASCII(text) || n % 4 != 0) {
+        return Py_NewRef(args[1]);
+    }
+    if (n == 0) {
+        return PyBytes_FromStringAndSize(NULL, 0);
+    }
+    src = PyUnicode_1BYTE_DATA(text);
+    if (src[n - 1] == '=') {
+        pad = src[n - 2] == '=' ? 2 : 1;
+    }
+    size = n / 4 * 3 - pad;
+    out = PyBytes_FromStringAndSize(NULL, size);
+    if (out == NULL) {
+        return NULL;
+    }
+    dst = (unsigned char *)PyBytes_AS_STRING(out);
+    full = pad ? n - 4 : n;
+    for (i = 0; i < full; i += 4) {
+        a = B64_VALUES[src[i]];
+        b = B64_VALUES[src[i + 1]];
+        c = B64_VALUES[src[i + 2]];
+        d = B64_VALUES[src[i + 3]];
+        if ((a | b | c | d) < 0) {
+            goto miss;
+        }
+        dst[0] = (unsigned char)(a << 2 | b >> 4);
+        dst[1] = (unsigned char)((b & 0x0F) << 4 | c >> 2);
+        dst[2] = (unsigned char)((c & 0x03) << 6 | d);
+        dst += 3;
+    }
+    if (pad == 1) {  /* xyz= : two bytes, the last two bits of z must be zero */
+        a = B64_VALUES[src[n - 4]];
+        b = B64_VALUES[src[n - 3]];
+        c = B64_VALUES[src[n - 2]];
+        if ((a | b | c) < 0 || (c & 0x03) != 0) {
+            goto miss;
+        }
+        dst[0] = (unsigned char)(a << 2 | b >> 4);
+        dst[1] = (unsigned char)((b & 0x0F) << 4 | c >> 2);
+    }
+    else if (pad == 2) {  /* xy== : one byte, the last four bits of y must be zero */
+        a = B64_VALUES[src[n - 4]];
+        b = B64_VALUES[src[n - 3]];
+        if ((a | b) < 0 || (b & 0x0F) != 0) {
+            goto miss;
+        }
+        dst[0] = (unsigned char)(a << 2 | b >> 4);
+    }
+    return out;
+miss:
+    Py_DECREF(out);
+    return Py_NewRef(args[1]);
+}
+
+PyDoc_STRVAR(b64encode_doc,
+"b64encode(data, /)\n--\n\n"
+"The canonical base64 text (a str) of bytes: standard alphabet, padded, no newline.");
+
+static PyObject *
+speedups_b64encode(PyObject *module, PyObject *data)
+{
+    PyObject *out;
+    const unsigned char *src;
+    unsigned char *dst;
+    Py_ssize_t i, n, rest;
+    unsigned int v;
+
+    if (!PyBytes_CheckExact(data)) {
+        PyErr_SetString(PyExc_TypeError, "b64encode() takes bytes");
+        return NULL;
+    }
+    n = PyBytes_GET_SIZE(data);
+    if (n > (PY_SSIZE_T_MAX - 2) / 4 * 3) {
+        return PyErr_NoMemory();
+    }
+    out = PyUnicode_New((n + 2) / 3 * 4, 127);
+    if (out == NULL) {
+        return NULL;
+    }
+    src = (const unsigned char *)PyBytes_AS_STRING(data);
+    dst = PyUnicode_1BYTE_DATA(out);
+    rest = n % 3;
+    for (i = 0; i < n - rest; i += 3) {
+        v = (unsigned int)src[i] << 16 | (unsigned int)src[i + 1] << 8 | src[i + 2];
+        dst[0] = (unsigned char)B64_ALPHABET[v >> 18];
+        dst[1] = (unsigned char)B64_ALPHABET[(v >> 12) & 0x3F];
+        dst[2] = (unsigned char)B64_ALPHABET[(v >> 6) & 0x3F];
+        dst[3] = (unsigned char)B64_ALPHABET[v & 0x3F];
+        dst += 4;
+    }
+    if (rest == 1) {
+        v = (unsigned int)src[n - 1] << 16;
+        dst[0] = (unsigned char)B64_ALPHABET[v >> 18];
+        dst[1] = (unsigned char)B64_ALPHABET[(v >> 12) & 0x3F];
+        dst[2] = '=';
+        dst[3] = '=';
+    }
+    else if (rest == 2) {
+        v = (unsigned int)src[n - 2] << 16 | (unsigned int)src[n - 1] << 8;
+        dst[0] = (unsigned char)B64_ALPHABET[v >> 18];
+        dst[1] = (unsigned char)B64_ALPHABET[(v >> 12) & 0x3F];
+        dst[2] = (unsigned char)B64_ALPHABET[(v >> 6) & 0x3F];
+        dst[3] = '=';
+    }
+    return out;
+}
+
+PyMethodDef cb_base64_methods[] = {
+    {"b64decode", (PyCFunction)(void (*)(void))speedups_b64decode, METH_FASTCALL, b64decode_doc},
+    {"b64encode", (PyCFunction)speedups_b64encode, METH_O, b64encode_doc},
+    {NULL, NULL, 0, NULL},
+};

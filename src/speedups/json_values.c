@@ -1,0 +1,389 @@
+/* JSON values: validate and copy into the read-only JsonObject/JsonArray (freeze), copy back into plain
+ * dicts and lists (thaw), and the duplicate-key hook of cb.loads. The Python walks in _json.py are the
+ * reference: these return the same result for a valid value and a miss for anything else. */
+
+#include "speedups.h"
+#include <math.h>
+
+typedef struct {
+    Py_ssize_t max_chars;
+    Py_ssize_t max_nodes;
+    Py_ssize_t nodes;
+    int max_depth;
+} Walk;
+
+/* 1 if the string holds a UTF-16 surrogate code point (a lone surrogate: Python strings hold no pairs). */
+static int
+has_surrogate(PyObject *s)
+{
+    Py_ssize_t i, n = PyUnicode_GET_LENGTH(s);
+    int kind = PyUnicode_KIND(s);
+    if (kind == PyUnicode_1BYTE_KIND) {
+        return 0;
+    }
+    if (kind == PyUnicode_2BYTE_KIND) {
+        const Py_UCS2 *data = PyUnicode_2BYTE_DATA(s);
+        for (i = 0; i < n; i++) {
+            if (data[i] >= 0xD800 && data[i] <= 0xDFFF) {
+                return 1;
+            }
+        }
+        return 0;
+    }
+    {
+        const Py_UCS4 *data = PyUnicode_4BYTE_DATA(s);
+        for (i = 0; i < n; i++) {
+            if (data[i] >= 0xD800 && data[i] <= 0xDFFF) {
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* 1 if `s` (an exact str) is a valid JSON string under the limits, 0 if not, -1 on error. */
+static int
+string_ok(PyObject *s, const Walk *walk)
+{
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(s) < 0) {
+        return -1;
+    }
+#endif
+    if (PyUnicode_GET_LENGTH(s) > walk->max_chars) {
+        return 0;
+    }
+    if (PyUnicode_IS_ASCII(s)) {
+        return 1;
+    }
+    return !has_surrogate(s);
+}
+
+/* 1 if the exact int fits [-2**63, 2**64 - 1], 0 if not, -1 on error. */
+static int
+int_ok(PyObject *v)
+{
+    int overflow = 0;
+    (void)PyLong_AsLongLongAndOverflow(v, &overflow);
+    if (PyErr_Occurred()) {
+        return -1;
+    }
+    if (overflow == 0) {
+        return 1;
+    }
+    if (overflow < 0) {
+        return 0;
+    }
+    (void)PyLong_AsUnsignedLongLong(v);
+    if (PyErr_Occurred()) {
+        if (PyErr_ExceptionMatches(PyExc_OverflowError)) {
+            PyErr_Clear();
+            return 0;
+        }
+        return -1;
+    }
+    return 1;
+}
+
+static PyObject *freeze_value(PyObject *v, Walk *walk, int depth);
+
+/* The frozen copy of an exact dict (or JsonObject), a new reference; NULL without an exception is a miss. */
+static PyObject *
+freeze_object(PyObject *src, Walk *walk, int depth)
+{
+    PyObject *out, *key, *value, *frozen;
+    Py_ssize_t pos = 0;
+    int ok;
+
+    walk->nodes += PyDict_GET_SIZE(src);
+    if (walk->nodes > walk->max_nodes) {
+        return NULL;
+    }
+    out = PyDict_Type.tp_new(JsonObject_Type, empty_tuple, NULL);
+    if (out == NULL) {
+        return NULL;
+    }
+    while (PyDict_Next(src, &pos, &key, &value)) {
+        Py_INCREF(key);
+        Py_INCREF(value);
+        ok = PyUnicode_CheckExact(key) ? string_ok(key, walk) : 0;
+        frozen = ok == 1 ? freeze_value(value, walk, depth) : NULL;
+        Py_DECREF(value);
+        if (frozen == NULL) {
+            Py_DECREF(key);
+            Py_DECREF(out);
+            return NULL;
+        }
+        ok = PyDict_SetItem(out, key, frozen);
+        Py_DECREF(key);
+        Py_DECREF(frozen);
+        if (ok < 0) {
+            Py_DECREF(out);
+            return NULL;
+        }
+    }
+    return out;
+}
+
+/* The frozen copy of an exact list or tuple (or JsonArray), a new reference; NULL without an exception is a
+ * miss. */
+static PyObject *
+freeze_array(PyObject *src, Walk *walk, int depth)
+{
+    PyObject *items, *out, *item, *frozen;
+    int is_tuple = PyTuple_CheckExact(src);
+    Py_ssize_t i, n = is_tuple ? PyTuple_GET_SIZE(src) : PyList_GET_SIZE(src);
+
+    walk->nodes += n;
+    if (walk->nodes > walk->max_nodes) {
+        return NULL;
+    }
+    items = PyList_New(n);
+    if (items == NULL) {
+        return NULL;
+    }
+    for (i = 0; i < n; i++) {
+        if (is_tuple) {
+            item = PyTuple_GET_ITEM(src, i);
+        }
+        else {
+            /* A finalizer run by a collection may have shrunk the list. */
+            if (i >= PyList_GET_SIZE(src)) {
+                Py_DECREF(items);
+                return NULL;
+            }
+            item = PyList_GET_ITEM(src, i);
+        }
+        Py_INCREF(item);
+        frozen = freeze_value(item, walk, depth);
+        Py_DECREF(item);
+        if (frozen == NULL) {
+            Py_DECREF(items);
+            return NULL;
+        }
+        PyList_SET_ITEM(items, i, frozen);
+    }
+    out = PyList_Type.tp_new(JsonArray_Type, empty_tuple, NULL);
+    if (out == NULL) {
+        Py_DECREF(items);
+        return NULL;
+    }
+    if (PyList_SetSlice(out, 0, 0, items) < 0) {
+        Py_DECREF(items);
+        Py_DECREF(out);
+        return NULL;
+    }
+    Py_DECREF(items);
+    return out;
+}
+
+/* The frozen copy of any JSON value (scalars are returned as they are), a new reference; NULL without an
+ * exception is a miss. `depth` is the number of containers above `v`. */
+static PyObject *
+freeze_value(PyObject *v, Walk *walk, int depth)
+{
+    PyTypeObject *t = Py_TYPE(v);
+    int ok;
+
+    if (t == &PyUnicode_Type) {
+        ok = string_ok(v, walk);
+    }
+    else if (t == &PyLong_Type) {
+        ok = int_ok(v);
+    }
+    else if (t == &PyFloat_Type) {
+        ok = isfinite(PyFloat_AS_DOUBLE(v)) ? 1 : 0;
+    }
+    else if (v == Py_True || v == Py_False || v == Py_None) {
+        ok = 1;
+    }
+    else if (t == &PyDict_Type || t == JsonObject_Type) {
+        return depth < walk->max_depth ? freeze_object(v, walk, depth + 1) : NULL;
+    }
+    else if (t == &PyList_Type || t == &PyTuple_Type || t == JsonArray_Type) {
+        return depth < walk->max_depth ? freeze_array(v, walk, depth + 1) : NULL;
+    }
+    else {
+        ok = 0;
+    }
+    if (ok == 1) {
+        Py_INCREF(v);
+        return v;
+    }
+    return NULL;
+}
+
+PyDoc_STRVAR(freeze_doc,
+"freeze(value, max_chars, max_depth, max_nodes, miss, /)\n--\n\n"
+"The read-only copy of a valid JSON value, built of JsonObject and JsonArray, or `miss` when the value\n"
+"is not valid, is not built of exact built-in types, or reaches a limit (the Python walk then says why).");
+
+static PyObject *
+speedups_freeze(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    Walk walk;
+    long max_depth;
+    PyObject *out;
+
+    if (!check_nargs("freeze", nargs, 5) || !setup_done()) {
+        return NULL;
+    }
+    walk.max_chars = PyLong_AsSsize_t(args[1]);
+    if (walk.max_chars == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    max_depth = PyLong_AsLong(args[2]);
+    if (max_depth == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    walk.max_nodes = PyLong_AsSsize_t(args[3]);
+    if (walk.max_nodes == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    if (max_depth > MAX_RECURSION) {
+        return Py_NewRef(args[4]);
+    }
+    walk.max_depth = (int)max_depth;
+    walk.nodes = 1;
+    out = freeze_value(args[0], &walk, 0);
+    if (out == NULL && !PyErr_Occurred()) {
+        return Py_NewRef(args[4]);
+    }
+    return out;
+}
+
+/* A plain dict/list deep copy of a frozen value, a new reference; NULL without an exception is a miss. */
+static PyObject *
+thaw_value(PyObject *v, int depth)
+{
+    PyTypeObject *t = Py_TYPE(v);
+    PyObject *out, *key, *value, *copy;
+    Py_ssize_t pos = 0, i, n;
+
+    if (t == JsonObject_Type) {
+        if (depth >= MAX_RECURSION) {
+            return NULL;
+        }
+        out = PyDict_Copy(v);  /* an exact dict, copied from the subclass without calling its methods */
+        if (out == NULL) {
+            return NULL;
+        }
+        /* Replacing the value of an existing key does not change the dict's size: iteration stays valid. */
+        while (PyDict_Next(out, &pos, &key, &value)) {
+            t = Py_TYPE(value);
+            if (t != JsonObject_Type && t != JsonArray_Type) {
+                continue;
+            }
+            Py_INCREF(key);
+            copy = thaw_value(value, depth + 1);
+            if (copy == NULL || PyDict_SetItem(out, key, copy) < 0) {
+                Py_XDECREF(copy);
+                Py_DECREF(key);
+                Py_DECREF(out);
+                return NULL;
+            }
+            Py_DECREF(copy);
+            Py_DECREF(key);
+        }
+        return out;
+    }
+    if (t == JsonArray_Type) {
+        if (depth >= MAX_RECURSION) {
+            return NULL;
+        }
+        n = PyList_GET_SIZE(v);
+        out = PyList_GetSlice(v, 0, n);  /* an exact list */
+        if (out == NULL) {
+            return NULL;
+        }
+        for (i = 0; i < PyList_GET_SIZE(out); i++) {
+            value = PyList_GET_ITEM(out, i);
+            t = Py_TYPE(value);
+            if (t != JsonObject_Type && t != JsonArray_Type) {
+                continue;
+            }
+            copy = thaw_value(value, depth + 1);
+            if (copy == NULL) {
+                Py_DECREF(out);
+                return NULL;
+            }
+            /* `out` is ours alone: no other code can have changed it since the size check. */
+            PyList_SET_ITEM(out, i, copy);
+            Py_DECREF(value);
+        }
+        return out;
+    }
+    return Py_NewRef(v);
+}
+
+PyDoc_STRVAR(thaw_doc,
+"thaw(value, miss, /)\n--\n\n"
+"A plain dict/list deep copy of a value built of JsonObject and JsonArray, or `miss` if it nests deeper\n"
+"than this function recurses (the Python walk then copies it).");
+
+static PyObject *
+speedups_thaw(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    PyObject *out;
+
+    if (!check_nargs("thaw", nargs, 2) || !setup_done()) {
+        return NULL;
+    }
+    out = thaw_value(args[0], 0);
+    if (out == NULL && !PyErr_Occurred()) {
+        return Py_NewRef(args[1]);
+    }
+    return out;
+}
+
+PyDoc_STRVAR(unique_pairs_doc,
+"unique_pairs(on_duplicate, pairs, /)\n--\n\n"
+"A dict of a list of (key, value) pairs, as json's object_pairs_hook gets them (bind `on_duplicate`\n"
+"with functools.partial); when a key repeats, what on_duplicate(pairs) returns (it is expected to raise).");
+
+static PyObject *
+speedups_unique_pairs(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    PyObject *out, *pair, *pairs;
+    Py_ssize_t i, n;
+
+    if (!check_nargs("unique_pairs", nargs, 2)) {
+        return NULL;
+    }
+    pairs = args[1];
+    if (!PyList_CheckExact(pairs)) {
+        PyErr_SetString(PyExc_TypeError, "unique_pairs() takes a list of pairs");
+        return NULL;
+    }
+    out = PyDict_New();
+    if (out == NULL) {
+        return NULL;
+    }
+    /* Setting items of a fresh dict with keys json made (exact str) runs no Python code: `pairs` cannot
+     * change during the loop. */
+    n = PyList_GET_SIZE(pairs);
+    for (i = 0; i < n; i++) {
+        pair = PyList_GET_ITEM(pairs, i);
+        if (!PyTuple_CheckExact(pair) || PyTuple_GET_SIZE(pair) != 2) {
+            Py_DECREF(out);
+            PyErr_SetString(PyExc_TypeError, "unique_pairs() takes a list of 2-tuples");
+            return NULL;
+        }
+        if (PyDict_SetItem(out, PyTuple_GET_ITEM(pair, 0), PyTuple_GET_ITEM(pair, 1)) < 0) {
+            Py_DECREF(out);
+            return NULL;
+        }
+    }
+    if (PyDict_GET_SIZE(out) != n) {
+        Py_DECREF(out);
+        return PyObject_CallOneArg(args[0], pairs);
+    }
+    return out;
+}
+
+PyMethodDef cb_json_values_methods[] = {
+    {"freeze", (PyCFunction)(void (*)(void))speedups_freeze, METH_FASTCALL, freeze_doc},
+    {"thaw", (PyCFunction)(void (*)(void))speedups_thaw, METH_FASTCALL, thaw_doc},
+    {"unique_pairs", (PyCFunction)(void (*)(void))speedups_unique_pairs, METH_FASTCALL, unique_pairs_doc},
+    {NULL, NULL, 0, NULL},
+};

@@ -1,0 +1,30 @@
+/* Shared by the units of contentblocks._speedups: see module.c for what the extension is and is not. */
+
+#ifndef CONTENTBLOCKS_SPEEDUPS_H
+#define CONTENTBLOCKS_SPEEDUPS_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+/* The deepest any walk recurses; max_depth is capped at 500 (501 with metadata), deeper values are handed
+ * back to the Python walks, which use an explicit stack. */
+#define MAX_RECURSION 1000
+
+/* The read-only container types of _json.py, given by setup(). */
+extern PyTypeObject *JsonObject_Type;
+extern PyTypeObject *JsonArray_Type;
+extern PyObject *empty_tuple;
+
+int check_nargs(const char *name, Py_ssize_t nargs, Py_ssize_t expected);
+int setup_done(void);
+
+/* Each unit's functions, added to the module by module.c. */
+extern PyMethodDef cb_json_values_methods[];
+extern PyMethodDef cb_maker_methods[];
+extern PyMethodDef cb_base64_methods[];
+extern PyMethodDef cb_json_writer_methods[];
+
+int cb_maker_init(void);
+void cb_base64_init(void);
+
+#endif
