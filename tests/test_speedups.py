@@ -630,3 +630,18 @@ def test_cli_checks_the_example_in_pure_python():
     )
     assert run.returncode == 0, run.stdout + run.stderr
     assert "0 problems" in run.stdout
+
+
+@needs_speedups
+def test_unique_pairs_survives_keys_that_change_the_pairs():
+    """A key whose __hash__ empties the list being read: no stale item is touched."""
+    pairs: list[Any] = []
+
+    class Shrinking:
+        def __hash__(self):
+            pairs.clear()
+            return 1
+
+    pairs.extend([(Shrinking(), 1), ("b", 2), ("c", 3)])
+    with pytest.raises(ValueError, match="duplicate in 0 pairs"):  # one key kept, and no pair left to count
+        speedups.unique_pairs(refuse, pairs)

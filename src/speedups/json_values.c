@@ -359,21 +359,24 @@ speedups_unique_pairs(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     if (out == NULL) {
         return NULL;
     }
-    /* Setting items of a fresh dict with keys json made (exact str) runs no Python code: `pairs` cannot
-     * change during the loop. */
-    n = PyList_GET_SIZE(pairs);
-    for (i = 0; i < n; i++) {
-        pair = PyList_GET_ITEM(pairs, i);
+    /* json passes exact str keys, whose hashing runs no Python code; a caller passing other keys could
+     * change `pairs` from their __hash__ or __eq__, so the size is read at each step and each pair held. */
+    for (i = 0; i < PyList_GET_SIZE(pairs); i++) {
+        pair = Py_NewRef(PyList_GET_ITEM(pairs, i));
         if (!PyTuple_CheckExact(pair) || PyTuple_GET_SIZE(pair) != 2) {
+            Py_DECREF(pair);
             Py_DECREF(out);
             PyErr_SetString(PyExc_TypeError, "unique_pairs() takes a list of 2-tuples");
             return NULL;
         }
         if (PyDict_SetItem(out, PyTuple_GET_ITEM(pair, 0), PyTuple_GET_ITEM(pair, 1)) < 0) {
+            Py_DECREF(pair);
             Py_DECREF(out);
             return NULL;
         }
+        Py_DECREF(pair);
     }
+    n = PyList_GET_SIZE(pairs);
     if (PyDict_GET_SIZE(out) != n) {
         Py_DECREF(out);
         return PyObject_CallOneArg(args[0], pairs);
