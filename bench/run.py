@@ -223,6 +223,32 @@ def measure(contestants: Contestants, repeats: int, min_time: float) -> dict[str
     return samples
 
 
+def measure_growth(
+    small: Contestants, large: Contestants, repeats: int, min_time: float
+) -> dict[str, dict[str, float]]:
+    """Per operation and contestant, the median over repeats of (time on ``large``) / (time on ``small``).
+
+    Both sizes are timed back to back in every repeat (the order alternates), so that a slower spell of a
+    shared machine weighs on both samples of a ratio, not on one size's whole phase.
+    """
+    numbers: dict[tuple[str, str, int], int] = {}
+    for which, contestants in enumerate((small, large)):
+        for op, fns in contestants.ops.items():
+            for name, fn in fns.items():
+                numbers[op, name, which] = max(1, math.ceil(min_time / max(_time(fn, 1), 1e-9)))
+    out: dict[str, dict[str, float]] = {}
+    for op, fns in large.ops.items():
+        out[op] = {}
+        for name in fns:
+            per_repeat = []
+            for r in range(repeats):
+                order = (0, 1) if r % 2 == 0 else (1, 0)
+                times = {which: _time((small, large)[which].ops[op][name], numbers[op, name, which]) for which in order}
+                per_repeat.append(times[1] / times[0])
+            out[op][name] = statistics.median(per_repeat)
+    return out
+
+
 def ratios(samples: dict[str, dict[str, list[float]]], ours: str, peer: str, op: str) -> float | None:
     """The median over repeats of the per-repeat ratio ours / peer."""
     if ours not in samples.get(op, {}) or peer not in samples.get(op, {}):
@@ -270,6 +296,10 @@ def run(sizes: list[int], repeats: int, min_time: float, *, large_repeats: int) 
     results: dict[str, Any] = {"machine": machine(), "repeats": repeats, "min_time": min_time,
                                "clock": next(name for name, c in CLOCKS.items() if c is _clock),
                                "orjson_preconf": cb_orjson is not None, "sizes": {}}
+    # Growth compares the largest size with the target size (or the next smaller one).
+    ordered = sorted(sizes)
+    compared = {ordered[-1], TARGET_SIZE if TARGET_SIZE in ordered[:-1] else ordered[-2]} if len(ordered) > 1 else set()
+    kept: dict[int, Contestants] = {}
     for size in sizes:
         started = time.perf_counter()
         raw = corpus.conversation(size)
@@ -280,6 +310,8 @@ def run(sizes: list[int], repeats: int, min_time: float, *, large_repeats: int) 
             raise SystemExit(1)
         n = repeats if size <= TARGET_SIZE else min(repeats, large_repeats)
         samples = measure(contestants, n, min_time)
+        if size in compared:
+            kept[size] = contestants
         results["sizes"][str(size)] = {
             "corpus": {**corpus.describe(raw), "json bytes": len(contestants.data)},
             "repeats": n,
@@ -292,22 +324,16 @@ def run(sizes: list[int], repeats: int, min_time: float, *, large_repeats: int) 
         }
         print(f"{size:>6} blocks: measured in {time.perf_counter() - started:.1f} s", file=sys.stderr)
         _print_size(results["sizes"][str(size)])
-    results["growth"] = growth(results)
+    results["growth"] = {}
+    if len(kept) == 2:
+        started = time.perf_counter()
+        small, large = sorted(kept)
+        results["growth"] = {"_sizes": {"small": small, "large": large},
+                             **measure_growth(kept[small], kept[large], min(repeats, large_repeats), min_time)}
+        print(f"growth {large:,} / {small:,} blocks: measured in {time.perf_counter() - started:.1f} s",
+              file=sys.stderr)
     results["targets"] = evaluate(results)
     return results
-
-
-def growth(results: dict[str, Any]) -> dict[str, dict[str, float]]:
-    """Median time at the largest size / median time at the 2,000-block size (or the next smaller), per row."""
-    sizes = sorted(int(s) for s in results["sizes"])
-    if len(sizes) < 2:
-        return {}
-    big = sizes[-1]
-    small = TARGET_SIZE if TARGET_SIZE in sizes and big != TARGET_SIZE else sizes[-2]
-    out: dict[str, dict[str, float]] = {"_sizes": {"small": small, "large": big}}  # type: ignore[dict-item]
-    for op, by in results["sizes"][str(big)]["medians"].items():
-        out[op] = {name: t / results["sizes"][str(small)]["medians"][op][name] for name, t in by.items()}
-    return out
 
 
 def evaluate(results: dict[str, Any]) -> list[dict[str, Any]]:
