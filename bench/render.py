@@ -54,6 +54,8 @@ def results_markdown(results: dict[str, Any]) -> str:
         f"- Machine: {m['cpu']}, {m['cores']} cores available ({m['platform']})",
         f"- Python: {m['python']}",
         f"- Libraries: {versions}",
+        ("- contentblocks' C accelerator: "
+         + {True: "in use", False: "not in use (pure Python)", None: "not recorded"}[m.get("accelerator")]),
         (f"- Method: interleaved repeats ({repeats}), each sample at least {results['min_time'] * 1e3:g} ms, "
          f"clock: {results.get('clock', 'cpu')} time; a ratio is the median over repeats of ours / peer in one repeat."),
         "",

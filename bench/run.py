@@ -280,6 +280,7 @@ def machine() -> dict[str, Any]:
         "platform": platform.platform(),
         "python": f"{platform.python_implementation()} {platform.python_version()}",
         "versions": versions,
+        "accelerator": cb.speedups_enabled(),
     }
 
 
