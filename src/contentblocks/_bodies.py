@@ -123,6 +123,19 @@ class Bodies:
         new = {cls: unchecked(cls) for cls in KEYS}
         allowed = _ALLOWED
         listing = _LISTING
+        bytes_source_fits = allowed[BytesSource].issuperset  # ``keys <= allowed`` without a keys view
+        citation_fits = allowed[Citation].issuperset
+        cited_reference_fits = allowed[CitedReference].issuperset
+        cited_uri_fits = allowed[CitedUri].issuperset
+        file_block_fits = allowed[FileBlock].issuperset
+        json_block_fits = allowed[JsonBlock].issuperset
+        reasoning_block_fits = allowed[ReasoningBlock].issuperset
+        reference_source_fits = allowed[ReferenceSource].issuperset
+        refusal_block_fits = allowed[RefusalBlock].issuperset
+        text_fits = allowed[TextBlock].issuperset
+        tool_call_block_fits = allowed[ToolCallBlock].issuperset
+        tool_result_block_fits = allowed[ToolResultBlock].issuperset
+        url_source_fits = allowed[UrlSource].issuperset
 
         def metadata(raw: dict[str, Any], problems: Problems) -> Any:
             value = raw.get("metadata", MISSING)
@@ -265,12 +278,12 @@ class Bodies:
         # ------------------------------------------------------------------------------ citations
 
         def cited_uri(raw: dict[str, Any], problems: Problems) -> CitedUri:
-            if not raw.keys() <= allowed[CitedUri]:
+            if not cited_uri_fits(raw):
                 unknown_keys(problems, "", raw, allowed[CitedUri], listing[CitedUri], cap)
             return new[CitedUri](ruled(raw, "value", problems, lambda v: check_uri(v, max_uri)))  # type: ignore[no-any-return]
 
         def cited_reference(raw: dict[str, Any], problems: Problems) -> CitedReference:
-            if not raw.keys() <= allowed[CitedReference]:
+            if not cited_reference_fits(raw):
                 unknown_keys(problems, "", raw, allowed[CitedReference], listing[CitedReference], cap)
             value = ruled(raw, "value", problems, lambda v: check_no_surrounding_space(v, max_uri))
             return new[CitedReference](value)  # type: ignore[no-any-return]
@@ -279,17 +292,16 @@ class Bodies:
         title_rule: Callable[[str], str | None] = lambda v: check_no_surrounding_space(v, max_chars)  # noqa: E731
 
         citation_keys = allowed[Citation]
-        source_keys = allowed[CitedUri]
         new_cited_uri = new[CitedUri]
         new_citation = new[Citation]
 
         def citation(raw: dict[str, Any], problems: Problems) -> Citation:  # noqa: C901 - the common case inline
-            if not raw.keys() <= citation_keys:
+            if not citation_fits(raw):
                 unknown_keys(problems, "", raw, citation_keys, listing[Citation], cap)
             # The common source, a valid URI, inline; anything else through the tagged bodies, which word it.
             source: Any = None
             src = raw.get("source")
-            if type(src) is dict and src.keys() <= source_keys:
+            if type(src) is dict and cited_uri_fits(src):
                 kind = src.get("kind")
                 value = src.get("value")
                 if type(kind) is str and kind == "uri" and type(value) is str and check_uri(value, max_uri) is None:
@@ -331,7 +343,7 @@ class Bodies:
         new_text = new[TextBlock]
 
         def text(raw: dict[str, Any], problems: Problems) -> TextBlock:
-            if not raw.keys() <= text_keys:
+            if not text_fits(raw):
                 unknown_keys(problems, "", raw, text_keys, listing[TextBlock], cap)
             value = raw.get("text", MISSING)
             if (
@@ -359,23 +371,23 @@ class Bodies:
             return new_text(value, citations, meta)  # type: ignore[no-any-return]
 
         def refusal(raw: dict[str, Any], problems: Problems) -> RefusalBlock:
-            if not raw.keys() <= allowed[RefusalBlock]:
+            if not refusal_block_fits(raw):
                 unknown_keys(problems, "", raw, allowed[RefusalBlock], listing[RefusalBlock], cap)
             value = free_text(raw, "text", problems)
             return new[RefusalBlock](value, EMPTY_OBJECT if "metadata" not in raw else metadata(raw, problems))  # type: ignore[no-any-return]
 
         def bytes_source(raw: dict[str, Any], problems: Problems) -> BytesSource:
-            if not raw.keys() <= allowed[BytesSource]:
+            if not bytes_source_fits(raw):
                 unknown_keys(problems, "", raw, allowed[BytesSource], listing[BytesSource], cap)
             return new[BytesSource](binary(raw, "data", problems))  # type: ignore[no-any-return]
 
         def url_source(raw: dict[str, Any], problems: Problems) -> UrlSource:
-            if not raw.keys() <= allowed[UrlSource]:
+            if not url_source_fits(raw):
                 unknown_keys(problems, "", raw, allowed[UrlSource], listing[UrlSource], cap)
             return new[UrlSource](ruled(raw, "url", problems, lambda v: check_url(v, max_uri)))  # type: ignore[no-any-return]
 
         def reference_source(raw: dict[str, Any], problems: Problems) -> ReferenceSource:
-            if not raw.keys() <= allowed[ReferenceSource]:
+            if not reference_source_fits(raw):
                 unknown_keys(problems, "", raw, allowed[ReferenceSource], listing[ReferenceSource], cap)
             ref = ruled(raw, "id", problems, lambda v: check_no_surrounding_space(v, max_uri))
             provider = raw.get("provider")
@@ -388,7 +400,7 @@ class Bodies:
         source = tagged({"base64": bytes_source, "url": url_source, "reference": reference_source}, "source type")
 
         def file(raw: dict[str, Any], problems: Problems) -> FileBlock:
-            if not raw.keys() <= allowed[FileBlock]:
+            if not file_block_fits(raw):
                 unknown_keys(problems, "", raw, allowed[FileBlock], listing[FileBlock], cap)
             media_type = ruled(raw, "media_type", problems, check_media_type)
             src = nested(raw, "source", problems, source)
@@ -397,7 +409,7 @@ class Bodies:
             return new[FileBlock](media_type, src, filename, meta)  # type: ignore[no-any-return]
 
         def reasoning(raw: dict[str, Any], problems: Problems) -> ReasoningBlock:
-            if not raw.keys() <= allowed[ReasoningBlock]:
+            if not reasoning_block_fits(raw):
                 unknown_keys(problems, "", raw, allowed[ReasoningBlock], listing[ReasoningBlock], cap)
             value = free_text(raw, "text", problems, optional=True)
             signature = free_text(raw, "signature", problems, optional=True)
@@ -410,7 +422,7 @@ class Bodies:
             return new[ReasoningBlock](value, signature, redacted, meta)  # type: ignore[no-any-return]
 
         def tool_call(raw: dict[str, Any], problems: Problems) -> ToolCallBlock:
-            if not raw.keys() <= allowed[ToolCallBlock]:
+            if not tool_call_block_fits(raw):
                 unknown_keys(problems, "", raw, allowed[ToolCallBlock], listing[ToolCallBlock], cap)
             call_id, name = call_identifiers(raw, problems)
             value = raw.get("input", MISSING)
@@ -422,7 +434,7 @@ class Bodies:
             return new[ToolCallBlock](call_id, name, value, meta)  # type: ignore[no-any-return]
 
         def json_block(raw: dict[str, Any], problems: Problems) -> JsonBlock:
-            if not raw.keys() <= allowed[JsonBlock]:
+            if not json_block_fits(raw):
                 unknown_keys(problems, "", raw, allowed[JsonBlock], listing[JsonBlock], cap)
             value = raw.get("value", MISSING)
             if value is MISSING:
@@ -436,7 +448,7 @@ class Bodies:
         )
 
         def tool_result(raw: dict[str, Any], problems: Problems) -> ToolResultBlock:
-            if not raw.keys() <= allowed[ToolResultBlock]:
+            if not tool_result_block_fits(raw):
                 unknown_keys(problems, "", raw, allowed[ToolResultBlock], listing[ToolResultBlock], cap)
             call_id, name = call_identifiers(raw, problems)
             outcome = raw.get("outcome", MISSING)

@@ -81,9 +81,10 @@ class StructureHooks:
         new_text = unchecked(TextBlock)
         cap = self.limits.max_errors
         surrogate = SURROGATE
+        message_fits = _MESSAGE_KEYS.issuperset
 
         def message(raw: dict[str, Any], problems: Problems) -> Message:
-            if not raw.keys() <= _MESSAGE_KEYS:
+            if not message_fits(raw):
                 unknown_keys(problems, "", raw, _MESSAGE_KEYS, _MESSAGE_LISTING, cap)
             role = raw.get("role", MISSING)
             allowed = role_classes.get(role) if type(role) is str else None
