@@ -4,10 +4,18 @@
  */
 
 #include "speedups.h"
+#include <stdint.h>
+#include <string.h>
 
 
 static const char B64_ALPHABET[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 static signed char B64_VALUES[256];
+/* Each character's six bits already shifted into place for its position in a quantum, or INVALID: a quantum
+ * decodes with four lookups and three ORs, and any invalid character leaves a bit above the 24 data bits. */
+#define INVALID 0x80000000u
+static uint32_t B64_SHIFTED[4][256];
+/* The two characters of every 12-bit value, for encoding: two lookups per three bytes. */
+static char B64_PAIRS[4096][2];
 
 void
 cb_base64_init(void)
@@ -18,6 +26,17 @@ cb_base64_init(void)
     }
     for (i = 0; i < 64; i++) {
         B64_VALUES[(unsigned char)B64_ALPHABET[i]] = (signed char)i;
+    }
+    for (i = 0; i < 4096; i++) {
+        B64_PAIRS[i][0] = B64_ALPHABET[i >> 6];
+        B64_PAIRS[i][1] = B64_ALPHABET[i & 0x3F];
+    }
+    for (i = 0; i < 256; i++) {
+        uint32_t v = B64_VALUES[i] < 0 ? INVALID : (uint32_t)B64_VALUES[i];
+        B64_SHIFTED[0][i] = v == INVALID ? INVALID : v << 18;
+        B64_SHIFTED[1][i] = v == INVALID ? INVALID : v << 12;
+        B64_SHIFTED[2][i] = v == INVALID ? INVALID : v << 6;
+        B64_SHIFTED[3][i] = v;
     }
 }
 
@@ -33,7 +52,8 @@ speedups_b64decode(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     const unsigned char *src;
     unsigned char *dst;
     Py_ssize_t i, n, full, size;
-    int a, b, c, d, pad = 0;
+    int a, b, c, pad = 0;
+    uint32_t quantum, seen = 0;
 
     if (!check_nargs("b64decode", nargs, 2)) {
         return NULL;
@@ -66,17 +86,16 @@ speedups_b64decode(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     dst = (unsigned char *)PyBytes_AS_STRING(out);
     full = pad ? n - 4 : n;
     for (i = 0; i < full; i += 4) {
-        a = B64_VALUES[src[i]];
-        b = B64_VALUES[src[i + 1]];
-        c = B64_VALUES[src[i + 2]];
-        d = B64_VALUES[src[i + 3]];
-        if ((a | b | c | d) < 0) {
-            goto miss;
-        }
-        dst[0] = (unsigned char)(a << 2 | b >> 4);
-        dst[1] = (unsigned char)((b & 0x0F) << 4 | c >> 2);
-        dst[2] = (unsigned char)((c & 0x03) << 6 | d);
+        quantum = B64_SHIFTED[0][src[i]] | B64_SHIFTED[1][src[i + 1]] | B64_SHIFTED[2][src[i + 2]]
+                  | B64_SHIFTED[3][src[i + 3]];
+        seen |= quantum;
+        dst[0] = (unsigned char)(quantum >> 16);
+        dst[1] = (unsigned char)(quantum >> 8);
+        dst[2] = (unsigned char)quantum;
         dst += 3;
+    }
+    if (seen & INVALID) {  /* checked once: the bytes written so far are thrown away */
+        goto miss;
     }
     if (pad == 1) {  /* xyz= : two bytes, the last two bits of z must be zero */
         a = B64_VALUES[src[n - 4]];
@@ -132,10 +151,8 @@ speedups_b64encode(PyObject *module, PyObject *data)
     rest = n % 3;
     for (i = 0; i < n - rest; i += 3) {
         v = (unsigned int)src[i] << 16 | (unsigned int)src[i + 1] << 8 | src[i + 2];
-        dst[0] = (unsigned char)B64_ALPHABET[v >> 18];
-        dst[1] = (unsigned char)B64_ALPHABET[(v >> 12) & 0x3F];
-        dst[2] = (unsigned char)B64_ALPHABET[(v >> 6) & 0x3F];
-        dst[3] = (unsigned char)B64_ALPHABET[v & 0x3F];
+        memcpy(dst, B64_PAIRS[v >> 12], 2);
+        memcpy(dst + 2, B64_PAIRS[v & 0xFFF], 2);
         dst += 4;
     }
     if (rest == 1) {
