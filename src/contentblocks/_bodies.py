@@ -243,6 +243,31 @@ class Bodies:
                     prefix_since(problems, before, f"{key}[{i}]")
             return tuple(out)
 
+        def tagged_items(value: object, key: str, problems: Problems, get: Callable[[str], Any], body: Body) -> Any:
+            """items() for an array of tagged objects, dispatching inline on ``type``: the valid case in one loop.
+
+            At the first problem, the array is done again by items() and the tagged ``body``, which give each
+            problem its item's path; a valid prefix is at most done twice.
+            """
+            if type(value) is list:
+                before = len(problems)
+                out: list[Any] = []
+                append = out.append
+                for item in value:
+                    if type(item) is not dict:
+                        break
+                    tag = item.get("type")
+                    item_body = get(tag) if type(tag) is str else None
+                    if item_body is None:
+                        break
+                    append(item_body(item, problems))
+                    if len(problems) != before:
+                        del problems[before:]
+                        break
+                else:
+                    return tuple(out)
+            return items(value, key, problems, body)
+
         def nested(raw: dict[str, Any], key: str, problems: Problems, body: Body) -> Any:
             value = raw.get(key, MISSING)
             if type(value) is not dict:
@@ -443,9 +468,9 @@ class Bodies:
                 value = freeze(value, ".value", limits, problems)
             return new[JsonBlock](value, EMPTY_OBJECT if "metadata" not in raw else metadata(raw, problems))  # type: ignore[no-any-return]
 
-        content = tagged(
-            {"text": text, "file": file, "json": json_block}, "a tool result", known=frozenset(KIND_NAMES.values())
-        )
+        content_bodies: dict[str, Body] = {"text": text, "file": file, "json": json_block}
+        content = tagged(content_bodies, "a tool result", known=frozenset(KIND_NAMES.values()))
+        content_get = content_bodies.get
 
         def tool_result(raw: dict[str, Any], problems: Problems) -> ToolResultBlock:
             if not tool_result_block_fits(raw):
@@ -460,7 +485,7 @@ class Bodies:
                 problems.append((".content", "required key missing"))
                 parts = ()
             else:
-                parts = items(parts, ".content", problems, content)
+                parts = tagged_items(parts, ".content", problems, content_get, content)
             meta = EMPTY_OBJECT if "metadata" not in raw else metadata(raw, problems)
             return new[ToolResultBlock](call_id, name, outcome, parts, meta)  # type: ignore[no-any-return]
 
@@ -479,6 +504,7 @@ class Bodies:
         self.source = source
         self.cited = cited
         self.items = items
+        self.tagged_items = tagged_items
         self.metadata = metadata
         self.by_class: dict[type, Body] = {
             TextBlock: text, RefusalBlock: refusal, FileBlock: file, ReasoningBlock: reasoning,

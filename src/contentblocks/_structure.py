@@ -73,7 +73,8 @@ class StructureHooks:
 
     def _message_body(self, bodies: Bodies) -> Body:  # noqa: C901 - one flat hook
         block = bodies.block
-        items = bodies.items
+        tagged_items = bodies.tagged_items
+        block_get = bodies.block_bodies.get
         metadata = bodies.metadata
         role_classes = _ROLE_CLASSES
         max_chars = self.limits.max_text_chars
@@ -108,7 +109,7 @@ class StructureHooks:
                 problems.append((".content", "expected a string or an array of blocks, got null"))
             else:
                 before = len(problems)
-                blocks = items(content, ".content", problems, block)
+                blocks = tagged_items(content, ".content", problems, block_get, block)
                 if not blocks and len(problems) == before:
                     problems.append((".content", "a message carries at least one block"))
                 if allowed is not None and not allowed.issuperset(map(type, blocks)):
