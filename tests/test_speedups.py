@@ -17,6 +17,7 @@ import importlib.util
 import json
 import math
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -645,3 +646,24 @@ def test_unique_pairs_survives_keys_that_change_the_pairs():
     pairs.extend([(Shrinking(), 1), ("b", 2), ("c", 3)])
     with pytest.raises(ValueError, match="duplicate in 0 pairs"):  # one key kept, and no pair left to count
         speedups.unique_pairs(refuse, pairs)
+
+
+# ------------------------------------------------------------------------------------------ has_surrogate
+
+ANY_CODE_POINTS = st.text(alphabet=st.characters(min_codepoint=0, max_codepoint=0x10FFFF, exclude_categories=()))
+
+
+@needs_speedups
+@given(ANY_CODE_POINTS)
+def test_has_surrogate_is_the_regex(text):
+    assert speedups.has_surrogate(text) is (re.search("[\ud800-\udfff]", text) is not None)
+
+
+@needs_speedups
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [("", False), ("abc", False), ("\xe9", False), ("\ud7ff\ue000", False), ("\ud800", True), ("a\udfff", True),
+     ("\u0100\udbff", True), ("\U0001f600\udc00", True), ("\U0001f600", False), (StrKey("\ud800"), True)],
+)  # fmt: skip
+def test_has_surrogate_at_the_edges(text, found):
+    assert speedups.has_surrogate(text) is found

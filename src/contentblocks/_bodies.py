@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from ._accel import speedups
 from ._blocks import (
     OUTCOMES,
     BytesSource,
@@ -96,7 +97,10 @@ _NAMES = {
 }
 _ALLOWED = {cls: frozenset(keys) for cls, keys in KEYS.items()}
 _LISTING = {cls: f"{_NAMES[cls]} has: {', '.join(keys)}" for cls, keys in KEYS.items()}
-SURROGATE = re.compile("[\ud800-\udfff]").search
+# Truthy when a string holds a lone surrogate: a scan in C where the accelerator is built.
+SURROGATE: Callable[[str], object] = (
+    speedups.has_surrogate if speedups is not None else re.compile("[\ud800-\udfff]").search
+)
 _ASCII_IDENTIFIER = re.compile(r"[!-~]{1,%d}" % MAX_IDENTIFIER_CHARS).fullmatch  # noqa: UP031 - a regex, braces clash
 
 

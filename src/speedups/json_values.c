@@ -384,7 +384,27 @@ speedups_unique_pairs(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     return out;
 }
 
+PyDoc_STRVAR(has_surrogate_doc,
+"has_surrogate(text, /)\n--\n\n"
+"Whether a str holds a surrogate code point (a lone surrogate: no UTF-8 encoder accepts it).");
+
+static PyObject *
+speedups_has_surrogate(PyObject *module, PyObject *text)
+{
+    if (!PyUnicode_Check(text)) {
+        PyErr_SetString(PyExc_TypeError, "has_surrogate() takes a str");
+        return NULL;
+    }
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(text) < 0) {
+        return NULL;
+    }
+#endif
+    return PyBool_FromLong(!PyUnicode_IS_ASCII(text) && has_surrogate(text));
+}
+
 PyMethodDef cb_json_values_methods[] = {
+    {"has_surrogate", (PyCFunction)speedups_has_surrogate, METH_O, has_surrogate_doc},
     {"freeze", (PyCFunction)(void (*)(void))speedups_freeze, METH_FASTCALL, freeze_doc},
     {"thaw", (PyCFunction)(void (*)(void))speedups_thaw, METH_FASTCALL, thaw_doc},
     {"unique_pairs", (PyCFunction)(void (*)(void))speedups_unique_pairs, METH_FASTCALL, unique_pairs_doc},
