@@ -96,8 +96,9 @@ def results_markdown(results: dict[str, Any]) -> str:
             "",
             (f"Linear cost gives about {large / small:g}{_X} (the JSON text grows {json_growth:.1f}{_X}); the target "
              f"is at most {1.1 * large / small:g}{_X} for every operation of ours but deepcopy, which is O(1)."),
-            ("Each repeat times both sizes back to back (in alternating order), and a growth is the median over "
-             "repeats of the ratio of the two samples, so that a slow spell of the machine weighs on both sizes."),
+            (f"Each of {grow.get('_repeats', 'the')} repeats times both sizes back to back (in alternating order), "
+             "and a growth is the median over repeats of the ratio of the two samples, so that a slow spell of "
+             "the machine weighs on both sizes."),
             "",
         ]
         rows = []
