@@ -667,3 +667,16 @@ def test_has_surrogate_is_the_regex(text):
 )  # fmt: skip
 def test_has_surrogate_at_the_edges(text, found):
     assert speedups.has_surrogate(text) is found
+
+
+@needs_speedups
+@pytest.mark.parametrize("size", [65_535, 65_536, 65_537, 200_000])
+def test_dumps_ascii_spans_chunks(size):
+    """Strings and documents longer than the writer's 64 KiB chunks, plain and escaped, come out whole."""
+    values = [
+        "a" * size,
+        ["x" * (size // 3), "é" * (size // 7), "\U0001f600" * (size // 13), "\n" * (size // 5)],
+        {str(i): "ab\u2028" * 3 for i in range(size // 40)},
+    ]
+    for value in values:
+        assert speedups.dumps_ascii(value, MISS) == stdlib_dumps(value)
