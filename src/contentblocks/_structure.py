@@ -10,11 +10,12 @@ from __future__ import annotations
 from typing import Any
 
 from ._blocks import CitedReference, CitedUri, TextBlock
-from ._bodies import KEYS, SURROGATE, TAGS, Bodies, Body
+from ._bodies import KEYS, TAGS, Bodies
 from ._errors import ValidationError, describe_type, preview
 from ._fields import MISSING, Problems, as_object, objects_past_cap, prefix_since, string_problem, unknown_keys
 from ._json import EMPTY_OBJECT, plain_container
 from ._messages import ROLE_BLOCKS, Conversation, Message, check_roles, conversation_problems
+from ._readers import SURROGATE, Body
 from ._rules import Limits
 from ._unchecked import unchecked
 
