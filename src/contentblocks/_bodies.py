@@ -36,7 +36,7 @@ from ._fields import (
 )
 from ._json import EMPTY_OBJECT, freeze
 from ._messages import KIND_NAMES, Message
-from ._readers import SURROGATE, Body, Readers
+from ._readers import Body, Readers
 from ._rules import (
     Limits,
     check_filename,
@@ -44,6 +44,7 @@ from ._rules import (
     check_no_surrounding_space,
     check_uri,
     check_url,
+    find_surrogate,
 )
 from ._unchecked import unchecked
 
@@ -87,6 +88,8 @@ _NAMES = {
 }
 _ALLOWED = {cls: frozenset(keys) for cls, keys in KEYS.items()}
 _LISTING = {cls: f"{_NAMES[cls]} has: {', '.join(keys)}" for cls, keys in KEYS.items()}
+
+
 class Bodies:
     """Every body for one converter's limits and binary mode; ``block``, ``message`` and friends dispatch."""
 
@@ -94,7 +97,7 @@ class Bodies:
         max_chars = limits.max_text_chars
         max_uri = limits.max_uri_chars
         cap = limits.max_errors
-        surrogate = SURROGATE
+        surrogate = find_surrogate
         new = {cls: unchecked(cls) for cls in KEYS}
         allowed = _ALLOWED
         listing = _LISTING

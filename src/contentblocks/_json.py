@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from collections.abc import Callable
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any, NoReturn, TypeAlias
 
 from ._accel import MISS, speedups
 from ._errors import describe_type, join_key
-from ._rules import has_lone_surrogate
+from ._rules import find_surrogate, has_lone_surrogate
 
 if TYPE_CHECKING:
     from ._rules import Limits
@@ -239,7 +238,6 @@ def freeze(value: object, path: str, limits: Limits, problems: list[tuple[str, s
     return _freeze_container(value, kind, path, walk, limits.max_depth + extra_depth)
 
 
-_SURROGATE_SEARCH = re.compile("[\ud800-\udfff]").search
 _isfinite = math.isfinite
 _dict_items = dict.items
 _dict_keys = dict.keys
@@ -256,7 +254,7 @@ def _freeze_flat(value: Any, kind: int, limits: Limits) -> Any:  # noqa: C901, P
     if len(value) + 1 > limits.max_nodes:
         return None
     max_chars = limits.max_text_chars
-    surrogate = _SURROGATE_SEARCH
+    surrogate = find_surrogate
     if kind == 1:
         for key in _dict_keys(value):
             if type(key) is not str or len(key) > max_chars or (not key.isascii() and surrogate(key)):
@@ -300,7 +298,7 @@ def _freeze_container(root: Any, root_kind: int, path: str, walk: _Walk, max_dep
     limits = walk.limits
     max_chars = limits.max_text_chars
     max_nodes = limits.max_nodes
-    surrogate = _SURROGATE_SEARCH
+    surrogate = find_surrogate
     isfinite = _isfinite
     new_object, new_array, dict_init, list_init = _new_object, _new_array, _dict_init, _list_init
     walk.nodes = 1 + len(root)

@@ -11,7 +11,6 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from ._accel import speedups
 from ._checks import check_identifier_field, freeze_metadata
 from ._errors import describe_type, preview
 from ._fields import (
@@ -24,16 +23,12 @@ from ._fields import (
     string_problem,
 )
 from ._json import EMPTY_OBJECT, plain_container
-from ._rules import MAX_IDENTIFIER_CHARS, Limits, check_base64
+from ._rules import MAX_IDENTIFIER_CHARS, Limits, check_base64, find_surrogate
 
-__all__ = ["SURROGATE", "Body", "Readers", "tag_problem"]
+__all__ = ["Body", "Readers", "tag_problem"]
 
 Body = Callable[[dict[str, Any], Problems], Any]
 
-# Truthy when a string holds a lone surrogate: a scan in C where the accelerator is built.
-SURROGATE: Callable[[str], object] = (
-    speedups.has_surrogate if speedups is not None else re.compile("[\ud800-\udfff]").search
-)
 _ASCII_IDENTIFIER = re.compile(r"[!-~]{1,%d}" % MAX_IDENTIFIER_CHARS).fullmatch  # noqa: UP031 - a regex, braces clash
 
 
@@ -54,7 +49,7 @@ class Readers:
         max_chars = limits.max_text_chars
         max_bytes = limits.max_binary_bytes
         cap = limits.max_errors
-        surrogate = SURROGATE
+        surrogate = find_surrogate
         ascii_identifier = _ASCII_IDENTIFIER
 
         def metadata(raw: dict[str, Any], problems: Problems) -> Any:

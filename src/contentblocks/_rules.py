@@ -10,6 +10,7 @@ from __future__ import annotations
 import binascii
 import re
 import unicodedata
+from collections.abc import Callable
 
 import attrs
 
@@ -28,6 +29,7 @@ __all__ = [
     "check_no_surrounding_space",
     "check_uri",
     "check_url",
+    "find_surrogate",
     "has_lone_surrogate",
 ]
 
@@ -74,12 +76,16 @@ class Limits:
 
 DEFAULT_LIMITS = Limits()
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
+#: Truthy when a string holds a surrogate code point (a lone surrogate: Python strings hold no pairs), for the
+#: hot paths that test ``isascii()`` first: a scan in C where the accelerator is built, a regex search if not.
+find_surrogate: Callable[[str], object] = (
+    speedups.has_surrogate if speedups is not None else re.compile("[\ud800-\udfff]").search
+)
 
 
 def has_lone_surrogate(value: str) -> bool:
     """Whether ``value`` holds a surrogate code point (which no UTF-8 encoder accepts)."""
-    return not value.isascii() and _SURROGATE.search(value) is not None
+    return not value.isascii() and bool(find_surrogate(value))
 
 
 def check_free_text(value: str, max_chars: int) -> str | None:

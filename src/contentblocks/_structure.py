@@ -15,8 +15,8 @@ from ._errors import ValidationError, describe_type, preview
 from ._fields import MISSING, Problems, as_object, objects_past_cap, prefix_since, string_problem, unknown_keys
 from ._json import EMPTY_OBJECT, plain_container
 from ._messages import ROLE_BLOCKS, Conversation, Message, check_roles, conversation_problems
-from ._readers import SURROGATE, Body
-from ._rules import Limits
+from ._readers import Body
+from ._rules import Limits, find_surrogate
 from ._unchecked import unchecked
 
 __all__ = ["KEYS", "StructureHooks"]
@@ -82,7 +82,7 @@ class StructureHooks:
         new_message = unchecked(Message)
         new_text = unchecked(TextBlock)
         cap = self.limits.max_errors
-        surrogate = SURROGATE
+        surrogate = find_surrogate
         message_fits = _MESSAGE_KEYS.issuperset
 
         def message(raw: dict[str, Any], problems: Problems) -> Message:
