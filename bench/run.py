@@ -206,13 +206,17 @@ def _time(fn: Callable[[], Any], number: int) -> float:
         gc.enable()
 
 
+def _calls_per_sample(fn: Callable[[], Any], min_time: float) -> int:
+    """How many calls make a sample of at least ``min_time`` seconds (one timed call: warm-up and calibration)."""
+    return max(1, math.ceil(min_time / max(_time(fn, 1), 1e-9)))
+
+
 def measure(contestants: Contestants, repeats: int, min_time: float) -> dict[str, dict[str, list[float]]]:
     """Per operation and contestant, ``repeats`` samples of seconds per call, interleaved."""
     numbers: dict[tuple[str, str], int] = {}
     for op, fns in contestants.ops.items():
         for name, fn in fns.items():
-            once = _time(fn, 1)  # warm-up and calibration
-            numbers[op, name] = max(1, math.ceil(min_time / max(once, 1e-9)))
+            numbers[op, name] = _calls_per_sample(fn, min_time)
     samples: dict[str, dict[str, list[float]]] = {op: {name: [] for name in fns} for op, fns in contestants.ops.items()}
     for r in range(repeats):
         for op, fns in contestants.ops.items():
@@ -235,7 +239,7 @@ def measure_growth(
     for which, contestants in enumerate((small, large)):
         for op, fns in contestants.ops.items():
             for name, fn in fns.items():
-                numbers[op, name, which] = max(1, math.ceil(min_time / max(_time(fn, 1), 1e-9)))
+                numbers[op, name, which] = _calls_per_sample(fn, min_time)
     out: dict[str, dict[str, float]] = {}
     for op, fns in large.ops.items():
         out[op] = {}
