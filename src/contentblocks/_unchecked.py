@@ -27,10 +27,9 @@ def unchecked(cls: type) -> Callable[..., Any]:
     except KeyError:
         pass
     names = [a.name for a in attrs.fields(cls)]
-    if speedups is not None:
-        _cache[cls] = speedups.instance_maker(cls, tuple(names))
-        return _cache[cls]
-    return _cache.setdefault(cls, generated(cls, names))
+    make = speedups.instance_maker(cls, tuple(names)) if speedups is not None else generated(cls, names)
+    _cache[cls] = make
+    return make
 
 
 def generated(cls: type, names: list[str]) -> Callable[..., Any]:

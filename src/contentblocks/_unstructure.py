@@ -41,16 +41,9 @@ def unstructure_hooks(*, native_binary: bool, plain_json: bool = True) -> dict[t
     With ``plain_json=False`` JSON values come out as the blocks' own read-only containers (dict and list
     subclasses), for serialisers that write them at once: no copy is made.
     """
-    b2a = binascii.b2a_base64
-    encode = speedups.b64encode if speedups is not None else None
     thaw = _thaw if plain_json else _keep
-
-    def binary(data: bytes) -> Any:
-        if native_binary:
-            return data
-        if encode is not None:
-            return encode(data)
-        return b2a(data, newline=False).decode("ascii")
+    # Chosen once: raw bytes for msgpack and CBOR, else canonical base64 text (in C where it is built).
+    binary: Callable[[bytes], Any] = _keep if native_binary else speedups.b64encode if speedups is not None else _b64
 
     def citation(c: Citation) -> dict[str, Any]:
         source = c.source
@@ -182,6 +175,10 @@ def unstructure_hooks(*, native_binary: bool, plain_json: bool = True) -> dict[t
 
 def _keep(value: Any) -> Any:
     return value
+
+
+def _b64(data: bytes) -> str:
+    return binascii.b2a_base64(data, newline=False).decode("ascii")
 
 
 _DUMP_HOOKS = {
