@@ -62,11 +62,9 @@ speedups_b64decode(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     if (!PyUnicode_CheckExact(text)) {
         return Py_NewRef(args[1]);
     }
-#if PY_VERSION_HEX < 0x030C0000
-    if (PyUnicode_READY(text) < 0) {
+    if (str_ready(text) < 0) {
         return NULL;
     }
-#endif
     n = PyUnicode_GET_LENGTH(text);
     if (!PyUnicode_IS_ASCII(text) || n % 4 != 0) {
         return Py_NewRef(args[1]);

@@ -45,11 +45,9 @@ has_surrogate(PyObject *s)
 static int
 string_ok(PyObject *s, const Walk *walk)
 {
-#if PY_VERSION_HEX < 0x030C0000
-    if (PyUnicode_READY(s) < 0) {
+    if (str_ready(s) < 0) {
         return -1;
     }
-#endif
     if (PyUnicode_GET_LENGTH(s) > walk->max_chars) {
         return 0;
     }
@@ -395,11 +393,9 @@ speedups_has_surrogate(PyObject *module, PyObject *text)
         PyErr_SetString(PyExc_TypeError, "has_surrogate() takes a str");
         return NULL;
     }
-#if PY_VERSION_HEX < 0x030C0000
-    if (PyUnicode_READY(text) < 0) {
+    if (str_ready(text) < 0) {
         return NULL;
     }
-#endif
     return PyBool_FromLong(!PyUnicode_IS_ASCII(text) && has_surrogate(text));
 }
 

@@ -72,11 +72,9 @@ write_string(Buffer *buf, PyObject *s)
     Py_UCS4 c;
     char *out;
 
-#if PY_VERSION_HEX < 0x030C0000
-    if (PyUnicode_READY(s) < 0) {
+    if (str_ready(s) < 0) {
         return -1;
     }
-#endif
     n = PyUnicode_GET_LENGTH(s);
     if (PyUnicode_IS_ASCII(s)) {
         /* Most strings need no escape at all (text, identifiers, base64): copied in one go. */

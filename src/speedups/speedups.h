@@ -16,6 +16,19 @@ extern PyTypeObject *JsonArray_Type;
 extern PyObject *empty_tuple;
 
 int check_nargs(const char *name, Py_ssize_t nargs, Py_ssize_t expected);
+
+/* Make a str's data readable: legacy strings need PyUnicode_READY before 3.12, which has none. 0 on success,
+ * -1 with an exception set. */
+static inline int
+str_ready(PyObject *s)
+{
+#if PY_VERSION_HEX < 0x030C0000
+    return PyUnicode_READY(s);
+#else
+    (void)s;
+    return 0;
+#endif
+}
 int setup_done(void);
 
 /* Each unit's functions, added to the module by module.c. */
