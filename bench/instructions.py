@@ -3,7 +3,7 @@
 Times on a shared machine move by 5-10 % from run to run; instruction counts do not, so they show whether a
 change to the code did less work. Usage (from the repository root; needs valgrind)::
 
-    python bench/instructions.py structure           # also: unstructure, loads (orjson converter), dumps
+    python bench/instructions.py structure           # also: unstructure, loads, dumps, loads-orjson, dumps-orjson
     python bench/instructions.py structure --size 200
 
 It runs this file under ``valgrind --tool=callgrind`` twice, once with no call and once with three calls of
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import importlib.util
 import re
 import subprocess
 import sys
@@ -23,27 +24,17 @@ from pathlib import Path
 from typing import Any
 
 CALLS = 3
+OPERATIONS = ("structure", "unstructure", "loads", "dumps", "loads-orjson", "dumps-orjson")  # as bench/profile.py
 
 
 def _operation(name: str, size: int) -> Callable[[], Any]:
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    import corpus  # noqa: PLC0415
-    import orjson  # noqa: PLC0415
-
-    import contentblocks as cb  # noqa: PLC0415
-    from contentblocks.preconf.orjson import make_converter  # noqa: PLC0415
-
-    raw = corpus.conversation(size)
-    data = orjson.dumps(raw)
-    converter = make_converter()
-    obj = cb.structure(raw, cb.Conversation)
-    operations: dict[str, Callable[[], Any]] = {
-        "structure": lambda: cb.structure(raw, cb.Conversation),
-        "unstructure": lambda: cb.unstructure(obj),
-        "loads": lambda: converter.loads(data, cb.Conversation),
-        "dumps": lambda: cb.dumps(obj),
-    }
-    return operations[name]
+    """The operation as ``bench/profile.py`` defines it (loaded by path: the file shadows the stdlib's)."""
+    spec = importlib.util.spec_from_file_location("_bench_profile", Path(__file__).resolve().parent / "profile.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.operations(size)[name]  # type: ignore[no-any-return]
 
 
 def _child(name: str, size: int, calls: int) -> None:
@@ -66,7 +57,7 @@ def _collected(name: str, size: int, calls: int) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("operation", choices=["structure", "unstructure", "loads", "dumps"])
+    parser.add_argument("operation", choices=OPERATIONS)
     parser.add_argument("--size", type=int, default=2_000, help="corpus size in blocks (default: 2,000)")
     parser.add_argument("--child", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
