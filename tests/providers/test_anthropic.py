@@ -218,6 +218,28 @@ def test_other_degradations_are_reported():
 
 
 @pytest.mark.parametrize(
+    ("media_type", "source", "lost"),
+    [
+        ("image/png", cb.UrlSource(url="https://example.com/a.png"), True),
+        ("image/*", cb.UrlSource(url="https://example.com/a.png"), False),
+        ("image/webp", cb.ReferenceSource(id="file-1"), True),
+        ("image/*", cb.ReferenceSource(id="file-1", provider="anthropic"), False),
+        ("application/pdf", cb.UrlSource(url="https://example.com/a.pdf"), False),
+        ("application/pdf", cb.ReferenceSource(id="file-1"), True),
+        ("application/octet-stream", cb.ReferenceSource(id="file-1"), False),
+    ],
+)
+def test_media_types_without_a_place_are_reported(media_type, source, lost):
+    """URL and file-id sources carry no media type: one that would not read back the same is a loss."""
+    block = cb.FileBlock(media_type=media_type, source=source)
+    conversation = cb.Conversation(messages=[cb.Message(role="user", content=[block])])
+    converted = anthropic.to_provider(conversation)
+    assert [loss.path for loss in converted.losses] == (["$[0].content[0].media_type"] if lost else [])
+    (read_back,) = anthropic.from_provider(converted.payload)[0].content
+    assert (read_back.media_type == media_type) is not lost
+
+
+@pytest.mark.parametrize(
     ("payload", "path"),
     [
         ({"messages": [{"role": "model", "content": "x"}]}, "$.messages[0].role"),

@@ -23,7 +23,16 @@ from .._messages import Conversation, Message
 from ._common import build, decode_base64, field, is_clean, is_uri, obj, require, take_extras
 from ._contract import ISSUER_KEY
 
-__all__ = ["NATIVE", "NS", "SAME", "STRING", "derive_citation", "read_conversation", "read_response"]
+__all__ = [
+    "NATIVE",
+    "NS",
+    "SAME",
+    "STRING",
+    "derive_citation",
+    "media_type_read_back",
+    "read_conversation",
+    "read_response",
+]
 
 NS = "anthropic"
 #: Message (or tool result) metadata flag: the native content was the string shorthand.
@@ -97,6 +106,13 @@ def read_text(raw: dict[str, Any], path: str) -> TextBlock:
     return build(TextBlock, path, text=text, citations=_citations(raw, path), metadata=metadata)
 
 
+def media_type_read_back(*, is_image: bool, url: bool) -> str:
+    """The media type a file read from a URL or file-id source gets: Anthropic sends none with those."""
+    if is_image:
+        return "image/*"
+    return "application/pdf" if url else "application/octet-stream"
+
+
 def _file(raw: dict[str, Any], path: str, kind: str) -> FileBlock | JsonBlock:
     source = obj(raw.get("source"), f"{path}.source")
     src_path = f"{path}.source"
@@ -113,11 +129,11 @@ def _file(raw: dict[str, Any], path: str, kind: str) -> FileBlock | JsonBlock:
         file_source = BytesSource(data=field(source, "data", str, src_path).encode("utf-8"))
         known |= {"media_type", "data"}
     elif src_type == "url":
-        media_type = "image/*" if kind == "image" else "application/pdf"
+        media_type = media_type_read_back(is_image=kind == "image", url=True)
         file_source = build(UrlSource, src_path, url=field(source, "url", str, src_path))
         known |= {"url"}
     elif src_type == "file":
-        media_type = "image/*" if kind == "image" else "application/octet-stream"
+        media_type = media_type_read_back(is_image=kind == "image", url=False)
         file_source = build(ReferenceSource, src_path, id=field(source, "file_id", str, src_path), provider=NS)
         known |= {"file_id"}
     else:  # a content source, or one added after this adapter: keep the whole block verbatim

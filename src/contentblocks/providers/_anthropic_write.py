@@ -19,7 +19,7 @@ from .._blocks import (
 )
 from .._json import thaw
 from .._messages import Conversation, Message
-from ._anthropic_read import NATIVE, NS, RESPONSE_FIELDS, SAME, STRING, derive_citation
+from ._anthropic_read import NATIVE, NS, RESPONSE_FIELDS, SAME, STRING, derive_citation, media_type_read_back
 from ._common import PayloadWriter, json_text, put_extras, report_metadata
 from ._contract import ISSUER_KEY, LossRecorder, issuer_matches
 
@@ -103,6 +103,13 @@ class _Writer(PayloadWriter):
             if built is None:
                 return None
             native = built
+        if not isinstance(source, BytesSource):
+            # URL and file sources carry no media type: reading back can only name the kind.
+            read_back = media_type_read_back(is_image=is_image, url=isinstance(source, UrlSource))
+            if media_type != read_back:
+                self.loss(
+                    f"{path}.media_type", f"Anthropic sends no media type with this source; reads back as {read_back}"
+                )
         if block.filename is not None:
             if native["type"] == "document" and f"{NS}/title" not in block.metadata:
                 native["title"] = block.filename
