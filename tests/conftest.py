@@ -38,8 +38,9 @@ def pure_python(monkeypatch: pytest.MonkeyPatch) -> None:
     """The library's module-level C calls turned off, in this process: the pure-Python JSON walks, base64
     decoder, duplicate-key hook and JSON writer run instead.
 
-    The instance makers and the surrogate scan are bound into the hooks when a converter is built, so they stay;
-    a fresh interpreter with ``CONTENTBLOCKS_PURE_PYTHON=1`` (the second run in CI) covers them.
+    The instance makers, the unstructurer and the surrogate scan are bound into the hooks when a converter is
+    built, so they stay; a fresh interpreter with ``CONTENTBLOCKS_PURE_PYTHON=1`` (the second run in CI) covers
+    them.
     """
     from contentblocks import _api, _json, _rules  # noqa: PLC0415
 

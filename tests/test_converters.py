@@ -152,6 +152,35 @@ def test_unstructure_matches_the_canonical_form(name, block):
     assert strategies.same_json(expected, converter(name).unstructure(block))
 
 
+class _MyText(cb.TextBlock):
+    pass
+
+
+class _MyUri(cb.CitedUri):
+    pass
+
+
+class _MyBytes(cb.BytesSource):
+    pass
+
+
+def test_subclasses_of_blocks_unstructure_as_their_base_at_any_depth():
+    """A subclass of a block class (a user's own, with methods) comes out as its base class would."""
+    text = _MyText(text="hi", citations=(cb.Citation(source=_MyUri(value="https://e.x")),))
+    file = cb.FileBlock(media_type="image/png", source=_MyBytes(data=b"ab"))
+    result = cb.ToolResultBlock(tool_call_id="c1", tool_name="f", outcome="succeeded", content=(text, file))
+    message = cb.Message(role="tool", content=(result,))
+    out = cb.unstructure(message)
+    plain = cb.Message(role="tool", content=(cb.ToolResultBlock(
+        tool_call_id="c1", tool_name="f", outcome="succeeded",
+        content=(cb.TextBlock(text="hi", citations=(cb.Citation(source=cb.CitedUri(value="https://e.x")),)),
+                 cb.FileBlock(media_type="image/png", source=cb.BytesSource(data=b"ab"))),
+    ),))  # fmt: skip
+    assert out == cb.unstructure(plain)
+    assert out["content"][0]["content"][0]["citations"][0]["source"]["kind"] == "uri"
+    assert cb.dumps(message) == cb.dumps(plain)
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_validation_errors_come_through_every_converter(name):
     """Invalid input raises ValidationError from every configured converter, for every union and class."""

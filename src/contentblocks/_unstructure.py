@@ -11,7 +11,7 @@ import binascii
 from collections.abc import Callable
 from typing import Any
 
-from ._accel import speedups
+from ._accel import MISS, speedups
 from ._blocks import (
     BytesSource,
     Citation,
@@ -30,9 +30,68 @@ from ._blocks import (
 from ._json import thaw as _thaw
 from ._messages import Conversation, Message
 
-__all__ = ["dump_hooks", "unstructure_hooks"]
+__all__ = ["SHAPES", "dump_hooks", "unstructure_hooks"]
 
 Hook = Callable[[Any], Any]
+
+_METADATA = ("metadata", "metadata", "metadata")
+
+#: The hooks below as a table, for the C accelerator's unstructurer (``_speedups.unstructurer``): per class,
+#: its wire keys in order, each as (kind, key, attribute), or ("const", key, tag). The tests hold it to the
+#: hooks, key order included.
+SHAPES: dict[type, tuple[tuple[str, str | None, Any], ...]] = {
+    TextBlock: (
+        ("const", "type", "text"),
+        ("value", "text", "text"),
+        ("nonempty_objects", "citations", "citations"),
+        _METADATA,
+    ),
+    RefusalBlock: (("const", "type", "refusal"), ("value", "text", "text"), _METADATA),
+    FileBlock: (
+        ("const", "type", "file"),
+        ("value", "media_type", "media_type"),
+        ("object", "source", "source"),
+        ("optional", "filename", "filename"),
+        _METADATA,
+    ),
+    ReasoningBlock: (
+        ("const", "type", "reasoning"),
+        ("optional", "text", "text"),
+        ("optional", "signature", "signature"),
+        ("optional_binary", "redacted", "redacted"),
+        _METADATA,
+    ),
+    ToolCallBlock: (
+        ("const", "type", "tool_call"),
+        ("value", "tool_call_id", "tool_call_id"),
+        ("value", "tool_name", "tool_name"),
+        ("json", "input", "input"),
+        _METADATA,
+    ),
+    ToolResultBlock: (
+        ("const", "type", "tool_result"),
+        ("value", "tool_call_id", "tool_call_id"),
+        ("value", "tool_name", "tool_name"),
+        ("value", "outcome", "outcome"),
+        ("objects", "content", "content"),
+        _METADATA,
+    ),
+    JsonBlock: (("const", "type", "json"), ("json", "value", "value"), _METADATA),
+    BytesSource: (("const", "type", "base64"), ("binary", "data", "data")),
+    UrlSource: (("const", "type", "url"), ("value", "url", "url")),
+    ReferenceSource: (("const", "type", "reference"), ("value", "id", "id"), ("optional", "provider", "provider")),
+    Citation: (
+        ("object", "source", "source"),
+        ("optional", "title", "title"),
+        ("optional", "quote", "quote"),
+        ("optional", "start", "start"),  # a span has both ends or neither
+        ("optional", "end", "end"),
+    ),
+    CitedUri: (("const", "kind", "uri"), ("value", "value", "value")),
+    CitedReference: (("const", "kind", "reference"), ("value", "value", "value")),
+    Message: (("value", "role", "role"), ("objects", "content", "content"), _METADATA),
+    Conversation: (("list", None, "messages"),),
+}
 
 
 def unstructure_hooks(*, native_binary: bool, plain_json: bool = True) -> dict[type, Hook]:  # noqa: C901, PLR0915 - one closure per class
@@ -48,7 +107,7 @@ def unstructure_hooks(*, native_binary: bool, plain_json: bool = True) -> dict[t
     def citation(c: Citation) -> dict[str, Any]:
         source = c.source
         out: dict[str, Any] = {
-            "source": {"kind": "uri" if type(source) is CitedUri else "reference", "value": source.value}
+            "source": {"kind": "uri" if isinstance(source, CitedUri) else "reference", "value": source.value}
         }
         if c.title is not None:
             out["title"] = c.title
@@ -84,7 +143,9 @@ def unstructure_hooks(*, native_binary: bool, plain_json: bool = True) -> dict[t
             return {"type": "reference", "id": s.id}
         return {"type": "reference", "id": s.id, "provider": s.provider}
 
-    sources: dict[type, Hook] = {BytesSource: bytes_source, UrlSource: url_source, ReferenceSource: reference_source}
+    sources: dict[type, Hook] = _ByClass(
+        {BytesSource: bytes_source, UrlSource: url_source, ReferenceSource: reference_source}
+    )
 
     def file(b: FileBlock) -> dict[str, Any]:
         out: dict[str, Any] = {"type": "file", "media_type": b.media_type, "source": sources[type(b.source)](b.source)}
@@ -123,7 +184,7 @@ def unstructure_hooks(*, native_binary: bool, plain_json: bool = True) -> dict[t
             out["metadata"] = thaw(b.metadata)
         return out
 
-    content_hooks: dict[type, Hook] = {TextBlock: text, FileBlock: file, JsonBlock: json_block}
+    content_hooks: dict[type, Hook] = _ByClass({TextBlock: text, FileBlock: file, JsonBlock: json_block})
 
     def tool_result(b: ToolResultBlock) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -137,15 +198,17 @@ def unstructure_hooks(*, native_binary: bool, plain_json: bool = True) -> dict[t
             out["metadata"] = thaw(b.metadata)
         return out
 
-    blocks: dict[type, Hook] = {
-        TextBlock: text,
-        RefusalBlock: refusal,
-        FileBlock: file,
-        ReasoningBlock: reasoning,
-        ToolCallBlock: tool_call,
-        ToolResultBlock: tool_result,
-        JsonBlock: json_block,
-    }
+    blocks: dict[type, Hook] = _ByClass(
+        {
+            TextBlock: text,
+            RefusalBlock: refusal,
+            FileBlock: file,
+            ReasoningBlock: reasoning,
+            ToolCallBlock: tool_call,
+            ToolResultBlock: tool_result,
+            JsonBlock: json_block,
+        }
+    )
 
     def message(m: Message) -> dict[str, Any]:
         out: dict[str, Any] = {"role": m.role, "content": [blocks[type(b)](b) for b in m.content]}
@@ -162,7 +225,7 @@ def unstructure_hooks(*, native_binary: bool, plain_json: bool = True) -> dict[t
     def cited_reference(s: CitedReference) -> dict[str, Any]:
         return {"kind": "reference", "value": s.value}
 
-    return {
+    hooks: dict[type, Hook] = {
         **blocks,
         **sources,
         Citation: citation,
@@ -171,6 +234,30 @@ def unstructure_hooks(*, native_binary: bool, plain_json: bool = True) -> dict[t
         Message: message,
         Conversation: conversation,
     }
+    if speedups is None:
+        return hooks
+    # The C unstructurer does the whole walk from the object a hook is given; the hooks above are the reference
+    # and run where it misses (an object its table does not describe, such as a subclass).
+    walk = speedups.unstructurer(SHAPES, plain_json, not native_binary, MISS)
+    return {cls: _accelerated(walk, hook) for cls, hook in hooks.items()}
+
+
+def _accelerated(walk: Hook, hook: Hook) -> Hook:
+    def unstructure(obj: Any) -> Any:
+        out = walk(obj)
+        return hook(obj) if out is MISS else out
+
+    return unstructure
+
+
+class _ByClass(dict[type, Hook]):
+    """Hooks by exact class; a subclass of a block (found by no exact lookup) takes its nearest base's hook."""
+
+    def __missing__(self, cls: type) -> Hook:
+        for base in cls.__mro__[1:]:
+            if base in self:
+                return dict.__getitem__(self, base)
+        raise KeyError(cls)
 
 
 def _keep(value: Any) -> Any:

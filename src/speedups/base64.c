@@ -126,16 +126,22 @@ PyDoc_STRVAR(b64encode_doc,
 static PyObject *
 speedups_b64encode(PyObject *module, PyObject *data)
 {
+    if (!PyBytes_CheckExact(data)) {
+        PyErr_SetString(PyExc_TypeError, "b64encode() takes bytes");
+        return NULL;
+    }
+    return cb_b64encode(data);
+}
+
+PyObject *
+cb_b64encode(PyObject *data)
+{
     PyObject *out;
     const unsigned char *src;
     unsigned char *dst;
     Py_ssize_t i, n, rest;
     unsigned int v;
 
-    if (!PyBytes_CheckExact(data)) {
-        PyErr_SetString(PyExc_TypeError, "b64encode() takes bytes");
-        return NULL;
-    }
     n = PyBytes_GET_SIZE(data);
     if (n > (PY_SSIZE_T_MAX - 2) / 4 * 3) {
         return PyErr_NoMemory();
@@ -147,7 +153,22 @@ speedups_b64encode(PyObject *module, PyObject *data)
     src = (const unsigned char *)PyBytes_AS_STRING(data);
     dst = PyUnicode_1BYTE_DATA(out);
     rest = n % 3;
-    for (i = 0; i < n - rest; i += 3) {
+    i = 0;
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* Six bytes at a time while eight can be read: one load and a byte swap give four 12-bit values, the top
+     * 48 of the 64 bits. */
+    for (; i + 8 <= n; i += 6) {
+        uint64_t w;
+        memcpy(&w, src + i, 8);
+        w = __builtin_bswap64(w);
+        memcpy(dst, B64_PAIRS[w >> 52], 2);
+        memcpy(dst + 2, B64_PAIRS[(w >> 40) & 0xFFF], 2);
+        memcpy(dst + 4, B64_PAIRS[(w >> 28) & 0xFFF], 2);
+        memcpy(dst + 6, B64_PAIRS[(w >> 16) & 0xFFF], 2);
+        dst += 8;
+    }
+#endif
+    for (; i < n - rest; i += 3) {
         v = (unsigned int)src[i] << 16 | (unsigned int)src[i + 1] << 8 | src[i + 2];
         memcpy(dst, B64_PAIRS[v >> 12], 2);
         memcpy(dst + 2, B64_PAIRS[v & 0xFFF], 2);

@@ -251,8 +251,8 @@ speedups_freeze(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 }
 
 /* A plain dict/list deep copy of a frozen value, a new reference; NULL without an exception is a miss. */
-static PyObject *
-thaw_value(PyObject *v, int depth)
+PyObject *
+cb_thaw_value(PyObject *v, int depth)
 {
     PyTypeObject *t = Py_TYPE(v);
     PyObject *out, *key, *value, *copy;
@@ -273,7 +273,7 @@ thaw_value(PyObject *v, int depth)
                 continue;
             }
             Py_INCREF(key);
-            copy = thaw_value(value, depth + 1);
+            copy = cb_thaw_value(value, depth + 1);
             if (copy == NULL || PyDict_SetItem(out, key, copy) < 0) {
                 Py_XDECREF(copy);
                 Py_DECREF(key);
@@ -300,7 +300,7 @@ thaw_value(PyObject *v, int depth)
             if (t != JsonObject_Type && t != JsonArray_Type) {
                 continue;
             }
-            copy = thaw_value(value, depth + 1);
+            copy = cb_thaw_value(value, depth + 1);
             if (copy == NULL) {
                 Py_DECREF(out);
                 return NULL;
@@ -327,7 +327,7 @@ speedups_thaw(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     if (!check_nargs("thaw", nargs, 2) || !setup_done()) {
         return NULL;
     }
-    out = thaw_value(args[0], 0);
+    out = cb_thaw_value(args[0], 0);
     if (out == NULL && !PyErr_Occurred()) {
         return Py_NewRef(args[1]);
     }

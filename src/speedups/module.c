@@ -9,9 +9,10 @@
  * gives up and costs a little time.
  *
  * The units: json_values.c (freeze, thaw, the duplicate-key hook), maker.c (instances of checked fields),
- * base64.c (canonical base64), json_writer.c (cb.dumps' text). The walks recurse, but never deeper than
- * MAX_RECURSION; references borrowed from the input are taken as strong references before anything
- * allocates, since an allocation can run a garbage collection and with it arbitrary finalizers.
+ * base64.c (canonical base64), json_writer.c (cb.dumps' text), unstructure.c (blocks out as dicts). The
+ * walks recurse, but never deeper than MAX_RECURSION; references borrowed from the input are taken as
+ * strong references before anything allocates, since an allocation can run a garbage collection and with
+ * it arbitrary finalizers.
  */
 
 #include "speedups.h"
@@ -84,7 +85,7 @@ PyInit__speedups(void)
         }
     }
     cb_base64_init();
-    if (cb_maker_init() < 0) {
+    if (cb_maker_init() < 0 || cb_unstructure_init() < 0) {
         return NULL;
     }
     module = PyModule_Create(&speedups_module);
@@ -94,7 +95,8 @@ PyInit__speedups(void)
     if (PyModule_AddFunctions(module, cb_json_values_methods) < 0
         || PyModule_AddFunctions(module, cb_maker_methods) < 0
         || PyModule_AddFunctions(module, cb_base64_methods) < 0
-        || PyModule_AddFunctions(module, cb_json_writer_methods) < 0) {
+        || PyModule_AddFunctions(module, cb_json_writer_methods) < 0
+        || PyModule_AddFunctions(module, cb_unstructure_methods) < 0) {
         Py_DECREF(module);
         return NULL;
     }
