@@ -64,6 +64,30 @@ static PyTypeObject Maker_Type = {
     .tp_doc = "Builds instances of one slotted class from its field values; see instance_maker().",
 };
 
+Py_ssize_t
+cb_object_slot(PyTypeObject *cls, PyObject *name, int writable)
+{
+    PyObject *descr = PyObject_GetAttr((PyObject *)cls, name);
+    PyMemberDef *member;
+    Py_ssize_t offset = SLOT_NOT_OURS;
+
+    if (descr == NULL) {
+        return SLOT_ERROR;
+    }
+    /* A member descriptor of another class, even under the same name, would reach outside the instance. */
+    if (Py_IS_TYPE(descr, &PyMemberDescr_Type) && PyType_IsSubtype(cls, PyDescr_TYPE(descr))) {
+        member = ((PyMemberDescrObject *)descr)->d_member;
+        offset = SLOT_UNFIT;
+        if (member->type == T_OBJECT_EX && !(writable && (member->flags & READONLY))
+            && member->offset >= (Py_ssize_t)sizeof(PyObject)
+            && member->offset + (Py_ssize_t)sizeof(PyObject *) <= cls->tp_basicsize) {
+            offset = member->offset;
+        }
+    }
+    Py_DECREF(descr);
+    return offset;
+}
+
 PyDoc_STRVAR(instance_maker_doc,
 "instance_maker(cls, names, /)\n--\n\n"
 "A callable taking the values of the slots `names` of `cls` positionally and returning a new instance\n"
@@ -74,10 +98,9 @@ static PyObject *
 speedups_instance_maker(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     PyTypeObject *cls;
-    PyObject *names, *descr;
-    PyMemberDef *member;
+    PyObject *names;
     Maker *maker;
-    Py_ssize_t i, n;
+    Py_ssize_t i, n, offset;
 
     if (!check_nargs("instance_maker", nargs, 2)) {
         return NULL;
@@ -107,30 +130,19 @@ speedups_instance_maker(PyObject *module, PyObject *const *args, Py_ssize_t narg
         return PyErr_NoMemory();
     }
     for (i = 0; i < n; i++) {
-        descr = PyObject_GetAttr((PyObject *)cls, PyTuple_GET_ITEM(names, i));
-        if (descr == NULL) {
+        offset = cb_object_slot(cls, PyTuple_GET_ITEM(names, i), 1);
+        if (offset < 0) {
+            if (offset == SLOT_NOT_OURS) {
+                PyErr_Format(PyExc_TypeError, "%R is not a slot of %s", PyTuple_GET_ITEM(names, i), cls->tp_name);
+            }
+            else if (offset == SLOT_UNFIT) {
+                PyErr_Format(PyExc_TypeError, "%R is not a writable object slot of %s", PyTuple_GET_ITEM(names, i),
+                             cls->tp_name);
+            }
             Py_DECREF(maker);
             return NULL;
         }
-        if (!Py_IS_TYPE(descr, &PyMemberDescr_Type)
-            || !PyType_IsSubtype(cls, PyDescr_TYPE(descr))) {
-            Py_DECREF(descr);
-            Py_DECREF(maker);
-            PyErr_Format(PyExc_TypeError, "%R is not a slot of %s", PyTuple_GET_ITEM(names, i), cls->tp_name);
-            return NULL;
-        }
-        member = ((PyMemberDescrObject *)descr)->d_member;
-        if (member->type != T_OBJECT_EX || (member->flags & READONLY)
-            || member->offset < (Py_ssize_t)sizeof(PyObject)
-            || member->offset + (Py_ssize_t)sizeof(PyObject *) > cls->tp_basicsize) {
-            Py_DECREF(descr);
-            Py_DECREF(maker);
-            PyErr_Format(PyExc_TypeError, "%R is not a writable object slot of %s", PyTuple_GET_ITEM(names, i),
-                         cls->tp_name);
-            return NULL;
-        }
-        maker->offsets[i] = member->offset;
-        Py_DECREF(descr);
+        maker->offsets[i] = offset;
     }
     return (PyObject *)maker;
 }

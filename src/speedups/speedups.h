@@ -47,4 +47,13 @@ void cb_base64_init(void);
 PyObject *cb_thaw_value(PyObject *v, int depth);
 PyObject *cb_b64encode(PyObject *data);
 
+/* The offset of the object slot `name` of `cls` (its own or a base's: a T_OBJECT_EX member descriptor lying
+ * inside the instance, and not read-only when `writable` is set), or a negative code for the caller to word:
+ * SLOT_ERROR (the lookup raised; the exception is set), SLOT_NOT_OURS (no member descriptor of cls or a
+ * base), SLOT_UNFIT (a member of the wrong kind). */
+#define SLOT_ERROR (-1)
+#define SLOT_NOT_OURS (-2)
+#define SLOT_UNFIT (-3)
+Py_ssize_t cb_object_slot(PyTypeObject *cls, PyObject *name, int writable);
+
 #endif

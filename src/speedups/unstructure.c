@@ -10,7 +10,7 @@
  */
 
 #include "speedups.h"
-#include <structmember.h>
+#include <stddef.h>
 
 /* Blocks nest five deep at most (conversation, message, tool result, file, source): anything deeper is not
  * a shape of the table's and goes back to the Python hooks. */
@@ -262,31 +262,6 @@ static PyTypeObject Unstructurer_Type = {
     .tp_doc = "Unstructures the objects of one table of shapes; see unstructurer().",
 };
 
-/* The offset of the object slot `name` of `cls`; -1 with an exception set if it is not one. */
-static Py_ssize_t
-slot_offset(PyTypeObject *cls, PyObject *name)
-{
-    PyObject *descr = PyObject_GetAttr((PyObject *)cls, name);
-    PyMemberDef *member;
-    Py_ssize_t offset = -1;
-
-    if (descr == NULL) {
-        return -1;
-    }
-    if (Py_IS_TYPE(descr, &PyMemberDescr_Type) && PyType_IsSubtype(cls, PyDescr_TYPE(descr))) {
-        member = ((PyMemberDescrObject *)descr)->d_member;
-        if (member->type == T_OBJECT_EX && member->offset >= (Py_ssize_t)sizeof(PyObject)
-            && member->offset + (Py_ssize_t)sizeof(PyObject *) <= cls->tp_basicsize) {
-            offset = member->offset;
-        }
-    }
-    Py_DECREF(descr);
-    if (offset < 0) {
-        PyErr_Format(PyExc_TypeError, "%R is not an object slot of %s", name, cls->tp_name);
-    }
-    return offset;
-}
-
 /* Fill `field` from one (kind, key, attribute or constant) triple of `cls`'s shape; -1 on error. */
 static int
 read_field(PyTypeObject *cls, PyObject *spec, Py_ssize_t index, Py_ssize_t count, Field *field)
@@ -333,8 +308,14 @@ read_field(PyTypeObject *cls, PyObject *spec, Py_ssize_t index, Py_ssize_t count
         PyErr_Format(PyExc_TypeError, "field %zd of %s names no attribute", index, cls->tp_name);
         return -1;
     }
-    field->offset = slot_offset(cls, arg);
-    return field->offset < 0 ? -1 : 0;
+    field->offset = cb_object_slot(cls, arg, 0);
+    if (field->offset < 0) {
+        if (field->offset != SLOT_ERROR) {
+            PyErr_Format(PyExc_TypeError, "%R is not an object slot of %s", arg, cls->tp_name);
+        }
+        return -1;
+    }
+    return 0;
 }
 
 PyDoc_STRVAR(unstructurer_doc,
