@@ -27,10 +27,11 @@ from ._blocks import (
     ToolResultBlock,
     UrlSource,
 )
+from ._json import JsonArray, JsonObject
 from ._json import thaw as _thaw
 from ._messages import Conversation, Message
 
-__all__ = ["SHAPES", "dump_hooks", "unstructure_hooks"]
+__all__ = ["SHAPES", "dump_default", "dump_hooks", "serialised_parts", "unstructure_hooks"]
 
 Hook = Callable[[Any], Any]
 
@@ -273,6 +274,60 @@ _DUMP_HOOKS = {
 }
 
 
+_DUMP_BY_CLASS = {native: _ByClass(hooks) for native, hooks in _DUMP_HOOKS.items()}
+# The C walk called straight from a serialiser's callback, rather than through a hook: one Python call per message.
+# JSON values are kept (0: no copy), since the serialiser writes the read-only containers as they are.
+_DUMP_WALKS = {
+    native: None if speedups is None else speedups.unstructurer(SHAPES, 0, not native, MISS) for native in (False, True)
+}
+
+
 def dump_hooks(*, native_binary: bool) -> dict[type, Hook]:
     """The hooks a serialiser uses when it writes the result at once (JSON values are not copied)."""
     return _DUMP_HOOKS[native_binary]
+
+
+def dump_default(*, native_binary: bool, fallback: Hook | None = None) -> Hook:
+    """A ``default=`` callback for a serialiser that calls back for the objects it cannot write (orjson).
+
+    Blocks, messages and conversations (and subclasses of them, as their base) come out as :func:`dump_hooks`
+    give them; read-only JSON containers as plain shallow copies, for a serialiser told not to write dict and
+    list subclasses itself; anything else goes to ``fallback``, or raises TypeError as such a callback must.
+    """
+    hooks = _DUMP_BY_CLASS[native_binary]
+    walk = _DUMP_WALKS[native_binary]
+
+    def default(obj: Any) -> Any:
+        if walk is not None:
+            out = walk(obj)
+            if out is not MISS:
+                return out
+        try:
+            hook = hooks[type(obj)]
+        except KeyError:
+            if isinstance(obj, JsonObject):
+                return dict(obj)
+            if isinstance(obj, JsonArray):
+                return list(obj)
+            if fallback is not None:
+                return fallback(obj)
+            msg = f"Type is not JSON serializable: {type(obj).__name__}"
+            raise TypeError(msg) from None
+        return hook(obj)
+
+    return default
+
+
+def serialised_parts(obj: Any) -> Any:
+    """What to hand a serialiser with a ``default=`` callback so that it writes ``obj`` part by part, or MISS.
+
+    A conversation is handed over as its tuple of messages: the callback unstructures each message when the
+    serialiser reaches it, and the message's dicts are freed once it is written, so the dict tree of the whole
+    conversation never exists at once (at 20,000 blocks that tree no longer fits in a processor's cache, and
+    building it cost more per block than writing it). A message or block is handed over as it is. Anything
+    else is a MISS: the converter unstructures it as a whole.
+    """
+    cls = type(obj)
+    if cls is Conversation:
+        return obj.messages if type(obj.messages) is tuple else MISS
+    return obj if cls in _DUMP_HOOKS[False] else MISS

@@ -18,6 +18,8 @@ import orjson
 from cattrs.preconf.orjson import OrjsonConverter
 from cattrs.preconf.orjson import configure_converter as _cattrs_configure
 
+from .._accel import MISS
+from .._unstructure import dump_default, serialised_parts
 from ._base import configure_for, fast_unstructure, loads_then_structure
 
 __all__ = ["ContentOrjsonConverter", "configure_converter", "make_converter"]
@@ -37,12 +39,26 @@ class ContentOrjsonConverter(OrjsonConverter):
     """A ``cattrs`` orjson converter whose ``loads`` raises ValidationError for text orjson cannot parse."""
 
     def dumps(self, obj: Any, unstructure_as: Any = None, **kwargs: Any) -> bytes:
-        """The orjson bytes of ``obj``; blocks are written without copying their JSON values first."""
+        """The orjson bytes of ``obj``, with orjson's keyword arguments (``option``, ``default``).
+
+        A conversation is written message by message: orjson calls back for each message and writes its
+        dicts, which are then freed, so the dicts of the whole conversation never exist at once. Blocks are
+        written without copying their JSON values first. Other objects go through the converter.
+        """
+        if unstructure_as is None:
+            parts = serialised_parts(obj)
+            if parts is not MISS:
+                fallback = kwargs.pop("default", None)
+                default = _DEFAULT if fallback is None else dump_default(native_binary=False, fallback=fallback)
+                return orjson.dumps(parts, default=default, **kwargs)
         return orjson.dumps(fast_unstructure(self, obj, unstructure_as, native_binary=False), **kwargs)
 
     def loads(self, data: bytes | bytearray | memoryview | str, cl: type[T]) -> T:
         """Parse ``data`` with orjson and structure it into ``cl``."""
         return loads_then_structure(self, orjson.loads, (orjson.JSONDecodeError,), "JSON", data, cl)  # type: ignore[no-any-return]
+
+
+_DEFAULT = dump_default(native_binary=False)
 
 
 def make_converter(**options: int) -> ContentOrjsonConverter:
