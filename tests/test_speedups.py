@@ -549,6 +549,83 @@ def test_cb_dumps_is_the_stdlib_text(conversation):
     assert cb.dumps(conversation) == _api._encode(value)
 
 
+class _Part:
+    """An object of no JSON type, written through the ``part`` callback."""
+
+    def __init__(self, value):
+        self.value = value
+
+
+@needs_speedups
+@given(JSON_TEXT_VALUES, st.integers(0, 3))
+def test_dumps_ascii_writes_parts_at_the_top_and_in_tuples(value, at):
+    """``part`` is called for the top-level value and the items of tuples, and its result written in place."""
+    def part(obj):
+        return obj.value
+
+    wrapped = (
+        _Part(value), (_Part(value), 1), ((_Part(value),), [2]), (_Part(_Part(value)),),
+    )[at]  # fmt: skip
+    plain = (value, (value, 1), ((value,), [2]), None)[at]
+    got = speedups.dumps_ascii(wrapped, MISS, part)
+    if at == 3:  # what a part returns is written without further calls: another _Part there hands back
+        assert got is MISS
+    else:
+        assert got == stdlib_dumps(plain)
+
+
+@needs_speedups
+def test_dumps_ascii_offers_no_part_inside_lists_and_dicts():
+    calls = []
+
+    def part(obj):
+        calls.append(obj)
+        return 1
+
+    for value in ([_Part(1)], {"a": _Part(1)}, [(_Part(1),)]):
+        assert speedups.dumps_ascii(value, MISS, part) is MISS
+    assert calls == []
+    assert speedups.dumps_ascii((_Part(1), [3]), MISS, part) == "[1,[3]]"
+    assert speedups.dumps_ascii(_Part(1), MISS, None) is MISS
+
+
+@needs_speedups
+def test_dumps_ascii_parts_miss_raise_and_are_released():
+    held = ["x"]
+    before = sys.getrefcount(held)
+    assert speedups.dumps_ascii((_Part(1), _Part(2)), MISS, lambda obj: held) == '[["x"],["x"]]'
+    assert sys.getrefcount(held) == before
+    assert speedups.dumps_ascii((_Part(1), _Part(2)), MISS, lambda obj: MISS if obj.value == 2 else 0) is MISS
+
+    def boom(obj):
+        raise ValueError("no")
+
+    with pytest.raises(ValueError, match="no"):
+        speedups.dumps_ascii([1, (_Part(1),)][1], MISS, boom)
+    with pytest.raises(TypeError, match="2 or 3 arguments"):
+        speedups.dumps_ascii(1)  # type: ignore[call-arg]
+
+
+@needs_speedups
+@given(strategies.conversations(max_messages=6))
+def test_cb_dumps_writes_a_conversation_message_by_message(conversation):
+    """The text written part by part is the text of the whole tree, and each message is unstructured once."""
+    calls = []
+    original = _api._dump_part
+
+    def counting(obj):
+        calls.append(type(obj))
+        return original(obj)
+
+    _api._dump_part = counting
+    try:
+        text = cb.dumps(conversation)
+    finally:
+        _api._dump_part = original
+    assert text == _api._encode(_api._dump_hooks[cb.Conversation](conversation))
+    assert calls == [type(m) for m in conversation.messages]
+
+
 # ------------------------------------------------------------------------------------------ instance_maker
 
 

@@ -11,9 +11,9 @@ from urllib.parse import unquote_to_bytes
 from ._accel import MISS, speedups
 from ._blocks import BLOCK_CLASSES, Block, BytesSource, FileBlock, TextBlock
 from ._errors import ValidationError, describe_type, preview
-from ._hooks import make_converter
+from ._hooks import make_converter, structure_parsed
 from ._rules import DEFAULT_LIMITS, check_base64, check_media_type
-from ._unstructure import dump_hooks
+from ._unstructure import dump_default, dump_hooks, serialised_parts
 
 __all__ = ["dumps", "file_from_data_url", "loads", "normalize", "structure", "unstructure"]
 
@@ -23,6 +23,7 @@ _converter = make_converter()
 _structure = _converter.structure
 _unstructure = _converter.unstructure
 _dump_hooks = dump_hooks(native_binary=False)
+_dump_part = dump_default(native_binary=False)
 # ASCII-only output, as json.dumps gives by default: CPython's encoder writes it faster than mixed text.
 # Values in blocks were checked on the way in, so they hold no cycle to look for.
 _encode = json.JSONEncoder(ensure_ascii=True, allow_nan=False, check_circular=False, separators=(",", ":")).encode
@@ -123,7 +124,7 @@ def loads(data: str | bytes | bytearray, target: object = Block) -> Any:
     Traceback (most recent call last):
     contentblocks.ValidationError: $: invalid JSON: duplicate key "text" in an object
     """
-    return _structure(parse_json(data), target)  # type: ignore[arg-type]
+    return structure_parsed(_converter, parse_json(data), target)
 
 
 def dumps(obj: object) -> str:
@@ -136,6 +137,13 @@ def dumps(obj: object) -> str:
     >>> cb.dumps(cb.TextBlock(text="hi"))
     '{"type":"text","text":"hi"}'
     """
+    if _c_dumps is not None:
+        # A conversation is written message by message: each message's dicts are freed once written.
+        parts = serialised_parts(obj)
+        if parts is not MISS:
+            text = _c_dumps(parts, MISS, _dump_part)
+            if text is not MISS:
+                return text  # type: ignore[no-any-return]
     hook = _dump_hooks.get(type(obj))
     value = hook(obj) if hook is not None else _unstructure(obj)
     if _c_dumps is not None:

@@ -14,7 +14,7 @@ from ._rules import Limits
 from ._structure import KEYS, StructureHooks
 from ._unstructure import unstructure_hooks
 
-__all__ = ["Binary", "configure_converter", "make_converter"]
+__all__ = ["Binary", "configure_converter", "make_converter", "structure_parsed"]
 
 Binary = Literal["base64", "native"]
 
@@ -104,3 +104,18 @@ def make_converter(*, binary: Binary = "base64", **limits: int) -> Converter:
     converter = Converter()
     configure_converter(converter, binary=binary, **limits)
     return converter
+
+
+def structure_parsed(converter: BaseConverter, raw: Any, cl: Any) -> Any:
+    """``converter.structure(raw, cl)`` for a value just parsed from text, which no other code holds.
+
+    Where ``cl`` is ``Conversation`` and the converter's hook for it is ours, the parsed array of messages is
+    emptied as its messages are structured (see ``StructureHooks.structure_parsed_conversation``); the result,
+    and any error, is the same as ``converter.structure`` gives.
+    """
+    if cl is Conversation:
+        hook = converter.get_structure_hook(Conversation)
+        owner = getattr(hook, "__self__", None)
+        if type(owner) is StructureHooks and getattr(hook, "__func__", None) is StructureHooks.structure_conversation:
+            return owner.structure_parsed_conversation(raw)
+    return converter.structure(raw, cl)

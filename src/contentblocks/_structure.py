@@ -122,6 +122,18 @@ class StructureHooks:
 
     def structure_conversation(self, value: object, _cls: object = None) -> Conversation:
         """The hook for ``Conversation``: an array of messages, then tool-call pairing."""
+        return self.conversation(value, consume=False)
+
+    def structure_parsed_conversation(self, value: object) -> Conversation:
+        """The hook for ``Conversation`` on a value just parsed, which no other code holds (``loads``).
+
+        Each message's dicts are dropped from the array once it is structured, so the parsed tree shrinks as
+        the blocks are built and its memory is reused for them, instead of both trees living until the end.
+        """
+        return self.conversation(value, consume=type(value) is list)
+
+    def conversation(self, value: object, *, consume: bool) -> Conversation:  # noqa: C901 - one flat loop
+        """An array of messages, then tool-call pairing; with ``consume``, ``value`` (a list) is emptied."""
         problems: Problems = []
         kind, array = plain_container(value)
         if kind != 2:  # an array
@@ -144,6 +156,8 @@ class StructureHooks:
             messages.append(message(raw, problems))
             if len(problems) != before and before < cap:
                 prefix_since(problems, before, f"[{i}]")
+            if consume:
+                array[i] = None
         if not problems:
             conversation_problems(problems, messages)
             if problems:

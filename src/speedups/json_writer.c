@@ -186,9 +186,11 @@ write_number(Buffer *buf, PyObject *v, int is_float)
     return result;
 }
 
-/* 0 on success, 1 to hand the value back, -1 on error. */
+/* 0 on success, 1 to hand the value back, -1 on error. `part` (or NULL) is called for a value of no JSON
+ * type, and what it returns is written in its place (without further calls) and released at once: only the
+ * top-level value and the items of a tuple, which cannot change while Python code runs, are offered to it. */
 static int
-write_value(Buffer *buf, PyObject *v, int depth)
+write_value(Buffer *buf, PyObject *v, int depth, PyObject *part, PyObject *miss)
 {
     PyTypeObject *t = Py_TYPE(v);
     PyObject *key, *value;
@@ -230,7 +232,7 @@ write_value(Buffer *buf, PyObject *v, int depth)
             }
             first = 0;
             /* Writing runs no Python code (reprs of exact ints and floats): `v` cannot change meanwhile. */
-            result = write_value(buf, value, depth + 1);
+            result = write_value(buf, value, depth + 1, NULL, miss);
             if (result != 0) {
                 return result;
             }
@@ -247,20 +249,32 @@ write_value(Buffer *buf, PyObject *v, int depth)
                 return -1;
             }
             value = t == &PyTuple_Type ? PyTuple_GET_ITEM(v, i) : PyList_GET_ITEM(v, i);
-            result = write_value(buf, value, depth + 1);
+            result = write_value(buf, value, depth + 1, t == &PyTuple_Type ? part : NULL, miss);
             if (result != 0) {
                 return result;
             }
         }
         return buffer_write(buf, "]", 1);
     }
+    if (part != NULL) {
+        value = PyObject_CallOneArg(part, v);
+        if (value == NULL) {
+            return -1;
+        }
+        result = value == miss ? 1 : write_value(buf, value, depth + 1, NULL, miss);
+        Py_DECREF(value);
+        return result;
+    }
     return 1;
 }
 
 PyDoc_STRVAR(dumps_ascii_doc,
-"dumps_ascii(value, miss, /)\n--\n\n"
+"dumps_ascii(value, miss, part=None, /)\n--\n\n"
 "Compact, ASCII-only JSON text of a value built of exact JSON types (and JsonObject/JsonArray), exactly\n"
-"as json.dumps(value, separators=(',', ':'), allow_nan=False) writes it; `miss` for anything else.");
+"as json.dumps(value, separators=(',', ':'), allow_nan=False) writes it; `miss` for anything else.\n"
+"With `part`, an object of no JSON type at the top or in a tuple is written as `part(obj)`, which is\n"
+"released once written (so a conversation's messages can be unstructured one at a time); `part`\n"
+"returning `miss` hands the whole value back.");
 
 static PyObject *
 speedups_dumps_ascii(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
@@ -269,13 +283,17 @@ speedups_dumps_ascii(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     PyObject *out = NULL;
     int result;
 
-    if (!check_nargs("dumps_ascii", nargs, 2) || !setup_done()) {
+    if (nargs != 2 && nargs != 3) {
+        PyErr_Format(PyExc_TypeError, "dumps_ascii() takes 2 or 3 arguments (%zd given)", nargs);
+        return NULL;
+    }
+    if (!setup_done()) {
         return NULL;
     }
     if (buffer_reserve(&buf, 4096) < 0) {
         return NULL;
     }
-    result = write_value(&buf, args[0], 0);
+    result = write_value(&buf, args[0], 0, nargs == 3 && args[2] != Py_None ? args[2] : NULL, args[1]);
     if (result == 0) {
         out = PyUnicode_New(buf.size, 127);
         if (out != NULL) {

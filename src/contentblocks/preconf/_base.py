@@ -8,7 +8,7 @@ from typing import Any, TypeVar
 from cattrs import BaseConverter
 
 from .._errors import ValidationError
-from .._hooks import Binary, configure_converter
+from .._hooks import Binary, configure_converter, structure_parsed
 from .._unstructure import dump_hooks
 
 __all__ = ["configure_for", "fast_unstructure", "loads_then_structure", "parse_error"]
@@ -38,7 +38,7 @@ def loads_then_structure(
         raw = parse(data)
     except errors as e:
         raise parse_error(fmt, e) from None
-    return converter.structure(raw, cl)
+    return structure_parsed(converter, raw, cl)
 
 
 def fast_unstructure(converter: Any, obj: Any, unstructure_as: Any, native_binary: bool) -> Any:
