@@ -106,6 +106,23 @@ def results_markdown(results: dict[str, Any]) -> str:
             for name, value in grow.get(op, {}).items():
                 rows.append([_OP_NAMES[op], name, f"{value:.2f}{_X}"])
         lines += _table(["operation", "library", "growth"], rows)
+    cold = results.get("growth_cold") or {}
+    if cold and grow:
+        lines += [
+            "",
+            f"### Growth with the caches equally cold: {cold['_copies']} different {small:,}-block corpora in turn",
+            "",
+            (f"The same ratio, with the small size cycling through {cold['_copies']} corpora of {small:,} blocks "
+             f"({large:,} blocks in all, as many as the large corpus), so that neither size runs from the "
+             "processor's cache (see `bench/cold.py`). It is not the issue's target; it shows how much of the "
+             "growth above is the cost of the code and how much is the cache."),
+            "",
+        ]
+        rows = []
+        for op in _OPS:
+            for name, value in cold.get(op, {}).items():
+                rows.append([_OP_NAMES[op], name, f"{value:.2f}{_X}", f"{grow[op][name]:.2f}{_X}"])
+        lines += _table(["operation", "library", "growth, caches equally cold", "growth, as targeted"], rows)
 
     lines += ["", "### Memory held by the structured corpus (tracemalloc, loaded from JSON bytes)", ""]
     names = list(results["sizes"][sizes[0]]["memory"])

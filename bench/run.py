@@ -34,6 +34,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import cold
 import corpus
 import orjson
 
@@ -338,6 +339,9 @@ def run(sizes: list[int], repeats: int, min_time: float, *, large_repeats: int) 
                              **measure_growth(kept[small], kept[large], repeats, min_time)}
         print(f"growth {large:,} / {small:,} blocks: measured in {time.perf_counter() - started:.1f} s",
               file=sys.stderr)
+        started = time.perf_counter()
+        results["growth_cold"] = {"_copies": cold.COPIES, **cold.measure(Contestants, kept[large], small, repeats, _time)}
+        print(f"growth, caches equally cold: measured in {time.perf_counter() - started:.1f} s", file=sys.stderr)
     results["targets"] = evaluate(results)
     return results
 
