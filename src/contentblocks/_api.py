@@ -11,7 +11,7 @@ from urllib.parse import unquote_to_bytes
 from ._accel import MISS, speedups
 from ._blocks import BLOCK_CLASSES, Block, BytesSource, FileBlock, TextBlock
 from ._errors import ValidationError, describe_type, preview
-from ._hooks import make_converter, structure_parsed
+from ._hooks import make_converter, structure_text
 from ._rules import DEFAULT_LIMITS, check_base64, check_media_type
 from ._unstructure import dump_default, dump_hooks, serialised_parts
 
@@ -89,7 +89,24 @@ def _constant(name: str) -> Any:
     raise _RefusedError(f"{name} is not a JSON number")
 
 
-_decode = json.JSONDecoder(object_pairs_hook=_pairs, parse_constant=_constant).decode
+_decoder = json.JSONDecoder(object_pairs_hook=_pairs, parse_constant=_constant)
+_decode = _decoder.decode
+_scan = _decoder.scan_once  # type: ignore[attr-defined]  # set by JSONDecoder(); what decode() calls
+
+
+def _parse_part(data: bytes) -> Any:
+    """One element of a split text (see ``structure_text``), which has no whitespace around it.
+
+    Whatever it raises (ValueError, or StopIteration from the scanner) sends the whole text to parse_json.
+    """
+    text = data.decode("utf-8")
+    try:
+        value, end = _scan(text, 0)
+    except StopIteration:
+        raise ValueError("not a JSON value") from None
+    if end != len(text):
+        raise ValueError("extra data")
+    return value
 
 
 def parse_json(data: str | bytes | bytearray) -> Any:
@@ -124,7 +141,7 @@ def loads(data: str | bytes | bytearray, target: object = Block) -> Any:
     Traceback (most recent call last):
     contentblocks.ValidationError: $: invalid JSON: duplicate key "text" in an object
     """
-    return structure_parsed(_converter, parse_json(data), target)
+    return structure_text(_converter, data, target, parse_json, _parse_part)
 
 
 def dumps(obj: object) -> str:

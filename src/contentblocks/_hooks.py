@@ -8,15 +8,18 @@ from typing import Any, Literal
 import attrs
 from cattrs import BaseConverter, Converter
 
+from ._accel import MISS, speedups
 from ._blocks import Block, CitationSource, FileSource, ToolResultContent
 from ._messages import Conversation
 from ._rules import Limits
 from ._structure import KEYS, StructureHooks
 from ._unstructure import unstructure_hooks
 
-__all__ = ["Binary", "configure_converter", "make_converter", "structure_parsed"]
+__all__ = ["SPLIT_MAX_DEPTH", "Binary", "configure_converter", "make_converter", "structure_parsed", "structure_text"]
 
 Binary = Literal["base64", "native"]
+
+split_array = None if speedups is None else speedups.split_array
 
 
 def _is(union: object) -> Callable[[Any], bool]:
@@ -106,6 +109,56 @@ def make_converter(*, binary: Binary = "base64", **limits: int) -> Converter:
     return converter
 
 
+#: Texts nesting deeper than this are parsed whole: a parser's own nesting limit (about 1,000 levels for the
+#: standard library's and orjson's) must give the same answer for an element alone as for the whole text.
+SPLIT_MAX_DEPTH = 600
+
+
+class _PartRefusedError(Exception):
+    """The parser refused one element of a split text: the whole text is parsed instead, for its own error."""
+
+
+def structure_text(
+    converter: BaseConverter, data: Any, cl: Any, parse_whole: Callable[[Any], Any], parse_part: Callable[[bytes], Any]
+) -> Any:
+    """``structure_parsed(converter, parse_whole(data), cl)``, a conversation one message at a time where it can.
+
+    When ``cl`` is ``Conversation``, ``data`` is bytes, the converter's hook is ours and the C accelerator is
+    built, the text is split into its messages (``_speedups.split_array``) and each is parsed with
+    ``parse_part`` and structured in turn, so neither the whole parsed tree nor the whole decoded text ever
+    exists at once. That is for the standard library's parser, which needs a str: one emoji anywhere makes
+    the text of a whole conversation four bytes a character, and scanning it was a quarter of the parse;
+    orjson, which reads bytes and costs more per call than it would save, parses the whole text.
+    An element ``parse_part`` refuses (ValueError or RecursionError), or a text the splitter cannot split,
+    sends the whole text to ``parse_whole``, so every error is the one the whole parse gives.
+    """
+    if cl is Conversation and split_array is not None and type(data) is bytes:
+        owner = _our_hooks(converter)
+        parts = split_array(data, SPLIT_MAX_DEPTH, MISS) if owner is not None else MISS
+        if owner is not None and parts is not MISS:
+
+            def parse(part: bytes) -> Any:
+                try:
+                    return parse_part(part)
+                except (ValueError, RecursionError):
+                    raise _PartRefusedError from None
+
+            try:
+                return owner.conversation(parts, consume=True, parse=parse)
+            except _PartRefusedError:
+                pass
+    return structure_parsed(converter, parse_whole(data), cl)
+
+
+def _our_hooks(converter: BaseConverter) -> StructureHooks | None:
+    """The StructureHooks whose Conversation hook ``converter`` has, or None when that hook is not ours."""
+    hook = converter.get_structure_hook(Conversation)
+    owner = getattr(hook, "__self__", None)
+    if type(owner) is StructureHooks and getattr(hook, "__func__", None) is StructureHooks.structure_conversation:
+        return owner
+    return None
+
+
 def structure_parsed(converter: BaseConverter, raw: Any, cl: Any) -> Any:
     """``converter.structure(raw, cl)`` for a value just parsed from text, which no other code holds.
 
@@ -114,8 +167,7 @@ def structure_parsed(converter: BaseConverter, raw: Any, cl: Any) -> Any:
     and any error, is the same as ``converter.structure`` gives.
     """
     if cl is Conversation:
-        hook = converter.get_structure_hook(Conversation)
-        owner = getattr(hook, "__self__", None)
-        if type(owner) is StructureHooks and getattr(hook, "__func__", None) is StructureHooks.structure_conversation:
+        owner = _our_hooks(converter)
+        if owner is not None:
             return owner.structure_parsed_conversation(raw)
     return converter.structure(raw, cl)

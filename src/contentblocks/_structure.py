@@ -7,6 +7,7 @@ with JSON paths from the value passed in (``$``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ._blocks import CitedReference, CitedUri, TextBlock
@@ -132,8 +133,14 @@ class StructureHooks:
         """
         return self.conversation(value, consume=type(value) is list)
 
-    def conversation(self, value: object, *, consume: bool) -> Conversation:  # noqa: C901 - one flat loop
-        """An array of messages, then tool-call pairing; with ``consume``, ``value`` (a list) is emptied."""
+    def conversation(  # noqa: C901 - one flat loop
+        self, value: object, *, consume: bool, parse: Callable[[Any], Any] | None = None
+    ) -> Conversation:
+        """An array of messages, then tool-call pairing.
+
+        With ``consume``, ``value`` (a list) is emptied as its messages are structured. With ``parse``, each
+        item is the text of a message, parsed when its turn comes (whatever ``parse`` raises goes through).
+        """
         problems: Problems = []
         kind, array = plain_container(value)
         if kind != 2:  # an array
@@ -143,10 +150,14 @@ class StructureHooks:
         cap = self.max_errors
         for i, item in enumerate(array):
             raw: dict[str, Any] | None
+            if parse is not None:
+                item = parse(item)  # noqa: PLW2901 - the same item, parsed
             if type(item) is dict:
                 raw = item
             elif len(problems) >= cap:  # the rest is counted, not shown: no paths to work out
-                messages.extend(message(obj, problems) for obj in objects_past_cap(array, i, "", problems))
+                rest = array if parse is None else [item, *map(parse, array[i + 1 :])]
+                start = i if parse is None else 0
+                messages.extend(message(obj, problems) for obj in objects_past_cap(rest, start, "", problems))
                 break
             else:
                 raw = as_object(item, f"[{i}]", problems)

@@ -96,7 +96,8 @@ PyInit__speedups(void)
         || PyModule_AddFunctions(module, cb_maker_methods) < 0
         || PyModule_AddFunctions(module, cb_base64_methods) < 0
         || PyModule_AddFunctions(module, cb_json_writer_methods) < 0
-        || PyModule_AddFunctions(module, cb_unstructure_methods) < 0) {
+        || PyModule_AddFunctions(module, cb_unstructure_methods) < 0
+        || PyModule_AddFunctions(module, cb_split_methods) < 0) {
         Py_DECREF(module);
         return NULL;
     }

@@ -37,6 +37,7 @@ extern PyMethodDef cb_maker_methods[];
 extern PyMethodDef cb_base64_methods[];
 extern PyMethodDef cb_json_writer_methods[];
 extern PyMethodDef cb_unstructure_methods[];
+extern PyMethodDef cb_split_methods[];
 
 int cb_maker_init(void);
 int cb_unstructure_init(void);

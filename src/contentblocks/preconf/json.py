@@ -16,7 +16,8 @@ from typing import Any, TypeVar
 from cattrs.preconf.json import JsonConverter
 from cattrs.preconf.json import configure_converter as _cattrs_configure
 
-from .._api import parse_json
+from .._api import _parse_part, parse_json
+from .._hooks import structure_text
 from ._base import configure_for, fast_unstructure
 
 __all__ = ["ContentJsonConverter", "configure_converter", "make_converter"]
@@ -44,7 +45,7 @@ class ContentJsonConverter(JsonConverter):
 
     def loads(self, data: bytes | str, cl: type[T], **kwargs: Any) -> T:  # noqa: ARG002 - kwargs of json.loads do not apply to a strict parse
         """Parse ``data`` strictly and structure it into ``cl``."""
-        return self.structure(parse_json(data), cl)
+        return structure_text(self, data, cl, parse_json, _parse_part)  # type: ignore[no-any-return]
 
 
 def make_converter(**options: int) -> ContentJsonConverter:
