@@ -8,6 +8,7 @@ native mode for msgpack and CBOR, as ``bytes``.
 from __future__ import annotations
 
 import binascii
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -239,8 +240,14 @@ def unstructure_hooks(*, native_binary: bool, plain_json: bool = True) -> dict[t
         return hooks
     # The C unstructurer does the whole walk from the object a hook is given; the hooks above are the reference
     # and run where it misses (an object its table does not describe, such as a subclass).
-    walk = speedups.unstructurer(SHAPES, plain_json, not native_binary, MISS)
+    walk = _walker(speedups, plain_json=plain_json, native_binary=native_binary)
     return {cls: _accelerated(walk, hook) for cls, hook in hooks.items()}
+
+
+@functools.cache
+def _walker(accelerator: Any, *, plain_json: bool, native_binary: bool) -> Hook:
+    """The C unstructurer of one mode, made once and shared by every converter: it holds nothing that changes."""
+    return accelerator.unstructurer(SHAPES, plain_json, not native_binary, MISS)  # type: ignore[no-any-return]
 
 
 def _accelerated(walk: Hook, hook: Hook) -> Hook:
@@ -275,11 +282,6 @@ _DUMP_HOOKS = {
 
 
 _DUMP_BY_CLASS = {native: _ByClass(hooks) for native, hooks in _DUMP_HOOKS.items()}
-# The C walk called straight from a serialiser's callback, rather than through a hook: one Python call per message.
-# JSON values are kept (0: no copy), since the serialiser writes the read-only containers as they are.
-_DUMP_WALKS = {
-    native: None if speedups is None else speedups.unstructurer(SHAPES, 0, not native, MISS) for native in (False, True)
-}
 
 
 def dump_hooks(*, native_binary: bool) -> dict[type, Hook]:
@@ -295,7 +297,8 @@ def dump_default(*, native_binary: bool, fallback: Hook | None = None) -> Hook:
     list subclasses itself; anything else goes to ``fallback``, or raises TypeError as such a callback must.
     """
     hooks = _DUMP_BY_CLASS[native_binary]
-    walk = _DUMP_WALKS[native_binary]
+    # The C walk called straight from the callback, rather than through a hook: one Python call per message.
+    walk = None if speedups is None else _walker(speedups, plain_json=False, native_binary=native_binary)
 
     def default(obj: Any) -> Any:
         if walk is not None:
