@@ -101,11 +101,25 @@ def results_markdown(results: dict[str, Any]) -> str:
              "the machine weighs on both sizes."),
             "",
         ]
+        faults = results.get("growth_faults") or {}
+        if faults:
+            lines += [
+                (f"Beside each growth, the minor page faults per call at {small:,} and at {large:,} blocks (the median "
+                 "over the same samples): memory the process had to ask the kernel for again, page by page."),
+                "",
+            ]
         rows = []
         for op in _OPS:
             for name, value in grow.get(op, {}).items():
-                rows.append([_OP_NAMES[op], name, f"{value:.2f}{_X}"])
-        lines += _table(["operation", "library", "growth"], rows)
+                row = [_OP_NAMES[op], name, f"{value:.2f}{_X}"]
+                if faults:
+                    at_small, at_large = faults.get(op, {}).get(name, (None, None))
+                    row.append("—" if at_small is None else f"{at_small:,.0f} → {at_large:,.0f}")
+                rows.append(row)
+        header = ["operation", "library", "growth"]
+        if faults:
+            header.append(f"page faults per call, {small:,} → {large:,}")
+        lines += _table(header, rows)
     cold = results.get("growth_cold") or {}
     if cold and grow:
         lines += [

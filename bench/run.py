@@ -6,6 +6,7 @@ Usage (from the repository root)::
     python bench/run.py --quick                         # a smoke run: small sizes, 3 short repeats
     python bench/run.py --render docs/benchmarks.md     # also write the results table into the docs page
     python bench/run.py --sizes 2000 --repeats 21 --json results.json
+    python bench/run.py --sizes 2000,20000 --ops unstructure  # one operation, with its growth
 
 Each corpus (``bench/corpus.py``) is a conversation: a list of message dicts in canonical wire form.
 First every library must round-trip it exactly (dicts and JSON); then every operation is timed, the
@@ -41,6 +42,11 @@ import orjson
 import contentblocks as cb
 
 try:
+    import resource
+except ImportError:  # pragma: no cover - not on Windows: page faults are then not counted
+    resource = None  # type: ignore[assignment]
+
+try:
     from contentblocks.preconf import orjson as cb_orjson
 except ImportError:  # the preconf module is optional for a run; its rows are then left out
     cb_orjson = None  # type: ignore[assignment]
@@ -72,7 +78,7 @@ OPERATIONS = ("structure", "unstructure", "loads", "dumps", "deepcopy")
 class Contestants:
     """The three libraries' functions for one corpus, built once (converters, adapters, decoders)."""
 
-    def __init__(self, raw: list[dict[str, Any]]) -> None:
+    def __init__(self, raw: list[dict[str, Any]], ops: tuple[str, ...] = OPERATIONS) -> None:
         from peers import msgspec_model as mm  # noqa: PLC0415 - benchmark dependencies, loaded on use
         from peers import pydantic_model as pm  # noqa: PLC0415
 
@@ -124,6 +130,8 @@ class Contestants:
             self.ops["loads"][OURS_ORJSON] = lambda: converter.loads(data, target)
             self.ops["dumps"][OURS_ORJSON] = lambda: converter.dumps(ours)
             self.orjson_converter = converter
+        self.ours_loads = self.ops["loads"].get(OURS_ORJSON) or self.ops["loads"][OURS_JSON]
+        self.ops = {op: fns for op, fns in self.ops.items() if op in ops}
 
     def check(self) -> list[str]:
         """Every library round-trips the corpus exactly; returns the failures (empty when all is well)."""
@@ -169,10 +177,9 @@ class Contestants:
         from peers import pydantic_model as pm  # noqa: PLC0415
 
         data = self.data
-        ours_loads = self.ops["loads"].get(OURS_ORJSON) or self.ops["loads"][OURS_JSON]
         loaders = {
             "plain dicts (orjson.loads)": lambda: orjson.loads(data),
-            OURS_STRUCT: ours_loads,
+            OURS_STRUCT: self.ours_loads,
             PYDANTIC: lambda: pm.adapter.validate_json(data),
             MSGSPEC: lambda: mm.decode_json(data),
         }
@@ -194,17 +201,29 @@ CLOCKS: dict[str, Callable[[], float]] = {"cpu": time.process_time, "wall": time
 _clock = CLOCKS["cpu"]
 
 
-def _time(fn: Callable[[], Any], number: int) -> float:
+def _minor_faults() -> int:
+    """Page faults of this process so far that the kernel served without I/O (0 where not counted)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_minflt if resource is not None else 0
+
+
+def _sample(fn: Callable[[], Any], number: int) -> tuple[float, float]:
+    """Seconds per call and minor page faults per call, over ``number`` calls."""
     clock = _clock
     gc.collect()
     gc.disable()
     try:
+        faults = _minor_faults()
         start = clock()
         for _ in range(number):
             fn()
-        return (clock() - start) / number
+        seconds = clock() - start
+        return seconds / number, (_minor_faults() - faults) / number
     finally:
         gc.enable()
+
+
+def _time(fn: Callable[[], Any], number: int) -> float:
+    return _sample(fn, number)[0]
 
 
 def _calls_per_sample(fn: Callable[[], Any], min_time: float) -> int:
@@ -230,11 +249,12 @@ def measure(contestants: Contestants, repeats: int, min_time: float) -> dict[str
 
 def measure_growth(
     small: Contestants, large: Contestants, repeats: int, min_time: float
-) -> dict[str, dict[str, float]]:
+) -> tuple[dict[str, dict[str, float]], dict[str, dict[str, list[float]]]]:
     """Per operation and contestant, the median over repeats of (time on ``large``) / (time on ``small``).
 
     Both sizes are timed back to back in every repeat (the order alternates), so that a slower spell of a
-    shared machine weighs on both samples of a ratio, not on one size's whole phase.
+    shared machine weighs on both samples of a ratio, not on one size's whole phase. Also returned, per
+    operation and contestant: the median minor page faults per call at each size, ``[small, large]``.
     """
     numbers: dict[tuple[str, str, int], int] = {}
     for which, contestants in enumerate((small, large)):
@@ -242,16 +262,23 @@ def measure_growth(
             for name, fn in fns.items():
                 numbers[op, name, which] = _calls_per_sample(fn, min_time)
     out: dict[str, dict[str, float]] = {}
+    faults: dict[str, dict[str, list[float]]] = {}
     for op, fns in large.ops.items():
         out[op] = {}
+        faults[op] = {}
         for name in fns:
             per_repeat = []
+            per_size: dict[int, list[float]] = {0: [], 1: []}
             for r in range(repeats):
                 order = (0, 1) if r % 2 == 0 else (1, 0)
-                times = {which: _time((small, large)[which].ops[op][name], numbers[op, name, which]) for which in order}
+                times = {}
+                for which in order:
+                    times[which], faulted = _sample((small, large)[which].ops[op][name], numbers[op, name, which])
+                    per_size[which].append(faulted)
                 per_repeat.append(times[1] / times[0])
             out[op][name] = statistics.median(per_repeat)
-    return out
+            faults[op][name] = [statistics.median(per_size[0]), statistics.median(per_size[1])]
+    return out, faults
 
 
 def ratios(samples: dict[str, dict[str, list[float]]], ours: str, peer: str, op: str) -> float | None:
@@ -298,7 +325,9 @@ def os_cpu_count() -> int | None:
         return os.cpu_count()
 
 
-def run(sizes: list[int], repeats: int, min_time: float, *, large_repeats: int) -> dict[str, Any]:
+def run(
+    sizes: list[int], repeats: int, min_time: float, *, large_repeats: int, ops: tuple[str, ...] = OPERATIONS
+) -> dict[str, Any]:
     results: dict[str, Any] = {"machine": machine(), "repeats": repeats, "min_time": min_time,
                                "clock": next(name for name, c in CLOCKS.items() if c is _clock),
                                "orjson_preconf": cb_orjson is not None, "sizes": {}}
@@ -309,7 +338,7 @@ def run(sizes: list[int], repeats: int, min_time: float, *, large_repeats: int) 
     for size in sizes:
         started = time.perf_counter()
         raw = corpus.conversation(size)
-        contestants = Contestants(raw)
+        contestants = Contestants(raw, ops)
         failures = contestants.check()
         if failures:
             print(f"{size} blocks: round trips failed:", *failures, sep="\n  ", file=sys.stderr)
@@ -335,12 +364,15 @@ def run(sizes: list[int], repeats: int, min_time: float, *, large_repeats: int) 
         started = time.perf_counter()
         small, large = sorted(kept)
         # As many repeats as at the target size: a ratio of two samples is noisier than either sample.
-        results["growth"] = {"_sizes": {"small": small, "large": large}, "_repeats": repeats,
-                             **measure_growth(kept[small], kept[large], repeats, min_time)}
+        growth, faults = measure_growth(kept[small], kept[large], repeats, min_time)
+        results["growth"] = {"_sizes": {"small": small, "large": large}, "_repeats": repeats, **growth}
+        if resource is not None:
+            results["growth_faults"] = faults
         print(f"growth {large:,} / {small:,} blocks: measured in {time.perf_counter() - started:.1f} s",
               file=sys.stderr)
         started = time.perf_counter()
-        results["growth_cold"] = {"_copies": cold.COPIES, **cold.measure(Contestants, kept[large], small, repeats, _time)}
+        results["growth_cold"] = {"_copies": cold.COPIES,
+                                  **cold.measure(lambda raw: Contestants(raw, ops), kept[large], small, repeats, _time)}
         print(f"growth, caches equally cold: measured in {time.perf_counter() - started:.1f} s", file=sys.stderr)
     results["targets"] = evaluate(results)
     return results
@@ -382,6 +414,14 @@ def _print_size(result: dict[str, Any]) -> None:
             print(f"  {op:<12} {ours}: {shown}", file=sys.stderr)
 
 
+def _operations(text: str) -> tuple[str, ...]:
+    chosen = tuple(op.strip() for op in text.split(",") if op.strip())
+    unknown = [op for op in chosen if op not in OPERATIONS]
+    if unknown or not chosen:
+        raise argparse.ArgumentTypeError(f"expected some of {', '.join(OPERATIONS)}; got {text!r}")
+    return chosen
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", type=lambda s: [int(x) for x in s.split(",")], default=list(corpus.SIZES),
@@ -392,6 +432,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--min-time", type=float, default=0.05, help="seconds each sample runs at least (default: 0.05)")
     parser.add_argument("--clock", choices=sorted(CLOCKS), default="cpu",
                         help="cpu: process CPU time (default); wall: time.perf_counter")
+    parser.add_argument("--ops", type=_operations, default=OPERATIONS,
+                        help=f"comma-separated operations to time (default: all: {','.join(OPERATIONS)})")
     parser.add_argument("--quick", action="store_true", help="a smoke run: sizes 200,2000, 3 repeats of 5 ms")
     parser.add_argument("--json", type=Path, metavar="OUT", help="write every sample and ratio to OUT as JSON")
     parser.add_argument("--render", type=Path, metavar="PAGE", help="write the results table into PAGE (markdown)")
@@ -400,7 +442,7 @@ def main(argv: list[str] | None = None) -> int:
         args.sizes, args.repeats, args.min_time = [200, 2_000], 3, 0.005
     global _clock  # noqa: PLW0603 - set once, before any measurement
     _clock = CLOCKS[args.clock]
-    results = run(args.sizes, args.repeats, args.min_time, large_repeats=args.large_repeats)
+    results = run(args.sizes, args.repeats, args.min_time, large_repeats=args.large_repeats, ops=args.ops)
     results["command"] = "python bench/run.py " + " ".join(sys.argv[1:] if argv is None else argv)
     for row in results["targets"]:
         mark = "n/a" if row["ok"] is None else ("PASS" if row["ok"] else "FAIL")

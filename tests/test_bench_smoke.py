@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import importlib.util
 import json
+import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -110,3 +111,39 @@ def test_peers_refuse_what_the_spec_refuses(library: str, module: str, raw: list
     validate = peer.adapter.validate_python if module == "pydantic_model" else peer.convert
     with pytest.raises(ValueError):
         validate(raw)
+
+
+def _run_bench(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(BENCH / "run.py"), *args], cwd=cwd, capture_output=True, text=True,  # noqa: S603
+                          timeout=300, check=False)
+
+
+def test_run_times_the_chosen_operations_and_renders_their_growth(tmp_path: Path) -> None:
+    """--ops limits the run to some operations; the rest are "not measured"; growth shows its page faults."""
+    pytest.importorskip("pydantic")
+    pytest.importorskip("msgspec")
+    page = tmp_path / "page.md"
+    page.write_text("# Before\n\nkept prose\n", encoding="utf-8")
+    done = _run_bench("--sizes", "20,50", "--repeats", "1", "--min-time", "0.001", "--ops", "unstructure",
+                      "--render", str(page), "--json", str(tmp_path / "results.json"), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    results = json.loads((tmp_path / "results.json").read_text())
+    assert set(results["sizes"]["50"]["samples"]) == {"unstructure"}
+    assert set(results["growth"]) - {"_sizes", "_repeats"} == {"unstructure"}
+    text = page.read_text(encoding="utf-8")
+    assert text.startswith("# Before\n\nkept prose\n")
+    assert "| structure: contentblocks / pydantic | ≤ 0.8 | not measured | — |" in text
+    assert "| unstructure (objects → dicts) | contentblocks |" in text
+    assert "loads (JSON bytes → objects) |" not in text
+    if sys.platform.startswith("linux"):
+        faults = results["growth_faults"]["unstructure"]
+        assert set(faults) == {"contentblocks", "pydantic", "msgspec"}
+        assert all(len(pair) == 2 and min(pair) >= 0 for pair in faults.values())
+        assert "page faults per call, 20 → 50 |" in text
+
+
+def test_run_refuses_an_unknown_operation(tmp_path: Path) -> None:
+    """A misspelt operation is a usage error (exit 2) that names the operations, before anything is measured."""
+    done = _run_bench("--ops", "unstructure,dump", cwd=tmp_path)
+    assert done.returncode == 2
+    assert "expected some of structure, unstructure, loads, dumps, deepcopy; got 'unstructure,dump'" in done.stderr
