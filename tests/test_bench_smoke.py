@@ -147,3 +147,30 @@ def test_run_refuses_an_unknown_operation(tmp_path: Path) -> None:
     done = _run_bench("--ops", "unstructure,dump", cwd=tmp_path)
     assert done.returncode == 2
     assert "expected some of structure, unstructure, loads, dumps, deepcopy; got 'unstructure,dump'" in done.stderr
+
+
+def test_instructions_merges_a_function_s_lines_in_callgrind_annotate_s_report() -> None:
+    """Recursion levels and code inlined from headers count with their function, defined in its .c file."""
+    instructions = _load("_contentblocks_bench_instructions", BENCH / "instructions.py")
+    report = """\
+--------------------------------------------------------------------------------
+190,179,905 (100.0%)  PROGRAM TOTALS
+
+--------------------------------------------------------------------------------
+Ir                   file:function
+--------------------------------------------------------------------------------
+67,019,712 (35.24%)  /tmp/build/Python/ceval.c:_PyEval_EvalFrameDefault'2 [/usr/lib/libpython3.11.so.1.0]
+10,844,946 ( 5.70%)  /work/src/speedups/base64.c:speedups_b64decode [/work/src/_speedups.so]
+ 1,948,833 ( 1.02%)  ./Include/object.h:_PyFrame_Clear
+ 1,732,415 ( 0.91%)  ./Include/object.h:_PyEval_EvalFrameDefault'2
+   890,610 ( 0.47%)  ./Include/internal/pycore_frame.h:_PyEval_EvalFrameDefault
+"""
+    total, functions = instructions.parse_annotated(report)
+    assert total == 190_179_905
+    assert functions == {
+        "_PyEval_EvalFrameDefault (ceval.c)": 67_019_712 + 1_732_415 + 890_610,
+        "speedups_b64decode (base64.c)": 10_844_946,
+        "_PyFrame_Clear": 1_948_833,
+    }
+    with pytest.raises(SystemExit, match="no total"):
+        instructions.parse_annotated("nothing here")
