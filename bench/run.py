@@ -249,12 +249,13 @@ def measure(contestants: Contestants, repeats: int, min_time: float) -> dict[str
 
 def measure_growth(
     small: Contestants, large: Contestants, repeats: int, min_time: float
-) -> tuple[dict[str, dict[str, float]], dict[str, dict[str, list[float]]]]:
+) -> tuple[dict[str, dict[str, float]], dict[str, dict[str, dict[str, list[Any]]]]]:
     """Per operation and contestant, the median over repeats of (time on ``large``) / (time on ``small``).
 
     Both sizes are timed back to back in every repeat (the order alternates), so that a slower spell of a
     shared machine weighs on both samples of a ratio, not on one size's whole phase. Also returned, per
-    operation and contestant: the median minor page faults per call at each size, ``[small, large]``.
+    operation and contestant: ``seconds``, each repeat's ``[small, large]`` seconds per call, and ``faults``,
+    the median minor page faults per call at each size, ``[small, large]``.
     """
     numbers: dict[tuple[str, str, int], int] = {}
     for which, contestants in enumerate((small, large)):
@@ -262,12 +263,12 @@ def measure_growth(
             for name, fn in fns.items():
                 numbers[op, name, which] = _calls_per_sample(fn, min_time)
     out: dict[str, dict[str, float]] = {}
-    faults: dict[str, dict[str, list[float]]] = {}
+    details: dict[str, dict[str, dict[str, list[Any]]]] = {}
     for op, fns in large.ops.items():
         out[op] = {}
-        faults[op] = {}
+        details[op] = {}
         for name in fns:
-            per_repeat = []
+            seconds = []
             per_size: dict[int, list[float]] = {0: [], 1: []}
             for r in range(repeats):
                 order = (0, 1) if r % 2 == 0 else (1, 0)
@@ -275,10 +276,11 @@ def measure_growth(
                 for which in order:
                     times[which], faulted = _sample((small, large)[which].ops[op][name], numbers[op, name, which])
                     per_size[which].append(faulted)
-                per_repeat.append(times[1] / times[0])
-            out[op][name] = statistics.median(per_repeat)
-            faults[op][name] = [statistics.median(per_size[0]), statistics.median(per_size[1])]
-    return out, faults
+                seconds.append([times[0], times[1]])
+            out[op][name] = statistics.median(t_large / t_small for t_small, t_large in seconds)
+            details[op][name] = {"seconds": seconds,
+                                 "faults": [statistics.median(per_size[0]), statistics.median(per_size[1])]}
+    return out, details
 
 
 def ratios(samples: dict[str, dict[str, list[float]]], ours: str, peer: str, op: str) -> float | None:
@@ -364,10 +366,11 @@ def run(
         started = time.perf_counter()
         small, large = sorted(kept)
         # As many repeats as at the target size: a ratio of two samples is noisier than either sample.
-        growth, faults = measure_growth(kept[small], kept[large], repeats, min_time)
+        growth, details = measure_growth(kept[small], kept[large], repeats, min_time)
         results["growth"] = {"_sizes": {"small": small, "large": large}, "_repeats": repeats, **growth}
+        results["growth_samples"] = {op: {name: d["seconds"] for name, d in by.items()} for op, by in details.items()}
         if resource is not None:
-            results["growth_faults"] = faults
+            results["growth_faults"] = {op: {name: d["faults"] for name, d in by.items()} for op, by in details.items()}
         print(f"growth {large:,} / {small:,} blocks: measured in {time.perf_counter() - started:.1f} s",
               file=sys.stderr)
         started = time.perf_counter()

@@ -130,6 +130,10 @@ def test_run_times_the_chosen_operations_and_renders_their_growth(tmp_path: Path
     results = json.loads((tmp_path / "results.json").read_text())
     assert set(results["sizes"]["50"]["samples"]) == {"unstructure"}
     assert set(results["growth"]) - {"_sizes", "_repeats"} == {"unstructure"}
+    for name, seconds in results["growth_samples"]["unstructure"].items():
+        assert len(seconds) == 1
+        assert all(t > 0 for t in seconds[0])
+        assert results["growth"]["unstructure"][name] == seconds[0][1] / seconds[0][0]
     text = page.read_text(encoding="utf-8")
     assert text.startswith("# Before\n\nkept prose\n")
     assert "| structure: contentblocks / pydantic | ≤ 0.8 | not measured | — |" in text
