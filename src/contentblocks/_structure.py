@@ -10,17 +10,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ._blocks import CitedReference, CitedUri, TextBlock
+from ._accel import MISS, speedups
+from ._blocks import Citation, CitedReference, CitedUri, TextBlock
 from ._bodies import KEYS, TAGS, Bodies
 from ._errors import ValidationError, describe_type, preview
 from ._fields import MISSING, Problems, as_object, objects_past_cap, prefix_since, string_problem, unknown_keys
 from ._json import EMPTY_OBJECT, plain_container
 from ._messages import ROLE_BLOCKS, Conversation, Message, check_roles, conversation_problems
 from ._readers import Body
-from ._rules import Limits, find_surrogate
+from ._rules import Limits, check_uri, find_surrogate
 from ._unchecked import unchecked
 
-__all__ = ["KEYS", "StructureHooks"]
+__all__ = ["KEYS", "StructureHooks", "message_reader"]
 
 _MESSAGE_KEYS = frozenset(KEYS[Message])
 _MESSAGE_LISTING = f"a message has: {', '.join(KEYS[Message])}"
@@ -35,7 +36,9 @@ class StructureHooks:
         self.limits = limits
         self.bodies = bodies = Bodies(limits, native_binary=native_binary)
         self.max_errors = limits.max_errors
-        self.message = self._message_body(bodies)
+        #: The Python message body, the reference; ``message`` tries the C reader first where there is one.
+        self.python_message = self._message_body(bodies)
+        self.message = _read_first(message_reader(bodies, limits), self.python_message)
 
     def fail(self, problems: Problems) -> ValidationError:
         """One ValidationError for the problems of a top-level value (their paths gain the ``$`` root)."""
@@ -176,3 +179,44 @@ class StructureHooks:
         if problems:
             raise self.fail(problems)
         return unchecked(Conversation)(tuple(messages))  # type: ignore[no-any-return]
+
+
+def _read_first(fast: Callable[[Any], Any] | None, python: Body) -> Body:
+    """``python``, or a body that tries ``fast`` first and runs ``python`` when it misses (and so for every problem)."""
+    if fast is None:
+        return python
+    miss = MISS
+
+    def read(raw: dict[str, Any], problems: Problems) -> Any:
+        made = fast(raw)
+        return made if made is not miss else python(raw, problems)
+
+    return read
+
+
+def message_reader(bodies: Bodies, limits: Limits) -> Callable[[Any], Any] | None:
+    """The C accelerator's reader of plain, valid messages for these bodies and limits (None without it).
+
+    It reads the envelope, text blocks and citations in C and calls ``bodies`` for every other block; on
+    anything else it returns ``MISS`` and the Python message body reads the message again and words its
+    problems. Its results are the Python body's, object for object (the tests hold it to that).
+    """
+    if speedups is None:
+        return None
+    max_uri = limits.max_uri_chars
+    return speedups.message_reader(  # type: ignore[no-any-return]
+        limits.max_text_chars,
+        max_uri,
+        _ROLE_CLASSES,
+        bodies.block_bodies,
+        bodies.metadata,
+        lambda value: check_uri(value, max_uri),
+        unchecked(Message),
+        unchecked(TextBlock),
+        unchecked(Citation),
+        unchecked(CitedUri),
+        unchecked(CitedReference),
+        TextBlock,
+        EMPTY_OBJECT,
+        MISS,
+    )

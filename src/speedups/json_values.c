@@ -41,6 +41,12 @@ has_surrogate(PyObject *s)
     return 0;
 }
 
+int
+cb_has_surrogate(PyObject *s)
+{
+    return has_surrogate(s);
+}
+
 /* 1 if `s` (an exact str) is a valid JSON string under the limits, 0 if not, -1 on error. */
 static int
 string_ok(PyObject *s, const Walk *walk)

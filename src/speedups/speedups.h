@@ -38,15 +38,20 @@ extern PyMethodDef cb_base64_methods[];
 extern PyMethodDef cb_json_writer_methods[];
 extern PyMethodDef cb_unstructure_methods[];
 extern PyMethodDef cb_split_methods[];
+extern PyMethodDef cb_messages_methods[];
 
 int cb_maker_init(void);
 int cb_unstructure_init(void);
+int cb_messages_init(void);
 void cb_base64_init(void);
 
 /* Shared between units. cb_thaw_value: the plain dict/list copy of a frozen JSON value `depth` containers
  * down, a new reference, NULL without an exception on a miss. cb_b64encode: the base64 str of exact bytes. */
 PyObject *cb_thaw_value(PyObject *v, int depth);
 PyObject *cb_b64encode(PyObject *data);
+
+/* 1 if a ready str holds a lone surrogate (any UTF-16 surrogate code point), else 0. */
+int cb_has_surrogate(PyObject *s);
 
 /* The offset of the object slot `name` of `cls` (its own or a base's: a T_OBJECT_EX member descriptor lying
  * inside the instance, and not read-only when `writable` is set), or a negative code for the caller to word:
