@@ -11,251 +11,17 @@
  * builds exactly as the Python path would, from the same objects.
  */
 
-#include "speedups.h"
+#include "messages.h"
 #include <stddef.h>
-
-enum { K_ROLE, K_CONTENT, K_METADATA, K_TYPE, K_TEXT, K_CITATIONS, K_SOURCE, K_TITLE, K_QUOTE, K_START, K_END,
-       K_KIND, K_VALUE, S_URI, S_REFERENCE, N_NAMES };
 
 static const char *const NAMES[N_NAMES] = {
     "role", "content", "metadata", "type", "text", "citations", "source", "title", "quote", "start", "end",
-    "kind", "value", "uri", "reference",
+    "kind", "value",
 };
-
-/* The objects the reader is made of, in the order message_reader() takes them. */
-enum { A_ROLES, A_BODIES, A_METADATA, A_URI_PROBLEM, A_NEW_MESSAGE, A_NEW_TEXT, A_NEW_CITATION, A_NEW_CITED_URI,
-       A_NEW_CITED_REFERENCE, A_TEXT_CLASS, A_EMPTY_OBJECT, A_MISS, N_OBJECTS };
-
-typedef struct {
-    PyObject_HEAD
-    vectorcallfunc vectorcall;
-    Py_ssize_t max_chars;
-    Py_ssize_t max_uri;
-    PyObject *objects[N_OBJECTS];
-    PyObject *names[N_NAMES];
-} MessageReader;
-
-#define OBJ(r, i) ((r)->objects[i])
-
-/* 1 if `s` is a non-empty exact str of at most `max` characters without a lone surrogate; 0 if not; -1 on
- * error. */
-static int
-plain_text(PyObject *s, Py_ssize_t max)
-{
-    if (!PyUnicode_CheckExact(s)) {
-        return 0;
-    }
-    if (str_ready(s) < 0) {
-        return -1;
-    }
-    if (PyUnicode_GET_LENGTH(s) == 0 || PyUnicode_GET_LENGTH(s) > max) {
-        return 0;
-    }
-    return PyUnicode_IS_ASCII(s) || !cb_has_surrogate(s);
-}
-
-/* plain_text() that also refuses leading or trailing whitespace (str.isspace() of the first or last character). */
-static int
-trimmed_text(PyObject *s, Py_ssize_t max)
-{
-    int ok = plain_text(s, max);
-    if (ok <= 0) {
-        return ok;
-    }
-    return !Py_UNICODE_ISSPACE(PyUnicode_READ_CHAR(s, 0))
-           && !Py_UNICODE_ISSPACE(PyUnicode_READ_CHAR(s, PyUnicode_GET_LENGTH(s) - 1));
-}
-
-/* 1 if every key of the dict is an exact str. Only then is a lookup free of Python code: a key of another
- * type (a str subclass included) whose hash matched a name would be compared by its own __eq__, which could
- * change the dict and free the values read before it. */
-static int
-str_keys(PyObject *d)
-{
-    Py_ssize_t pos = 0;
-    PyObject *key, *value;
-
-    while (PyDict_Next(d, &pos, &key, &value)) {
-        if (!PyUnicode_CheckExact(key)) {
-            return 0;
-        }
-    }
-    return 1;
-}
-
-/* The value under a name, borrowed (NULL if absent); -1 in *error when the lookup raised. */
-static PyObject *
-get(MessageReader *r, PyObject *raw, int name, int *error)
-{
-    PyObject *value = PyDict_GetItemWithError(raw, r->names[name]);
-    if (value == NULL && PyErr_Occurred()) {
-        *error = 1;
-    }
-    return value;
-}
 
 /* Each of these returns a new reference, or NULL: with an exception on an error, without one on a miss.
  * Every dict is read only once its keys are known to be exact str (str_keys), and everything borrowed from
  * the input is held before Python code may run (a body, a rule, an allocation). */
-
-static PyObject *
-read_citation(MessageReader *r, PyObject *raw, Py_ssize_t text_length)
-{
-    /* source, kind, value, title, quote, start, end: all held once read, and built from as read */
-    PyObject *v[7] = {NULL}, *source = NULL, *problem, *out = NULL;
-    Py_ssize_t expected, s, e;
-    int i, error = 0, ok = 0;
-
-    if (!PyDict_CheckExact(raw) || !str_keys(raw)) {
-        return NULL;
-    }
-    v[0] = get(r, raw, K_SOURCE, &error);
-    v[3] = get(r, raw, K_TITLE, &error);
-    v[4] = get(r, raw, K_QUOTE, &error);
-    v[5] = get(r, raw, K_START, &error);
-    v[6] = get(r, raw, K_END, &error);
-    if (error || v[0] == NULL || !PyDict_CheckExact(v[0]) || PyDict_GET_SIZE(v[0]) != 2 || !str_keys(v[0])) {
-        return NULL;
-    }
-    v[1] = get(r, v[0], K_KIND, &error);
-    v[2] = get(r, v[0], K_VALUE, &error);
-    if (error || v[1] == NULL || v[2] == NULL) {
-        return NULL;
-    }
-    expected = 1 + (v[3] != NULL) + (v[4] != NULL) + (v[5] != NULL) + (v[6] != NULL);
-    if (PyDict_GET_SIZE(raw) != expected || (v[5] == NULL) != (v[6] == NULL)) {
-        return NULL;
-    }
-    for (i = 0; i < 7; i++) {
-        Py_XINCREF(v[i]);
-    }
-    if (!PyUnicode_CheckExact(v[1]) || !PyUnicode_CheckExact(v[2])) {
-        goto done;
-    }
-    if ((v[3] != NULL && trimmed_text(v[3], r->max_chars) <= 0) || (v[4] != NULL && plain_text(v[4], r->max_chars) <= 0)) {
-        goto done;
-    }
-    if (v[5] != NULL) {
-        if (!PyLong_CheckExact(v[5]) || !PyLong_CheckExact(v[6])) {
-            goto done;
-        }
-        s = PyLong_AsSsize_t(v[5]);
-        e = PyLong_AsSsize_t(v[6]);
-        if ((s == -1 || e == -1) && PyErr_Occurred()) {
-            PyErr_Clear();  /* beyond any text this reader takes: the Python path words it */
-            goto done;
-        }
-        if (s < 0 || s > e || e > text_length) {
-            goto done;
-        }
-    }
-    if (PyUnicode_CompareWithASCIIString(v[1], "uri") == 0) {
-        problem = PyObject_CallOneArg(OBJ(r, A_URI_PROBLEM), v[2]);
-        if (problem != NULL) {
-            ok = problem == Py_None;
-            Py_DECREF(problem);
-        }
-        if (ok) {
-            source = PyObject_CallOneArg(OBJ(r, A_NEW_CITED_URI), v[2]);
-        }
-    }
-    else if (PyUnicode_CompareWithASCIIString(v[1], "reference") == 0 && trimmed_text(v[2], r->max_uri) > 0) {
-        source = PyObject_CallOneArg(OBJ(r, A_NEW_CITED_REFERENCE), v[2]);
-    }
-    if (source != NULL) {
-        PyObject *args[5] = {source, v[3] ? v[3] : Py_None, v[4] ? v[4] : Py_None, v[5] ? v[5] : Py_None,
-                             v[6] ? v[6] : Py_None};
-        out = PyObject_Vectorcall(OBJ(r, A_NEW_CITATION), args, 5, NULL);
-        Py_DECREF(source);
-    }
-done:
-    for (i = 0; i < 7; i++) {
-        Py_XDECREF(v[i]);
-    }
-    return out;
-}
-
-/* Every problem a Python reader reports makes a miss; `problems` is a fresh list per message. */
-static int
-no_problems(PyObject *problems)
-{
-    return problems == NULL || PyList_GET_SIZE(problems) == 0;
-}
-
-static PyObject *
-read_metadata(MessageReader *r, PyObject *raw, PyObject **problems)
-{
-    PyObject *out;
-
-    if (*problems == NULL && (*problems = PyList_New(0)) == NULL) {
-        return NULL;
-    }
-    out = PyObject_CallFunctionObjArgs(OBJ(r, A_METADATA), raw, *problems, NULL);
-    if (out != NULL && !no_problems(*problems)) {
-        Py_CLEAR(out);
-    }
-    return out;
-}
-
-static PyObject *
-read_text(MessageReader *r, PyObject *raw, PyObject **problems)
-{
-    PyObject *text, *citations, *metadata, *items = NULL, *item, *meta = NULL, *out = NULL;
-    Py_ssize_t i, n;
-    int error = 0, ok;
-
-    text = get(r, raw, K_TEXT, &error);
-    citations = get(r, raw, K_CITATIONS, &error);
-    metadata = get(r, raw, K_METADATA, &error);
-    if (error || text == NULL
-        || PyDict_GET_SIZE(raw) != 2 + (citations != NULL) + (metadata != NULL)
-        || (citations != NULL && !PyList_CheckExact(citations))) {
-        return NULL;
-    }
-    if ((ok = plain_text(text, r->max_chars)) <= 0) {
-        return NULL;
-    }
-    Py_INCREF(raw);
-    Py_INCREF(text);
-    if (citations == NULL || PyList_GET_SIZE(citations) == 0) {
-        items = Py_NewRef(empty_tuple);
-    }
-    else {
-        Py_INCREF(citations);
-        n = PyList_GET_SIZE(citations);
-        items = PyTuple_New(n);
-        for (i = 0; items != NULL && i < n; i++) {
-            if (PyList_GET_SIZE(citations) != n) {  /* only Python code could have changed it */
-                Py_CLEAR(items);
-                break;
-            }
-            item = Py_NewRef(PyList_GET_ITEM(citations, i));
-            PyTuple_SET_ITEM(items, i, read_citation(r, item, PyUnicode_GET_LENGTH(text)));
-            Py_DECREF(item);
-            if (PyTuple_GET_ITEM(items, i) == NULL) {
-                Py_CLEAR(items);
-            }
-        }
-        Py_DECREF(citations);
-    }
-    if (items != NULL) {
-        if (metadata == NULL) {
-            meta = Py_NewRef(OBJ(r, A_EMPTY_OBJECT));
-        }
-        else {
-            meta = read_metadata(r, raw, problems);
-        }
-    }
-    if (meta != NULL && PyDict_GET_SIZE(raw) == 2 + (citations != NULL) + (metadata != NULL)) {
-        PyObject *args[3] = {text, items, meta};
-        out = PyObject_Vectorcall(OBJ(r, A_NEW_TEXT), args, 3, NULL);
-    }
-    Py_XDECREF(meta);
-    Py_XDECREF(items);
-    Py_DECREF(text);
-    Py_DECREF(raw);
-    return out;
-}
 
 /* One block of a message's content array: a text block here, any other kind through its Python body. */
 static PyObject *
@@ -272,7 +38,7 @@ read_block(MessageReader *r, PyObject *raw, PyObject *allowed, PyObject **proble
         return NULL;
     }
     if (PyUnicode_CompareWithASCIIString(tag, "text") == 0) {
-        out = read_text(r, raw, problems);
+        out = cb_read_text(r, raw, problems);
     }
     else {
         body = PyDict_GetItemWithError(OBJ(r, A_BODIES), tag);
@@ -372,7 +138,7 @@ read_message(MessageReader *r, PyObject *raw)
     Py_INCREF(allowed);
     blocks = read_content(r, content, allowed, &problems);
     if (blocks != NULL) {
-        meta = metadata == NULL ? Py_NewRef(OBJ(r, A_EMPTY_OBJECT)) : read_metadata(r, raw, &problems);
+        meta = metadata == NULL ? Py_NewRef(OBJ(r, A_EMPTY_OBJECT)) : cb_read_metadata(r, raw, &problems);
     }
     if (meta != NULL && PyDict_GET_SIZE(raw) == 2 + (metadata != NULL)) {
         PyObject *args[3] = {role, blocks, meta};

@@ -10,10 +10,10 @@
  *
  * The units: json_values.c (freeze, thaw, the duplicate-key hook), maker.c (instances of checked fields),
  * base64.c (canonical base64), json_writer.c (cb.dumps' text), unstructure.c (blocks out as dicts),
- * split.c (a conversation's text cut into messages), messages.c (messages read from dicts). The
- * walks recurse, but never deeper than MAX_RECURSION; references borrowed from the input are taken as
- * strong references before anything allocates, since an allocation can run a garbage collection and with
- * it arbitrary finalizers.
+ * split.c (a conversation's text cut into messages), messages.c and text_blocks.c (messages read from
+ * dicts). The walks recurse, but never deeper than MAX_RECURSION; references borrowed from the input are
+ * taken as strong references before anything allocates, since an allocation can run a garbage collection
+ * and with it arbitrary finalizers.
  */
 
 #include "speedups.h"
