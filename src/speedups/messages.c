@@ -91,20 +91,18 @@ read_content(MessageReader *r, PyObject *content, PyObject *allowed, PyObject **
         return NULL;
     }
     n = PyList_GET_SIZE(content);
-    blocks = PyTuple_New(n);
-    if (blocks == NULL) {
-        return NULL;
-    }
+    blocks = NULL;  /* made once the first block is read: an array whose first item is no block costs nothing */
     for (i = 0; i < n; i++) {
         if (PyList_GET_SIZE(content) != n) {
-            Py_DECREF(blocks);
+            Py_XDECREF(blocks);
             return NULL;
         }
         item = Py_NewRef(PyList_GET_ITEM(content, i));
         block = read_block(r, item, allowed, problems);
         Py_DECREF(item);
-        if (block == NULL) {
-            Py_DECREF(blocks);
+        if (block == NULL || (blocks == NULL && (blocks = PyTuple_New(n)) == NULL)) {
+            Py_XDECREF(block);
+            Py_XDECREF(blocks);
             return NULL;
         }
         PyTuple_SET_ITEM(blocks, i, block);
