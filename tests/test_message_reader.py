@@ -244,3 +244,12 @@ def test_keys_that_are_not_exact_str_make_a_miss_before_any_lookup(where: str, n
     before = dict(target)
     assert READER(message) is MISS
     assert target == before
+
+
+def test_limits_beyond_any_str_are_taken_as_they_are() -> None:
+    """A limit larger than a C Py_ssize_t is the same as sys.maxsize: the converter is made and reads in C."""
+    huge = 10**30
+    reader, python = _hooks(max_text_chars=huge, max_uri_chars=huge)
+    raw = _user(_text(citations=[_cite(start=0, end=5)]))
+    assert _agrees(reader, python, raw) is not MISS
+    assert cb.make_converter(max_text_chars=huge).structure(raw, cb.Message) == python(raw, [])

@@ -232,16 +232,14 @@ speedups_freeze(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     if (!check_nargs("freeze", nargs, 5) || !setup_done()) {
         return NULL;
     }
-    walk.max_chars = PyLong_AsSsize_t(args[1]);
-    if (walk.max_chars == -1 && PyErr_Occurred()) {
+    if (cb_size_limit(args[1], &walk.max_chars) < 0) {
         return NULL;
     }
     max_depth = PyLong_AsLong(args[2]);
     if (max_depth == -1 && PyErr_Occurred()) {
         return NULL;
     }
-    walk.max_nodes = PyLong_AsSsize_t(args[3]);
-    if (walk.max_nodes == -1 && PyErr_Occurred()) {
+    if (cb_size_limit(args[3], &walk.max_nodes) < 0) {
         return NULL;
     }
     if (max_depth > MAX_RECURSION) {

@@ -235,9 +235,7 @@ speedups_message_reader(PyObject *module, PyObject *const *args, Py_ssize_t narg
             return NULL;
         }
     }
-    r->max_chars = PyLong_AsSsize_t(args[0]);
-    r->max_uri = PyLong_AsSsize_t(args[1]);
-    if (PyErr_Occurred()) {
+    if (cb_size_limit(args[0], &r->max_chars) < 0 || cb_size_limit(args[1], &r->max_uri) < 0) {
         Py_DECREF(r);
         return NULL;
     }

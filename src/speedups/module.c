@@ -33,6 +33,24 @@ check_nargs(const char *name, Py_ssize_t nargs, Py_ssize_t expected)
 }
 
 int
+cb_size_limit(PyObject *value, Py_ssize_t *out)
+{
+    int overflow;
+    long long v = PyLong_AsLongLongAndOverflow(value, &overflow);
+
+    if (v == -1 && PyErr_Occurred()) {
+        return -1;
+    }
+    if (overflow != 0) {
+        *out = overflow > 0 ? PY_SSIZE_T_MAX : -1;
+    }
+    else {
+        *out = v > PY_SSIZE_T_MAX ? PY_SSIZE_T_MAX : v < -1 ? -1 : (Py_ssize_t)v;
+    }
+    return 0;
+}
+
+int
 setup_done(void)
 {
     if (JsonObject_Type == NULL || JsonArray_Type == NULL) {
