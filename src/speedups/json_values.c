@@ -12,9 +12,8 @@ typedef struct {
     int max_depth;
 } Walk;
 
-/* 1 if the string holds a UTF-16 surrogate code point (a lone surrogate: Python strings hold no pairs). */
-static int
-has_surrogate(PyObject *s)
+int
+cb_has_surrogate(PyObject *s)
 {
     Py_ssize_t i, n = PyUnicode_GET_LENGTH(s);
     int kind = PyUnicode_KIND(s);
@@ -39,28 +38,6 @@ has_surrogate(PyObject *s)
         }
     }
     return 0;
-}
-
-int
-cb_has_surrogate(PyObject *s)
-{
-    return has_surrogate(s);
-}
-
-/* 1 if `s` (an exact str) is a valid JSON string under the limits, 0 if not, -1 on error. */
-static int
-string_ok(PyObject *s, const Walk *walk)
-{
-    if (str_ready(s) < 0) {
-        return -1;
-    }
-    if (PyUnicode_GET_LENGTH(s) > walk->max_chars) {
-        return 0;
-    }
-    if (PyUnicode_IS_ASCII(s)) {
-        return 1;
-    }
-    return !has_surrogate(s);
 }
 
 /* 1 if the exact int fits [-2**63, 2**64 - 1], 0 if not, -1 on error. */
@@ -110,7 +87,7 @@ freeze_object(PyObject *src, Walk *walk, int depth)
     while (PyDict_Next(src, &pos, &key, &value)) {
         Py_INCREF(key);
         Py_INCREF(value);
-        ok = PyUnicode_CheckExact(key) ? string_ok(key, walk) : 0;
+        ok = PyUnicode_CheckExact(key) ? cb_text_within(key, walk->max_chars) : 0;
         frozen = ok == 1 ? freeze_value(value, walk, depth) : NULL;
         Py_DECREF(value);
         if (frozen == NULL) {
@@ -190,7 +167,7 @@ freeze_value(PyObject *v, Walk *walk, int depth)
     int ok;
 
     if (t == &PyUnicode_Type) {
-        ok = string_ok(v, walk);
+        ok = cb_text_within(v, walk->max_chars);
     }
     else if (t == &PyLong_Type) {
         ok = int_ok(v);
@@ -400,7 +377,7 @@ speedups_has_surrogate(PyObject *module, PyObject *text)
     if (str_ready(text) < 0) {
         return NULL;
     }
-    return PyBool_FromLong(!PyUnicode_IS_ASCII(text) && has_surrogate(text));
+    return PyBool_FromLong(!PyUnicode_IS_ASCII(text) && cb_has_surrogate(text));
 }
 
 PyMethodDef cb_json_values_methods[] = {

@@ -23,6 +23,23 @@ static const char *const NAMES[N_NAMES] = {
  * Every dict is read only once its keys are known to be exact str (str_keys), and everything borrowed from
  * the input is held before Python code may run (a body, a rule, an allocation). */
 
+PyObject *
+cb_call_body(PyObject *body, PyObject *raw, PyObject **problems)
+{
+    PyObject *out;
+
+    if (*problems == NULL && (*problems = PyList_New(0)) == NULL) {
+        return NULL;
+    }
+    Py_INCREF(body);
+    out = PyObject_CallFunctionObjArgs(body, raw, *problems, NULL);
+    Py_DECREF(body);
+    if (out != NULL && PyList_GET_SIZE(*problems) != 0) {
+        Py_CLEAR(out);
+    }
+    return out;
+}
+
 /* One block of a message's content array: a text block here, any other kind through its Python body. */
 static PyObject *
 read_block(MessageReader *r, PyObject *raw, PyObject *allowed, PyObject **problems)
@@ -45,15 +62,7 @@ read_block(MessageReader *r, PyObject *raw, PyObject *allowed, PyObject **proble
         if (body == NULL) {
             return NULL;
         }
-        if (*problems == NULL && (*problems = PyList_New(0)) == NULL) {
-            return NULL;
-        }
-        Py_INCREF(body);
-        out = PyObject_CallFunctionObjArgs(body, raw, *problems, NULL);
-        Py_DECREF(body);
-        if (out != NULL && !no_problems(*problems)) {
-            Py_CLEAR(out);
-        }
+        out = cb_call_body(body, raw, problems);
     }
     if (out == NULL) {
         return NULL;
@@ -136,7 +145,7 @@ read_message(MessageReader *r, PyObject *raw)
     Py_INCREF(allowed);
     blocks = read_content(r, content, allowed, &problems);
     if (blocks != NULL) {
-        meta = metadata == NULL ? Py_NewRef(OBJ(r, A_EMPTY_OBJECT)) : cb_read_metadata(r, raw, &problems);
+        meta = metadata_of(r, raw, metadata != NULL, &problems);
     }
     if (meta != NULL && PyDict_GET_SIZE(raw) == 2 + (metadata != NULL)) {
         PyObject *args[3] = {role, blocks, meta};

@@ -29,16 +29,13 @@ typedef struct {
 static inline int
 plain_text(PyObject *s, Py_ssize_t max)
 {
+    int ok;
+
     if (!PyUnicode_CheckExact(s)) {
         return 0;
     }
-    if (str_ready(s) < 0) {
-        return -1;
-    }
-    if (PyUnicode_GET_LENGTH(s) == 0 || PyUnicode_GET_LENGTH(s) > max) {
-        return 0;
-    }
-    return PyUnicode_IS_ASCII(s) || !cb_has_surrogate(s);
+    ok = cb_text_within(s, max);
+    return ok <= 0 ? ok : PyUnicode_GET_LENGTH(s) > 0;
 }
 
 /* plain_text() that also refuses leading or trailing whitespace (str.isspace() of the first or last character). */
@@ -81,19 +78,21 @@ get(MessageReader *r, PyObject *raw, int name, int *error)
     return value;
 }
 
-/* Every problem a Python reader reports makes a miss; `problems` is a fresh list per message, or NULL. */
-static inline int
-no_problems(PyObject *problems)
-{
-    return problems == NULL || PyList_GET_SIZE(problems) == 0;
-}
-
 /* A text block's wire dict (its keys already known to be exact str) to a TextBlock: a new reference, or NULL,
  * with an exception on an error and without one on a miss. `problems` is the message's list for the Python
  * readers, made on first use. */
 PyObject *cb_read_text(MessageReader *r, PyObject *raw, PyObject **problems);
 
-/* The metadata reader's result, or NULL (a miss when it reported a problem). */
-PyObject *cb_read_metadata(MessageReader *r, PyObject *raw, PyObject **problems);
+/* What a Python body or reader, body(raw, problems), returns for `raw`: a new reference, or NULL, with an
+ * exception when it raised, and without one (a miss) when it reported a problem. `*problems` is the message's
+ * list, made on first use; every problem in it makes a miss, so it stays empty while the reader goes on. */
+PyObject *cb_call_body(PyObject *body, PyObject *raw, PyObject **problems);
+
+/* The metadata of a message or block: the empty object when `present` is false, else the Python reader's. */
+static inline PyObject *
+metadata_of(MessageReader *r, PyObject *raw, int present, PyObject **problems)
+{
+    return present ? cb_call_body(OBJ(r, A_METADATA), raw, problems) : Py_NewRef(OBJ(r, A_EMPTY_OBJECT));
+}
 
 #endif

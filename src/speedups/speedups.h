@@ -54,8 +54,22 @@ void cb_base64_init(void);
 PyObject *cb_thaw_value(PyObject *v, int depth);
 PyObject *cb_b64encode(PyObject *data);
 
-/* 1 if a ready str holds a lone surrogate (any UTF-16 surrogate code point), else 0. */
+/* 1 if a ready str holds a lone surrogate (any UTF-16 surrogate code point: Python strings hold no pairs). */
 int cb_has_surrogate(PyObject *s);
+
+/* 1 if an exact str is at most `max` characters long and holds no lone surrogate (what every string of the
+ * wire format must be, JSON strings included), 0 if not, -1 on error. */
+static inline int
+cb_text_within(PyObject *s, Py_ssize_t max)
+{
+    if (str_ready(s) < 0) {
+        return -1;
+    }
+    if (PyUnicode_GET_LENGTH(s) > max) {
+        return 0;
+    }
+    return PyUnicode_IS_ASCII(s) || !cb_has_surrogate(s);
+}
 
 /* The offset of the object slot `name` of `cls` (its own or a base's: a T_OBJECT_EX member descriptor lying
  * inside the instance, and not read-only when `writable` is set), or a negative code for the caller to word:

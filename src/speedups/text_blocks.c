@@ -91,21 +91,6 @@ done:
 }
 
 PyObject *
-cb_read_metadata(MessageReader *r, PyObject *raw, PyObject **problems)
-{
-    PyObject *out;
-
-    if (*problems == NULL && (*problems = PyList_New(0)) == NULL) {
-        return NULL;
-    }
-    out = PyObject_CallFunctionObjArgs(OBJ(r, A_METADATA), raw, *problems, NULL);
-    if (out != NULL && !no_problems(*problems)) {
-        Py_CLEAR(out);
-    }
-    return out;
-}
-
-PyObject *
 cb_read_text(MessageReader *r, PyObject *raw, PyObject **problems)
 {
     PyObject *text, *citations, *metadata, *items = NULL, *item, *meta = NULL, *out = NULL;
@@ -147,12 +132,7 @@ cb_read_text(MessageReader *r, PyObject *raw, PyObject **problems)
         Py_DECREF(citations);
     }
     if (items != NULL) {
-        if (metadata == NULL) {
-            meta = Py_NewRef(OBJ(r, A_EMPTY_OBJECT));
-        }
-        else {
-            meta = cb_read_metadata(r, raw, problems);
-        }
+        meta = metadata_of(r, raw, metadata != NULL, problems);
     }
     if (meta != NULL && PyDict_GET_SIZE(raw) == 2 + (citations != NULL) + (metadata != NULL)) {
         PyObject *args[3] = {text, items, meta};
