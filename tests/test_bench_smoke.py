@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import copy
-import importlib.util
+import importlib
 import json
 import subprocess
 import sys
@@ -13,29 +13,14 @@ from types import ModuleType
 import pytest
 
 import contentblocks as cb
+from bench_modules import BENCH, bench_corpus, load_bench_module
 
-BENCH = Path(__file__).resolve().parent.parent / "bench"
-
-
-def _load(name: str, path: Path, *, package: bool = False) -> ModuleType:
-    if name in sys.modules:
-        return sys.modules[name]
-    locations = [str(path.parent)] if package else None
-    spec = importlib.util.spec_from_file_location(name, path, submodule_search_locations=locations)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-corpus = _load("_contentblocks_bench_corpus", BENCH / "corpus.py")
+corpus = bench_corpus()
 
 
 def _peer(library: str, module: str) -> ModuleType:
     pytest.importorskip(library)
-    _load("_contentblocks_bench_peers", BENCH / "peers" / "__init__.py", package=True)
+    load_bench_module("_contentblocks_bench_peers", BENCH / "peers" / "__init__.py", package=True)
     return importlib.import_module(f"_contentblocks_bench_peers.{module}")
 
 
@@ -155,7 +140,7 @@ def test_run_refuses_an_unknown_operation(tmp_path: Path) -> None:
 
 def test_instructions_merges_a_function_s_lines_in_callgrind_annotate_s_report() -> None:
     """Recursion levels and code inlined from headers count with their function, defined in its .c file."""
-    instructions = _load("_contentblocks_bench_instructions", BENCH / "instructions.py")
+    instructions = load_bench_module("_contentblocks_bench_instructions", BENCH / "instructions.py")
     report = """\
 --------------------------------------------------------------------------------
 190,179,905 (100.0%)  PROGRAM TOTALS

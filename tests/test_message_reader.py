@@ -8,7 +8,6 @@ Python body refuses. The plain valid shape, the corpus's, must not miss (or the 
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
@@ -18,14 +17,13 @@ from hypothesis import strategies as st
 import contentblocks as cb
 import hostile_strategies as hs
 import strategies as s
+from bench_modules import bench_corpus
 from contentblocks._accel import MISS
 from contentblocks._rules import Limits
 from contentblocks._structure import StructureHooks, message_reader
 
 if not cb.speedups_enabled():
     pytest.skip("the C accelerator is not built or is turned off", allow_module_level=True)
-
-BENCH = Path(__file__).resolve().parent.parent / "bench"
 
 
 def _hooks(**limits: Any) -> tuple[Any, Any]:
@@ -61,12 +59,7 @@ def _agrees(reader: Any, python: Any, raw: Any) -> Any:
 
 def test_every_message_of_the_benchmark_corpus_is_read_in_c() -> None:
     """The corpus is the plain shape: no message of it may fall back to the Python body."""
-    sys.path.insert(0, str(BENCH))
-    try:
-        import corpus  # noqa: PLC0415 - the benchmark's corpus generator, loaded by path
-    finally:
-        sys.path.remove(str(BENCH))
-    raw = corpus.conversation(400)
+    raw = bench_corpus().conversation(400)
     for message in raw:
         assert _agrees(READER, PYTHON, message) is not MISS, message
 
