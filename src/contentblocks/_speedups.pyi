@@ -17,3 +17,20 @@ def unstructurer(
     shapes: dict[type, tuple[tuple[str, str | None, Any], ...]], copy_json: bool, base64: bool, miss: object, /
 ) -> Callable[[object], Any]: ...
 def split_array(data: bytes, max_depth: int, miss: _Miss, /) -> list[bytes] | _Miss: ...
+def message_reader(
+    max_chars: int,
+    max_uri: int,
+    roles: dict[str, frozenset[type]],
+    bodies: dict[str, Callable[[dict[str, Any], list[tuple[str, str]]], Any]],
+    metadata: Callable[[dict[str, Any], list[tuple[str, str]]], Any],
+    uri_problem: Callable[[str], str | None],
+    new_message: Callable[..., Any],
+    new_text: Callable[..., Any],
+    new_citation: Callable[..., Any],
+    new_cited_uri: Callable[..., Any],
+    new_cited_reference: Callable[..., Any],
+    text_class: type,
+    empty_object: object,
+    miss: object,
+    /,
+) -> Callable[[object], Any]: ...
