@@ -77,7 +77,7 @@ def results_markdown(results: dict[str, Any]) -> str:
         for op in _OPS:
             by = at["medians"].get(op, {})
             for name, t in by.items():
-                if not name.startswith("contentblocks"):
+                if not name.startswith(("contentblocks", "floor")):
                     continue
                 ratio = at["ratios"][op].get(name, {})
                 shown = [f"{ratio[p]:.2f}" if ratio.get(p) is not None else "—" for p in ("pydantic", "msgspec")]
