@@ -127,7 +127,7 @@ class Contestants:
                 MSGSPEC: lambda: deepcopy(msg),
             },
         }
-        floor = output_floor(cb.unstructure(ours)) if "unstructure" in ops else None
+        floor = output_floor(raw) if "unstructure" in ops else None  # raw is the output (check() proves it)
         if floor is not None:
             self.ops["unstructure"][FLOOR] = floor
         if cb_orjson is not None:
