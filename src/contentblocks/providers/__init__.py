@@ -12,6 +12,34 @@ Nothing here sends a request: the adapters build and read payloads only, and no 
 
 from __future__ import annotations
 
-from ._contract import ISSUER_KEY, Converted, Loss, LossError, issuer_matches
+from ._contract import (
+    CONTENT_LOSSES,
+    ISSUER_KEY,
+    LOSS_KINDS,
+    STOP_REASONS,
+    Converted,
+    Loss,
+    LossError,
+    LossKind,
+    Rejection,
+    Reply,
+    StopReason,
+    Usage,
+    issuer_matches,
+)
 
-__all__ = ["ISSUER_KEY", "Converted", "Loss", "LossError", "issuer_matches"]
+__all__ = [
+    "CONTENT_LOSSES",
+    "ISSUER_KEY",
+    "LOSS_KINDS",
+    "STOP_REASONS",
+    "Converted",
+    "Loss",
+    "LossError",
+    "LossKind",
+    "Rejection",
+    "Reply",
+    "StopReason",
+    "Usage",
+    "issuer_matches",
+]

@@ -20,7 +20,7 @@ from .._blocks import (
 )
 from .._errors import ValidationError
 from .._messages import Conversation, Message
-from ._common import build, decode_base64, field, is_clean, is_uri, obj, require, take_extras
+from ._toolkit import build, decode_base64, field, is_clean, is_uri, obj, require, take_extras
 from ._contract import ISSUER_KEY
 
 __all__ = [

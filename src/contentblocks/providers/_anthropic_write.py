@@ -20,7 +20,7 @@ from .._blocks import (
 from .._json import thaw
 from .._messages import Conversation, Message
 from ._anthropic_read import NATIVE, NS, RESPONSE_FIELDS, SAME, STRING, derive_citation, media_type_read_back
-from ._common import PayloadWriter, json_text, put_extras, report_metadata
+from ._toolkit import PayloadWriter, json_text, put_extras, report_metadata
 from ._contract import ISSUER_KEY, LossRecorder, issuer_matches
 
 __all__ = ["write_conversation"]

@@ -1,29 +1,120 @@
-"""The adapter contract every provider module follows: ``Converted``, ``Loss``, ``LossError`` and issuers."""
+"""The adapter contract every provider module follows: losses, replies, pre-send rejections and issuers."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import Any, Literal, TypeAlias
 
 import attrs
 
-__all__ = ["ISSUER_KEY", "Converted", "Loss", "LossError", "LossRecorder", "issuer_matches"]
+from .._checks import freeze_metadata
+from .._errors import ValidationError
+from .._json import JsonObject
+from .._rules import DEFAULT_LIMITS
+from .._messages import Message
+
+__all__ = [
+    "CONTENT_LOSSES",
+    "ISSUER_KEY",
+    "LOSS_KINDS",
+    "STOP_REASONS",
+    "Converted",
+    "Loss",
+    "LossError",
+    "LossKind",
+    "LossRecorder",
+    "Rejection",
+    "Reply",
+    "StopReason",
+    "Usage",
+    "issuer_matches",
+    "raising_kinds",
+]
 
 #: Metadata key on reasoning blocks (and on any block carrying a provider signature) naming who issued the
 #: signature or the redacted/encrypted reasoning: ``"anthropic"``, or ``"gemini/gemini-2.5-pro"`` where the
 #: provider ties it to a model family.
 ISSUER_KEY = "contentblocks/issuer"
 
+LossKind: TypeAlias = Literal[
+    "content_dropped", "content_degraded", "metadata_not_sent", "state_not_replayed", "order_changed"
+]
+"""What a loss did to the conversation.
+
+- ``content_dropped``: content a reader would see (text, a file, a citation, a tool input) is not sent.
+- ``content_degraded``: content is sent in another form and reads back differently (a refusal as text, JSON as
+  its text, a denied outcome as an error).
+- ``metadata_not_sent``: a metadata entry has no place in the target's request and stays local.
+- ``state_not_replayed``: provider state (a signature, redacted or encrypted reasoning, an item id) is not sent
+  to a target that did not issue it.
+- ``order_changed``: everything is sent, in another order (a tool result's files after its output).
+"""
+
+#: Every loss kind, in the order above.
+LOSS_KINDS: tuple[LossKind, ...] = (
+    "content_dropped",
+    "content_degraded",
+    "metadata_not_sent",
+    "state_not_replayed",
+    "order_changed",
+)
+
+#: The kinds ``strict=True`` raises on: those that change what a reader of the conversation sees.
+CONTENT_LOSSES: frozenset[LossKind] = frozenset({"content_dropped", "content_degraded"})
+
+StopReason: TypeAlias = Literal[
+    "end_turn", "max_tokens", "stop_sequence", "tool_use", "content_filter", "refusal", "pause", "error", "other"
+]
+"""Why a reply stopped, in words every provider maps to.
+
+- ``end_turn``: the model finished its turn.
+- ``max_tokens``: the output limit cut it off.
+- ``stop_sequence``: one of the caller's stop sequences matched.
+- ``tool_use``: the model asks for tool calls to be run.
+- ``content_filter``: the provider's safety system stopped it.
+- ``refusal``: the model declined.
+- ``pause``: the provider paused a long turn, to be continued by sending it back.
+- ``error``: the provider reports a failure for this reply.
+- ``other``: a reason the vocabulary has no word for; ``Reply.provider_stop_reason`` says which.
+"""
+
+#: Every stop reason, in the order above.
+STOP_REASONS: tuple[StopReason, ...] = (
+    "end_turn",
+    "max_tokens",
+    "stop_sequence",
+    "tool_use",
+    "content_filter",
+    "refusal",
+    "pause",
+    "error",
+    "other",
+)
+
+
+def _kind(value: object) -> LossKind:
+    if value not in LOSS_KINDS:
+        msg = f"kind must be one of {', '.join(LOSS_KINDS)}"
+        raise ValueError(msg)
+    return value  # type: ignore[return-value]
+
 
 @attrs.frozen
 class Loss:
-    """One field dropped or degraded when converting: where it was, and what happened to it and why.
+    """One field dropped or degraded when converting: where it was, what happened to it and why, and its kind.
 
     ``path`` is a JSON path into the neutral conversation, for example ``$[3].content[1].signature``.
+
+    >>> loss = Loss("$[1].content[0]", "Gemini has no refusal part; written as text", "content_degraded")
+    >>> print(loss)
+    $[1].content[0]: Gemini has no refusal part; written as text
+    >>> loss.kind
+    'content_degraded'
     """
 
     path: str
     reason: str
+    kind: LossKind = attrs.field(converter=_kind)
 
     def __str__(self) -> str:
         return f"{self.path}: {self.reason}"
@@ -38,20 +129,40 @@ class Converted:
 
 
 class LossError(ValueError):
-    """Raised by ``to_provider(..., strict=True)`` when anything would be dropped or degraded."""
+    """Raised by ``to_provider(..., strict=...)`` when a loss of a kind ``strict`` names would occur.
+
+    ``losses`` holds the losses that raised; the others are not in it.
+    """
 
     losses: tuple[Loss, ...]
 
     def __init__(self, losses: Iterable[Loss]) -> None:
         self.losses = tuple(losses)
         lines = [f"{len(self.losses)} field(s) would be lost:"]
-        lines.extend(f"  {loss}" for loss in self.losses[:20])
+        lines.extend(f"  {loss} [{loss.kind}]" for loss in self.losses[:20])
         if len(self.losses) > 20:
             lines.append(f"  ... and {len(self.losses) - 20} more")
         super().__init__("\n".join(lines))
 
 
-LossError.__module__ = "contentblocks.providers"
+def raising_kinds(strict: bool | Iterable[LossKind]) -> frozenset[LossKind]:
+    """The loss kinds that raise for a ``strict=`` argument: none, the content kinds, or the kinds named.
+
+    >>> sorted(raising_kinds(True))
+    ['content_degraded', 'content_dropped']
+    >>> raising_kinds(False)
+    frozenset()
+    >>> sorted(raising_kinds(["metadata_not_sent"]))
+    ['metadata_not_sent']
+    >>> raising_kinds(["lost"])
+    Traceback (most recent call last):
+    ValueError: kind must be one of content_dropped, content_degraded, metadata_not_sent, state_not_replayed, order_changed
+    """
+    if strict is True:
+        return CONTENT_LOSSES
+    if strict is False:
+        return frozenset()
+    return frozenset(_kind(kind) for kind in strict)
 
 
 class LossRecorder:
@@ -62,13 +173,98 @@ class LossRecorder:
     def __init__(self) -> None:
         self.losses: list[Loss] = []
 
-    def add(self, path: str, reason: str) -> None:
-        self.losses.append(Loss(path, reason))
+    def add(self, path: str, reason: str, kind: LossKind) -> None:
+        """Record a loss of ``kind`` at ``path``."""
+        self.losses.append(Loss(path, reason, kind))
 
-    def finish(self, payload: dict[str, Any], *, strict: bool) -> Converted:
-        if strict and self.losses:
-            raise LossError(self.losses)
+    def finish(self, payload: dict[str, Any], *, strict: bool | Iterable[LossKind]) -> Converted:
+        """The payload and its losses; ``LossError`` with the losses of the kinds ``strict`` names, if any."""
+        raising = raising_kinds(strict)
+        if fatal := [loss for loss in self.losses if loss.kind in raising]:
+            raise LossError(fatal)
         return Converted(payload, tuple(self.losses))
+
+
+def _count(value: object) -> int | None:
+    if value is None:
+        return None
+    if type(value) is not int or value < 0:
+        msg = "token counts are non-negative integers or None"
+        raise ValueError(msg)
+    return value
+
+
+def _raw(value: Mapping[str, Any]) -> JsonObject:
+    problems: list[tuple[str, str]] = []
+    frozen = freeze_metadata(problems, "$.raw", value, DEFAULT_LIMITS)
+    if problems:
+        raise ValidationError(problems)
+    return frozen
+
+
+@attrs.frozen(kw_only=True)
+class Usage:
+    """Token counts of one reply, as the provider reports them (``None`` where it reports nothing).
+
+    ``raw`` keeps the provider's own usage object, so a count the fields above do not name is not lost.
+
+    >>> Usage(input_tokens=12, output_tokens=3, total_tokens=15).output_tokens
+    3
+    """
+
+    input_tokens: int | None = attrs.field(default=None, converter=_count)
+    output_tokens: int | None = attrs.field(default=None, converter=_count)
+    cache_read_tokens: int | None = attrs.field(default=None, converter=_count)
+    cache_write_tokens: int | None = attrs.field(default=None, converter=_count)
+    reasoning_tokens: int | None = attrs.field(default=None, converter=_count)
+    total_tokens: int | None = attrs.field(default=None, converter=_count)
+    raw: Mapping[str, Any] = attrs.field(factory=dict, converter=_raw)
+
+
+@attrs.frozen(kw_only=True)
+class Reply:
+    """What reading one provider response gives, the same for every provider.
+
+    Attributes:
+        message: the assistant message, or ``None`` for a reply with no content.
+        stop_reason: why the reply stopped, in the neutral vocabulary (``None`` when the response says nothing).
+        provider_stop_reason: the provider's own value for it (``"end_turn"``, ``"STOP"``, ``"length"``...).
+        usage: the token counts, or ``None`` when the response has none.
+        model: the model that answered, as the response names it.
+        response_id: the provider's id of the response.
+        provider: who produced it: ``"anthropic"``, ``"openai_chat"``, ``"openai_responses"``, ``"gemini"``
+            or ``"mcp"``.
+
+    The message's metadata holds nothing about the response itself (its id, model, usage and stop reason are
+    here), so sending ``reply.message`` back to the same provider reports no loss.
+    """
+
+    message: Message | None
+    stop_reason: StopReason | None = None
+    provider_stop_reason: str | None = None
+    usage: Usage | None = None
+    model: str | None = None
+    response_id: str | None = None
+    provider: str
+
+
+@attrs.frozen
+class Rejection:
+    """Something a provider would refuse in a conversation, found before the request is made.
+
+    ``rule`` names the provider's documented rule (each one is listed, with its source, on the provider's docs
+    page), ``path`` is where in the conversation it is broken, and ``message`` says how.
+
+    >>> print(Rejection("$[2]", "anthropic/empty-message", "a message carries no content Anthropic accepts"))
+    $[2]: a message carries no content Anthropic accepts (anthropic/empty-message)
+    """
+
+    path: str
+    rule: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.message} ({self.rule})"
 
 
 def issuer_matches(recorded: object, target: str) -> bool:
@@ -94,3 +290,7 @@ def issuer_matches(recorded: object, target: str) -> bool:
     if recorded == target:
         return True
     return "/" not in target and recorded.split("/", 1)[0] == target
+
+
+for _public in (Loss, Converted, LossError, Usage, Reply, Rejection):
+    _public.__module__ = "contentblocks.providers"

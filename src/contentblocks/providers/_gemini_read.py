@@ -21,8 +21,8 @@ from .._blocks import (
 )
 from .._errors import ValidationError
 from .._messages import Message
-from ._common import take_extras
-from ._common2 import b64decode, fail, utf8_to_index
+from ._toolkit import take_extras
+from ._toolkit import b64decode, fail, utf8_to_index
 from ._contract import ISSUER_KEY
 
 NS = "gemini"

@@ -20,8 +20,8 @@ from .._blocks import (
 )
 from .._json import thaw
 from .._messages import Message
-from ._common import json_text, report_metadata
-from ._common2 import b64encode
+from ._toolkit import json_text, report_metadata
+from ._toolkit import b64encode
 from ._contract import ISSUER_KEY, LossRecorder, issuer_matches
 from ._gemini_read import NS, PART_EXTRAS, SIG, _response
 

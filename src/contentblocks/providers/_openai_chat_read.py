@@ -21,7 +21,7 @@ from .._blocks import (
 from .._errors import ValidationError
 from .._messages import Conversation, Message
 from .._rules import check_filename
-from ._common import (
+from ._toolkit import (
     build,
     decode_base64,
     field,

@@ -19,7 +19,7 @@ from .._blocks import (
 )
 from .._json import json_key, thaw
 from .._messages import Conversation, Message
-from ._common import PayloadWriter, data_url, json_text, parse_json_text, report_metadata
+from ._toolkit import PayloadWriter, data_url, json_text, parse_json_text, report_metadata
 from ._contract import LossRecorder
 from ._openai_chat_read import (
     ARGUMENTS,

@@ -23,8 +23,8 @@ from .._blocks import (
 )
 from .._errors import ValidationError
 from .._messages import Conversation, Message
-from ._common import take_extras
-from ._common2 import b64decode, fail, read_arguments
+from ._toolkit import take_extras
+from ._toolkit import b64decode, fail, read_arguments
 from ._contract import ISSUER_KEY
 
 NS = "openai"

@@ -22,8 +22,8 @@ from .._blocks import (
 )
 from .._json import thaw
 from .._messages import Message
-from ._common import data_url, json_text, put_extras, report_metadata
-from ._common2 import b64encode, raw_arguments
+from ._toolkit import data_url, json_text, put_extras, report_metadata
+from ._toolkit import b64encode, raw_arguments
 from ._contract import ISSUER_KEY, LossRecorder, issuer_matches
 from ._responses_read import NS, OCTET
 

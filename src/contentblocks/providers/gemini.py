@@ -38,7 +38,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .._messages import Conversation, Message
-from ._common2 import fail, model_family
+from ._toolkit import fail, model_family
 from ._contract import Converted, LossRecorder
 from ._gemini_read import ISSUER, NS, grounding_citations, read_contents
 from ._gemini_write import write

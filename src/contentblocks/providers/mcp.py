@@ -34,8 +34,8 @@ from typing import Any
 from .._blocks import BytesSource, FileBlock, JsonBlock, ReferenceSource, TextBlock, ToolResultBlock, UrlSource
 from .._errors import ValidationError
 from .._json import thaw
-from ._common import json_text, put_extras, report_metadata, take_extras
-from ._common2 import b64decode, b64encode, fail
+from ._toolkit import json_text, put_extras, report_metadata, take_extras
+from ._toolkit import b64decode, b64encode, fail
 from ._contract import Converted, LossRecorder
 
 __all__ = ["from_call_tool_result", "to_call_tool_result"]

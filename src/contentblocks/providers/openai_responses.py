@@ -42,7 +42,7 @@ from typing import Any
 
 from .._blocks import TextBlock
 from .._messages import Conversation, Message
-from ._common2 import fail
+from ._toolkit import fail
 from ._contract import Converted, LossRecorder
 from ._responses_read import ISSUER, NS, read_items
 from ._responses_write import write

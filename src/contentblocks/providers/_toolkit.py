@@ -1,4 +1,4 @@
-"""Helpers every provider adapter shares: provider-native extras in metadata, metadata losses, JSON text.
+"""The provider toolkit: SDK objects as plain data, native extras in metadata, losses, JSON text, base64.
 
 The rule behind the extras: a provider-native field with no neutral home is kept verbatim in the block's (or
 message's) metadata under ``"<namespace>/<field>"`` when read, and written back as ``<field>`` when the same
@@ -9,7 +9,7 @@ provider is the target, unless the adapter already wrote that field (metadata ne
 >>> meta
 {'anthropic/cache_control': {'type': 'ephemeral'}}
 >>> out = {"type": "text", "text": "hi"}
->>> used = put_extras(out, meta, "anthropic")
+>>> used = put_extras(out, meta, "anthropic", {"cache_control"})
 >>> out == native, sorted(used)
 (True, ['anthropic/cache_control'])
 """
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 from collections.abc import Iterable, Mapping
 from collections.abc import Set as AbstractSet
 from typing import Any, TypeVar
@@ -26,26 +27,35 @@ from .._api import parse_json
 from .._errors import ValidationError
 from .._json import thaw
 from .._rules import DEFAULT_LIMITS, check_base64, check_no_surrounding_space, check_uri
-from ._contract import ISSUER_KEY, LossRecorder
+from ._contract import ISSUER_KEY, LossKind, LossRecorder
 
 __all__ = [
     "FORMAT_FLAGS",
     "PayloadWriter",
+    "b64decode",
+    "b64encode",
     "block_path",
     "build",
     "data_url",
     "decode_base64",
+    "fail",
     "field",
+    "index_to_utf8",
     "is_clean",
     "is_uri",
     "json_text",
     "key_path",
+    "model_family",
     "obj",
     "parse_json_text",
+    "plain",
     "put_extras",
+    "raw_arguments",
+    "read_arguments",
     "report_metadata",
     "require",
     "take_extras",
+    "utf8_to_index",
 ]
 
 #: Metadata flags that only record the shape of a provider's JSON (string or list content, a user turn split
@@ -130,20 +140,34 @@ def take_extras(native: Mapping[str, Any], known: Iterable[str], namespace: str)
 
 
 def put_extras(
-    native: dict[str, Any], metadata: Mapping[str, Any], namespace: str, skip: Iterable[str] = ()
+    native: dict[str, Any],
+    metadata: Mapping[str, Any],
+    namespace: str,
+    allowed: AbstractSet[str],
+    skip: Iterable[str] = (),
 ) -> set[str]:
-    """Write ``<namespace>/<field>`` metadata back as native fields the adapter did not set; return keys used.
+    """Write ``<namespace>/<field>`` metadata back as native fields; return the metadata keys used.
 
-    Keys in ``skip`` (the adapter's own flags) are left alone; a key whose field is already set is not used.
+    Only fields in ``allowed`` are written: the fields the provider's request type has at this position and
+    the adapter does not map itself (the allow-list keeps a stored ``latency_ms`` or ``index`` out of the
+    request). Keys in ``skip`` (the adapter's own flags) are left alone; a field already set is not
+    overwritten.
+
+    >>> out = {"type": "text", "text": "hi"}
+    >>> meta = {"anthropic/cache_control": {"type": "ephemeral"}, "anthropic/latency_ms": 12}
+    >>> sorted(put_extras(out, meta, "anthropic", {"cache_control"}))
+    ['anthropic/cache_control']
+    >>> out
+    {'type': 'text', 'text': 'hi', 'cache_control': {'type': 'ephemeral'}}
     """
     prefix = f"{namespace}/"
     skipped = set(skip)
     used: set[str] = set()
     for key, value in metadata.items():
         if key.startswith(prefix) and key not in skipped:
-            field = key[len(prefix) :]
-            if field and "/" not in field and field not in native:
-                native[field] = thaw(value)
+            name = key[len(prefix) :]
+            if name in allowed and name not in native:
+                native[name] = thaw(value)
                 used.add(key)
     return used
 
@@ -159,7 +183,36 @@ def report_metadata(
     done = set(used) | {ISSUER_KEY} | FORMAT_FLAGS
     for key in metadata:
         if key not in done:
-            recorder.add(key_path(path, key), f"metadata has no place in the {target} request; not sent")
+            recorder.add(
+                key_path(path, key), f"metadata has no place in the {target} request; not sent", "metadata_not_sent"
+            )
+
+
+def plain(value: object) -> Any:
+    """What an SDK hands you, as the plain JSON-like data the readers take.
+
+    A pydantic model (every provider SDK's response types) gives ``model_dump(mode="json", by_alias=True)``;
+    anything else is returned as it is. No SDK is imported: objects are recognised by their dump method.
+
+    >>> class Reply:
+    ...     def model_dump(self, *, mode, by_alias):
+    ...         return {"id": "msg_1", "mode": mode, "by_alias": by_alias}
+    >>> plain(Reply())
+    {'id': 'msg_1', 'mode': 'json', 'by_alias': True}
+    >>> plain({"id": "msg_1"})
+    {'id': 'msg_1'}
+    """
+    if type(value) is dict or type(value) is list:
+        return value
+    dump = getattr(type(value), "model_dump", None)
+    if callable(dump):
+        return dump(value, mode="json", by_alias=True)
+    return value
+
+
+def fail(path: str, message: str) -> ValidationError:
+    """A ``ValidationError`` at ``path`` (for reading a malformed provider payload)."""
+    return ValidationError([(path, message)])
 
 
 def require(condition: bool, path: str, message: str) -> None:
@@ -189,8 +242,11 @@ def obj(raw: object, path: str) -> dict[str, Any]:
 
 
 def field(raw: Mapping[str, Any], key: str, kind: type | tuple[type, ...], path: str, *, optional: bool = False) -> Any:
-    """``raw[key]`` checked to be of ``kind`` (``bool`` never passes for ``int``); ``None`` when optional and absent."""
-    if key not in raw:
+    """``raw[key]`` checked to be of ``kind`` (``bool`` never passes for ``int``).
+
+    An optional field that is absent or ``null`` (as SDKs' ``model_dump()`` writes unset fields) gives ``None``.
+    """
+    if key not in raw or (optional and raw[key] is None):
         require(optional, f"{path}.{key}", "required field missing")
         return None
     value = raw[key]
@@ -238,14 +294,104 @@ class PayloadWriter:
     def __init__(self) -> None:
         self.losses = LossRecorder()
 
-    def loss(self, path: str, reason: str) -> None:
-        """Report a field dropped or degraded at ``path``."""
-        self.losses.add(path, reason)
+    def loss(self, path: str, reason: str, kind: LossKind) -> None:
+        """Report a loss of ``kind`` at ``path``."""
+        self.losses.add(path, reason, kind)
 
     def finish(
-        self, native: dict[str, Any], metadata: Mapping[str, Any], path: str, skip: AbstractSet[str] = frozenset()
+        self,
+        native: dict[str, Any],
+        metadata: Mapping[str, Any],
+        path: str,
+        allowed: AbstractSet[str],
+        skip: AbstractSet[str] = frozenset(),
     ) -> dict[str, Any]:
-        """Write this provider's extras back into ``native``, report the metadata left over, return ``native``."""
-        used = put_extras(native, metadata, self.namespace, skip) | set(skip)
+        """Write this provider's allowed extras into ``native``, report the metadata left over, return ``native``."""
+        used = put_extras(native, metadata, self.namespace, allowed, skip) | set(skip)
         report_metadata(self.losses, path, metadata, used, self.target)
         return native
+
+
+def b64encode(data: bytes) -> str:
+    """Standard padded base64 text of ``data``."""
+    return base64.b64encode(data).decode("ascii")
+
+
+def b64decode(text: object, path: str) -> bytes:
+    """Decode canonical standard base64 (the library's own rule); a ``ValidationError`` at ``path`` otherwise.
+
+    >>> b64decode("aGk=", "$.data")
+    b'hi'
+    """
+    if type(text) is not str:
+        raise fail(path, "expected a base64 string")
+    return decode_base64(text, path)
+
+
+def utf8_to_index(text: str, offset: int) -> int:
+    """The code-point index of UTF-8 byte ``offset`` in ``text`` (an offset inside a character rounds down).
+
+    >>> utf8_to_index("日本語", 6)
+    2
+    """
+    encoded = text.encode("utf-8", "surrogatepass")
+    offset = max(0, min(offset, len(encoded)))
+    return len(encoded[:offset].decode("utf-8", "ignore"))
+
+
+def index_to_utf8(text: str, index: int) -> int:
+    """The UTF-8 byte offset of code-point ``index`` in ``text``.
+
+    >>> index_to_utf8("日本語", 2)
+    6
+    """
+    return len(text[:index].encode("utf-8", "surrogatepass"))
+
+
+def read_arguments(raw: str) -> tuple[Any, dict[str, Any]]:
+    """A tool call's input from its JSON-string arguments, and the ``openai/…`` metadata that keeps them exact.
+
+    Valid JSON gives its value, and the raw text in ``openai/arguments`` only when compact JSON would not
+    reproduce it byte for byte. Invalid JSON (a model can produce it) gives the raw string itself as the input,
+    flagged ``openai/invalid_arguments`` (the OpenAI Chat adapter's convention), so it is sent back verbatim.
+
+    >>> read_arguments('{"a":1}'), read_arguments('{"a": 1}'), read_arguments('{"a": ')
+    (({'a': 1}, {}), ({'a': 1}, {'openai/arguments': '{"a": 1}'}), ('{"a": ', {'openai/invalid_arguments': True}))
+    """
+    ok, value = parse_json_text(raw)
+    if not ok:
+        return raw, {"openai/invalid_arguments": True}
+    return value, ({} if json_text(value) == raw else {"openai/arguments": raw})
+
+
+def raw_arguments(value: Any, metadata: Mapping[str, Any]) -> str:
+    """The JSON-string arguments for a tool call's input, from the metadata ``read_arguments`` gave.
+
+    Kept raw text is used while it still says the same as the input; an invalid-arguments string is sent as is.
+
+    >>> kept = {"openai/arguments": '{"a": 1}'}
+    >>> raw_arguments({"a": 1}, kept), raw_arguments({"a": 2}, kept)
+    ('{"a": 1}', '{"a":2}')
+    >>> raw_arguments("{x", {"openai/invalid_arguments": True})
+    '{x'
+    """
+    if metadata.get("openai/invalid_arguments") is True and type(value) is str:
+        return value
+    kept = metadata.get("openai/arguments")
+    if type(kept) is str:
+        ok, parsed = parse_json_text(kept)
+        if ok and json_text(parsed) == json_text(value):
+            return kept
+    return json_text(value)
+
+
+_VERSION_TAIL = re.compile(r"(-(preview|exp|latest)\b.*|-\d{3}|-\d{2}-\d{4})\Z")
+
+
+def model_family(model: str) -> str:
+    """A model name without its release suffix, so a signature's issuer names the family.
+
+    >>> model_family("gemini-2.5-flash-preview-05-20"), model_family("gemini-2.0-flash-001")
+    ('gemini-2.5-flash', 'gemini-2.0-flash')
+    """
+    return _VERSION_TAIL.sub("", model) or model

@@ -1,0 +1,115 @@
+"""A strict walk of a request payload against an SDK's request TypedDicts: every key must be declared.
+
+pydantic ignores keys a TypedDict does not declare, so validating a payload with a ``TypeAdapter`` cannot show
+that an adapter wrote a field the provider does not have. This walk refuses them: it returns one problem per
+undeclared key, missing required key or value of the wrong type, each with its path.
+
+``walk(payload, anthropic.types.MessageParam)`` and the like; a union is satisfied when any member is (a
+TypedDict member is chosen by its ``type`` literal when it has one, so the problems reported are that member's).
+"""
+
+from __future__ import annotations
+
+import collections.abc
+import types
+import typing
+from typing import Any, Literal, NotRequired, Required, Union, get_args, get_origin, get_type_hints
+
+try:
+    from typing_extensions import NotRequired as NotRequiredExt
+    from typing_extensions import ReadOnly
+    from typing_extensions import Required as RequiredExt
+except ImportError:  # pragma: no cover - typing_extensions comes with pydantic
+    NotRequiredExt = NotRequired  # type: ignore[misc]
+    RequiredExt = Required  # type: ignore[misc]
+    ReadOnly = None  # type: ignore[assignment]
+
+_WRAPPERS = {Required, NotRequired, RequiredExt, NotRequiredExt} | ({ReadOnly} if ReadOnly else set())
+_SEQUENCES = {list, tuple, collections.abc.Iterable, collections.abc.Sequence, typing.Iterable, typing.Sequence}
+_MAPPINGS = {dict, collections.abc.Mapping, typing.Mapping}
+
+
+def _strip(tp: Any) -> Any:
+    while get_origin(tp) in _WRAPPERS or get_origin(tp) is typing.Annotated:
+        tp = get_args(tp)[0]
+    return tp
+
+
+def _is_typeddict(tp: Any) -> bool:
+    return isinstance(tp, type) and issubclass(tp, dict) and hasattr(tp, "__total__")
+
+
+def _tag(tp: Any) -> Any:
+    hint = get_type_hints(tp).get("type")
+    hint = _strip(hint) if hint is not None else None
+    return get_args(hint) if get_origin(hint) is Literal else None
+
+
+def walk(value: Any, tp: Any, path: str = "$") -> list[str]:
+    """The problems of ``value`` against the type ``tp``: ``[]`` when it fits exactly."""
+    tp = _strip(tp)
+    if tp is Any or tp is object:
+        return []
+    origin = get_origin(tp)
+    if origin in (Union, types.UnionType):
+        return _walk_union(value, get_args(tp), path)
+    if origin is Literal:
+        return [] if value in get_args(tp) and type(value) in {type(a) for a in get_args(tp)} else [
+            f"{path}: {value!r} is not one of {get_args(tp)}"
+        ]
+    if _is_typeddict(tp):
+        return _walk_typeddict(value, tp, path)
+    if tp is type(None):
+        return [] if value is None else [f"{path}: expected null"]
+    if tp in (str, bool):
+        return [] if type(value) is tp else [f"{path}: expected {tp.__name__}, got {type(value).__name__}"]
+    if tp is int:
+        return [] if type(value) is int else [f"{path}: expected int, got {type(value).__name__}"]
+    if tp is float:
+        return [] if type(value) in (int, float) else [f"{path}: expected float, got {type(value).__name__}"]
+    if tp in (bytes, typing.IO) or origin in (typing.IO,):
+        return [f"{path}: binary values are not JSON"]
+    if origin in _SEQUENCES or tp in _SEQUENCES:
+        if not isinstance(value, list):
+            return [f"{path}: expected an array, got {type(value).__name__}"]
+        args = get_args(tp)
+        item = args[0] if args else Any
+        return [p for i, v in enumerate(value) for p in walk(v, item, f"{path}[{i}]")]
+    if origin in _MAPPINGS or tp in _MAPPINGS:
+        if not isinstance(value, dict):
+            return [f"{path}: expected an object, got {type(value).__name__}"]
+        args = get_args(tp)
+        item = args[1] if args else Any
+        return [p for k, v in value.items() for p in walk(v, item, f"{path}.{k}")]
+    if isinstance(tp, type):
+        return [] if isinstance(value, tp) else [f"{path}: expected {tp.__name__}, got {type(value).__name__}"]
+    return []  # a type form the walk does not know (a TypeVar, a Protocol): not checked
+
+
+def _walk_union(value: Any, members: tuple[Any, ...], path: str) -> list[str]:
+    results = []
+    for member in members:
+        problems = walk(value, member, path)
+        if not problems:
+            return []
+        results.append((member, problems))
+    if isinstance(value, dict) and "type" in value:
+        for member, problems in results:
+            member = _strip(member)
+            if _is_typeddict(member) and (tags := _tag(member)) and value["type"] in tags:
+                return problems
+    return [f"{path}: fits none of {len(members)} types: " + "; ".join(p[0] for _, p in results[:4])]
+
+
+def _walk_typeddict(value: Any, tp: Any, path: str) -> list[str]:
+    if not isinstance(value, dict):
+        return [f"{path}: expected an object ({tp.__name__}), got {type(value).__name__}"]
+    hints = get_type_hints(tp, include_extras=True)
+    problems = [f"{path}.{key}: {tp.__name__} has no field {key!r}" for key in value if key not in hints]
+    problems.extend(
+        f"{path}.{key}: {tp.__name__} requires it" for key in tp.__required_keys__ if key not in value
+    )
+    for key, item in value.items():
+        if key in hints:
+            problems.extend(walk(item, hints[key], f"{path}.{key}"))
+    return problems
