@@ -6,7 +6,7 @@ gather every problem of a value into one ``ValidationError``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 from ._errors import describe_type, join_key
 from ._json import EMPTY_OBJECT, JsonObject, freeze, plain_container
@@ -17,7 +17,6 @@ __all__ = [
     "check_span",
     "check_str",
     "freeze_metadata",
-    "pairing_problems",
     "reasoning_problems",
 ]
 
@@ -103,31 +102,3 @@ def reasoning_problems(problems: Problems, path: str, text: object, signature: o
         problems.append((path, "reasoning needs text, a signature or redacted bytes"))
     elif redacted is not None and (text is not None or signature is not None):
         problems.append((path, "redacted reasoning carries neither text nor a signature"))
-
-
-def pairing_problems(problems: Problems, messages: Sequence[tuple[int, Sequence[tuple[bool, str, str, int]]]]) -> None:
-    """Tool-call pairing across a conversation (SPEC §4).
-
-    ``messages`` lists the messages that carry tool calls or results: for each, its index and, per tool block,
-    ``(is_call, tool_call_id, tool_name, index in content)``. Call ids are unique across the conversation;
-    each result answers an earlier call with the same id and name that no earlier result answered.
-    """
-    calls: dict[str, str] = {}
-    answered: set[str] = set()
-    for m, items in messages:
-        for is_call, call_id, name, b in items:
-            if is_call:
-                if call_id in calls:
-                    message = "tool call id is used by an earlier tool call"
-                    problems.append((f"$[{m}].content[{b}].tool_call_id", message))
-                else:
-                    calls[call_id] = name
-            elif call_id not in calls:
-                problems.append((f"$[{m}].content[{b}].tool_call_id", "tool result answers no earlier tool call"))
-            elif call_id in answered:
-                message = "tool call was already answered by an earlier result"
-                problems.append((f"$[{m}].content[{b}].tool_call_id", message))
-            else:
-                answered.add(call_id)
-                if calls[call_id] != name:
-                    problems.append((f"$[{m}].content[{b}].tool_name", "tool result names another tool than its call"))
