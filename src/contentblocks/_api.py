@@ -144,16 +144,46 @@ def loads(data: str | bytes | bytearray, target: object = Block) -> Any:
     return structure_text(_converter, data, target, parse_json, _parse_part)
 
 
-def dumps(obj: object) -> str:
-    r"""Compact, ASCII-only JSON text of a block, message or conversation in its canonical form.
+def dumps(obj: object, *, ensure_ascii: bool = True, indent: int | str | None = None) -> str:
+    r"""JSON text of a block, message or conversation in its canonical form; compact and ASCII-only by default.
 
-    Non-ASCII characters are written as ``\u`` escapes (as ``json.dumps`` does by default), NaN and infinities
-    cannot occur (``allow_nan=False``), and the result reads back equal with :func:`loads`.
+    Args:
+        obj: a block, message or conversation.
+        ensure_ascii: write non-ASCII characters as ``\u`` escapes (the default, as ``json.dumps`` does);
+            ``False`` keeps them as they are, which reads better and is shorter for most scripts.
+        indent: ``None`` for compact text; a number of spaces or a string to indent each level with, as
+            ``json.dumps`` takes it, for people to read.
+
+    Whatever the options, NaN and infinities cannot occur (``allow_nan=False``) and the text reads back
+    equal with :func:`loads`.
 
     >>> import contentblocks as cb
     >>> cb.dumps(cb.TextBlock(text="hi"))
     '{"type":"text","text":"hi"}'
+    >>> cb.dumps(cb.TextBlock(text="你好"))
+    '{"type":"text","text":"\\u4f60\\u597d"}'
+    >>> cb.dumps(cb.TextBlock(text="你好"), ensure_ascii=False)
+    '{"type":"text","text":"你好"}'
+    >>> print(cb.dumps(cb.Message(role="user", content="hi"), indent=2))
+    {
+      "role": "user",
+      "content": [
+        {
+          "type": "text",
+          "text": "hi"
+        }
+      ]
+    }
     """
+    if ensure_ascii and indent is None:
+        return _dumps_compact_ascii(obj)
+    hook = _dump_hooks.get(type(obj))
+    value = hook(obj) if hook is not None else _unstructure(obj)
+    separators = (",", ":") if indent is None else (",", ": ")
+    return json.dumps(value, ensure_ascii=ensure_ascii, indent=indent, separators=separators, allow_nan=False)
+
+
+def _dumps_compact_ascii(obj: object) -> str:
     if _c_dumps is not None:
         # A conversation is written message by message: each message's dicts are freed once written.
         parts = serialised_parts(obj)
