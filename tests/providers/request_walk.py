@@ -15,16 +15,15 @@ import types
 import typing
 from typing import Any, Literal, NotRequired, Required, Union, get_args, get_origin, get_type_hints
 
-try:
-    from typing_extensions import NotRequired as NotRequiredExt
-    from typing_extensions import ReadOnly
-    from typing_extensions import Required as RequiredExt
-except ImportError:  # pragma: no cover - typing_extensions comes with pydantic
-    NotRequiredExt = NotRequired  # type: ignore[misc]
-    RequiredExt = Required  # type: ignore[misc]
-    ReadOnly = None  # type: ignore[assignment]
+import typing_extensions  # the SDKs annotate with its Required, NotRequired and ReadOnly
 
-_WRAPPERS = {Required, NotRequired, RequiredExt, NotRequiredExt} | ({ReadOnly} if ReadOnly else set())
+_WRAPPERS = {
+    Required,
+    NotRequired,
+    typing_extensions.Required,
+    typing_extensions.NotRequired,
+    typing_extensions.ReadOnly,
+}
 _SEQUENCES = {list, tuple, collections.abc.Iterable, collections.abc.Sequence, typing.Iterable, typing.Sequence}
 _MAPPINGS = {dict, collections.abc.Mapping, typing.Mapping}
 
@@ -45,7 +44,7 @@ def _tag(tp: Any) -> Any:
     return get_args(hint) if get_origin(hint) is Literal else None
 
 
-def walk(value: Any, tp: Any, path: str = "$") -> list[str]:
+def walk(value: Any, tp: Any, path: str = "$") -> list[str]:  # noqa: PLR0912 - a branch per type form
     """The problems of ``value`` against the type ``tp``: ``[]`` when it fits exactly."""
     tp = _strip(tp)
     if tp is Any or tp is object:
@@ -67,7 +66,7 @@ def walk(value: Any, tp: Any, path: str = "$") -> list[str]:
         return [] if type(value) is int else [f"{path}: expected int, got {type(value).__name__}"]
     if tp is float:
         return [] if type(value) in (int, float) else [f"{path}: expected float, got {type(value).__name__}"]
-    if tp in (bytes, typing.IO) or origin in (typing.IO,):
+    if tp in (bytes, typing.IO) or origin is typing.IO:
         return [f"{path}: binary values are not JSON"]
     if origin in _SEQUENCES or tp in _SEQUENCES:
         if not isinstance(value, list):
@@ -95,8 +94,8 @@ def _walk_union(value: Any, members: tuple[Any, ...], path: str) -> list[str]:
         results.append((member, problems))
     if isinstance(value, dict) and "type" in value:
         for member, problems in results:
-            member = _strip(member)
-            if _is_typeddict(member) and (tags := _tag(member)) and value["type"] in tags:
+            typeddict = _strip(member)
+            if _is_typeddict(typeddict) and (tags := _tag(typeddict)) and value["type"] in tags:
                 return problems
     return [f"{path}: fits none of {len(members)} types: " + "; ".join(p[0] for _, p in results[:4])]
 
