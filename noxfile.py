@@ -67,10 +67,11 @@ def docs(session: nox.Session) -> None:
 
 @nox.session
 def bench(session: nox.Session) -> None:
-    """Benchmarks against pydantic and msgspec, rendered into docs/benchmarks.md; then the refusal benchmark."""
+    """Benchmarks against pydantic and msgspec, rendered into docs/benchmarks.md; then refusal and growth."""
     session.install("-e", ".[bench]")
     session.run("python", "bench/run.py", "--render", "docs/benchmarks.md", *session.posargs)
     session.run("python", "bench/refusal.py", "--render", "docs/limits.md")
+    session.run("python", "bench/growth.py", "--render", "docs/benchmarks.md")
 
 
 @nox.session
