@@ -129,6 +129,12 @@ def parse_json(data: str | bytes | bytearray) -> Any:
         raise ValidationError([("$", "invalid JSON: a number too long to parse")]) from None
 
 
+@overload
+def loads(data: str | bytes | bytearray) -> Block: ...
+@overload
+def loads(data: str | bytes | bytearray, target: type[T]) -> T: ...
+@overload
+def loads(data: str | bytes | bytearray, target: object) -> Any: ...
 def loads(data: str | bytes | bytearray, target: object = Block) -> Any:
     """Parse JSON text with the standard library and structure it into ``target`` (a block by default).
 

@@ -7,7 +7,7 @@ check the same rules (with the converter's limits) before they build a block wit
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal, TypeAlias
 
 import attrs
@@ -78,17 +78,42 @@ def _bytes_repr(value: bytes | None) -> str:
 
 
 def _tuple_of(
-    problems: list[tuple[str, str]], path: str, value: object, allowed: tuple[type, ...], what: str
+    problems: list[tuple[str, str]], path: str, value: object, allowed: tuple[type, ...], items: str, item: str
 ) -> tuple[Any, ...]:
-    """A tuple of instances of ``allowed`` from a list or tuple; problems for anything else."""
+    """A tuple of instances of ``allowed`` from a list or tuple; problems for anything else.
+
+    ``items`` names what the list holds (``"blocks"``), ``item`` one of them (``"a block"``).
+    """
     if not isinstance(value, (list, tuple)):
-        problems.append((path, f"expected a list of {what}, got {describe_type(value)}"))
+        problems.append((path, f"expected a list of {items}, got {describe_type(value)}"))
         return ()
-    items = tuple(value)
-    for i, item in enumerate(items):
-        if not isinstance(item, allowed):
-            problems.append((f"{path}[{i}]", f"expected {what}, got {describe_type(item)}"))
-    return items
+    items_ = tuple(value)
+    for i, entry in enumerate(items_):
+        if not isinstance(entry, allowed):
+            problems.append((f"{path}[{i}]", f"expected {item}, got {describe_type(entry)}"))
+    return items_
+
+
+def as_tuple(value: Any) -> Any:
+    """A sequence field's value as the tuple the field holds (a list, or any other sequence but a string).
+
+    Anything else is returned as it is, for the class's own check to word. The fields' converters are typed
+    wrappers of this one, so that the constructors take lists, as ``Message(role="user", content=[...])`` is
+    written (attrs' mypy plugin reads a converter's signature, and it reads no generic one).
+    """
+    if type(value) is tuple:
+        return value
+    if type(value) is list or (isinstance(value, Sequence) and not isinstance(value, (str, bytes, bytearray))):
+        return tuple(value)
+    return value
+
+
+def _citations(value: Sequence[Citation]) -> tuple[Citation, ...]:
+    return as_tuple(value)  # type: ignore[no-any-return]
+
+
+def _result_content(value: Sequence[ToolResultContent]) -> tuple[ToolResultContent, ...]:
+    return as_tuple(value)  # type: ignore[no-any-return]
 
 
 def _metadata(self: object, problems: list[tuple[str, str]]) -> None:
@@ -182,13 +207,13 @@ class TextBlock(_Immutable):
     """
 
     text: str
-    citations: tuple[Citation, ...] = ()
+    citations: tuple[Citation, ...] = attrs.field(default=(), converter=_citations)
     metadata: Mapping[str, Any] = _metadata_field
 
     def __attrs_post_init__(self) -> None:
         problems: list[tuple[str, str]] = []
         ok = check_str(problems, "$.text", self.text, limits=_LIMITS)
-        citations = _tuple_of(problems, "$.citations", self.citations, (Citation,), "Citation")
+        citations = _tuple_of(problems, "$.citations", self.citations, (Citation,), "citations", "a Citation")
         _set(self, "citations", citations)
         for i, citation in enumerate(citations):
             if ok and isinstance(citation, Citation) and citation.start is not None:
@@ -352,6 +377,9 @@ ToolResultContent: TypeAlias = TextBlock | FileBlock | JsonBlock
 TOOL_RESULT_CONTENT = (TextBlock, FileBlock, JsonBlock)
 
 
+_RESULT_ITEM = "a TextBlock, FileBlock or JsonBlock"
+
+
 @attrs.frozen(kw_only=True)
 class ToolResultBlock(_Immutable):
     """What a tool call produced: its ``outcome`` and content (text, files and JSON, in order; may be empty)."""
@@ -359,7 +387,7 @@ class ToolResultBlock(_Immutable):
     tool_call_id: str
     tool_name: str
     outcome: Outcome
-    content: tuple[ToolResultContent, ...] = ()
+    content: tuple[ToolResultContent, ...] = attrs.field(default=(), converter=_result_content)
     metadata: Mapping[str, Any] = _metadata_field
 
     def __attrs_post_init__(self) -> None:
@@ -371,7 +399,7 @@ class ToolResultBlock(_Immutable):
         _set(
             self,
             "content",
-            _tuple_of(problems, "$.content", self.content, TOOL_RESULT_CONTENT, "TextBlock, FileBlock or JsonBlock"),
+            _tuple_of(problems, "$.content", self.content, TOOL_RESULT_CONTENT, "blocks", _RESULT_ITEM),
         )
         _metadata(self, problems)
         _raise(problems)

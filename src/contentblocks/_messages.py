@@ -23,6 +23,7 @@ from ._blocks import (
     _raise,
     _set,
     _tuple_of,
+    as_tuple,
 )
 from ._errors import describe_type
 from ._growth import Growth, ToolBlockSummary, ToolPairing
@@ -64,6 +65,15 @@ def check_roles(problems: list[tuple[str, str]], path: str, role: str, content: 
             )
 
 
+def _content(value: str | Sequence[Block]) -> tuple[Block, ...]:
+    """A message's content as the field holds it; a string stays one, for the shorthand of one text block."""
+    return value if type(value) is str else as_tuple(value)  # type: ignore[return-value]
+
+
+def _messages(value: Sequence[Message]) -> tuple[Message, ...]:
+    return as_tuple(value)  # type: ignore[no-any-return]
+
+
 @attrs.frozen(kw_only=True)
 class Message(_Immutable):
     """One turn: a role and the blocks it carries (never empty).
@@ -76,7 +86,7 @@ class Message(_Immutable):
     """
 
     role: Role
-    content: tuple[Block, ...]
+    content: tuple[Block, ...] = attrs.field(converter=_content)
     metadata: Mapping[str, Any] = _metadata_field
 
     def __attrs_post_init__(self) -> None:
@@ -89,7 +99,7 @@ class Message(_Immutable):
             else:
                 content = (TextBlock(text=content),)
         else:
-            content = _tuple_of(problems, "$.content", content, BLOCK_CLASSES, "a block")
+            content = _tuple_of(problems, "$.content", content, BLOCK_CLASSES, "blocks", "a block")
             if not content and not problems:
                 problems.append(("$.content", "a message carries at least one block"))
         _set(self, "content", content)
@@ -212,11 +222,11 @@ class Conversation(_Growable, Sequence[Message]):
     contentblocks.ValidationError: $[3].content[0].tool_call_id: tool result answers no earlier tool call
     """
 
-    messages: tuple[Message, ...] = ()
+    messages: tuple[Message, ...] = attrs.field(default=(), converter=_messages)
 
     def __attrs_post_init__(self) -> None:
         problems: list[tuple[str, str]] = []
-        messages = _tuple_of(problems, "$", self.messages, (Message,), "a Message")
+        messages = _tuple_of(problems, "$", self.messages, (Message,), "messages", "a Message")
         _set(self, "messages", messages)
         if not problems:
             pairing = conversation_problems(problems, messages)
