@@ -31,7 +31,7 @@ from ._blocks import (
     ToolResultContent,
     UrlSource,
 )
-from ._errors import ValidationError
+from ._errors import ValidationError, format_exception, transform_error
 from ._hooks import configure_converter, make_converter
 from ._json import JsonArray, JsonObject, JsonValue, speedups_enabled
 from ._messages import Conversation, Message, Role
@@ -68,12 +68,14 @@ __all__ = [
     "configure_converter",
     "dumps",
     "file_from_data_url",
+    "format_exception",
     "json_schema",
     "loads",
     "make_converter",
     "normalize",
     "speedups_enabled",
     "structure",
+    "transform_error",
     "unstructure",
 ]
 

@@ -10,9 +10,20 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
-__all__ = ["DEFAULT_MAX_ERRORS", "ValidationError", "describe_type", "join_key", "preview"]
+from cattrs.errors import AttributeValidationNote, ClassValidationError, IterableValidationError
+from cattrs.v import format_exception as cattrs_format_exception
+
+__all__ = [
+    "DEFAULT_MAX_ERRORS",
+    "ValidationError",
+    "describe_type",
+    "format_exception",
+    "join_key",
+    "preview",
+    "transform_error",
+]
 
 DEFAULT_MAX_ERRORS = 100
 _SHOWN_IN_STR = 20
@@ -78,6 +89,86 @@ class ValidationError(ValueError):
 
 
 ValidationError.__module__ = "contentblocks"
+
+
+def format_exception(exc: BaseException, type: type | None) -> str:  # noqa: A002 - cattrs' own parameter name
+    """An error formatter for cattrs that words a ``ValidationError`` as its problems, each with its path.
+
+    Pass it to ``cattrs.transform_error`` for a converter that structures your classes holding blocks: the
+    paths in the text are relative to the field cattrs names after ``@``. Any other exception is worded by
+    cattrs' default formatter. :func:`transform_error` joins the two paths instead.
+
+    >>> import attrs, cattrs
+    >>> import contentblocks as cb
+    >>> Turn = attrs.make_class("Turn", {"message": attrs.field(type=cb.Message)})
+    >>> converter = cattrs.Converter()
+    >>> cb.configure_converter(converter)
+    >>> try:
+    ...     converter.structure({"message": {"role": "user", "content": [{"type": "text"}]}}, Turn)
+    ... except cattrs.ClassValidationError as group:
+    ...     cattrs.transform_error(group, format_exception=cb.format_exception)
+    ['$.content[0].text: required key missing @ $.message']
+    """
+    if isinstance(exc, ValidationError):
+        text = "; ".join(f"{path}: {message}" for path, message in exc.errors)
+        return f"{text}; and {exc.omitted} more" if exc.omitted else text
+    return cattrs_format_exception(exc, type)
+
+
+def transform_error(
+    exc: BaseException,
+    path: str = "$",
+    format_exception: Callable[[BaseException, type | None], str] = cattrs_format_exception,
+) -> list[str]:
+    """``cattrs.transform_error`` with this library's problems at their full paths: ``message @ path``.
+
+    cattrs gathers the failures of your own attrs classes into exception groups; a block, message or
+    conversation among your fields fails with a ``ValidationError`` inside such a group. This walks the group
+    as cattrs does, and gives each of our problems its path from your value's root
+    (``$.turns[2].message.content[0].text``), in this library's spelling (a mapping's key as ``$.by_name.a``
+    or ``$.by_name["a b"]``). Other failures are worded by ``format_exception``, cattrs' default formatter
+    unless you pass your own.
+
+    >>> import attrs, cattrs
+    >>> import contentblocks as cb
+    >>> Turn = attrs.make_class(
+    ...     "Turn", {"message": attrs.field(type=cb.Message), "scores": attrs.field(type=list[int])}
+    ... )
+    >>> converter = cattrs.Converter()
+    >>> cb.configure_converter(converter)
+    >>> try:
+    ...     converter.structure({"message": {"role": "user", "content": [{"type": "text"}]}, "scores": ["x"]}, Turn)
+    ... except cattrs.ClassValidationError as group:
+    ...     for line in cb.transform_error(group):
+    ...         print(line)
+    required key missing @ $.message.content[0].text
+    invalid value for type, expected int @ $.scores[0]
+    """
+    if isinstance(exc, ValidationError):
+        lines = [f"{message} @ {path}{inner[1:]}" for inner, message in exc.errors]
+        if exc.omitted:
+            lines.append(f"{exc.omitted} more problems @ {path}")
+        return lines
+    if not isinstance(exc, (ClassValidationError, IterableValidationError)):
+        return [f"{format_exception(exc, None)} @ {path}"]
+    errors: list[str] = []
+    with_notes, without = exc.group_exceptions()
+    for inner_exc, note in with_notes:
+        where = _where(path, note)
+        if isinstance(inner_exc, (ClassValidationError, IterableValidationError, ValidationError)):
+            errors.extend(transform_error(inner_exc, where, format_exception))
+        else:
+            errors.append(f"{format_exception(inner_exc, note.type)} @ {where}")
+    errors.extend(f"{format_exception(inner_exc, None)} @ {path}" for inner_exc in without)
+    return errors
+
+
+def _where(path: str, note: object) -> str:
+    """The path of a cattrs note's field, index or key, in this library's JSON-path spelling."""
+    if isinstance(note, AttributeValidationNote):
+        return join_key(path, note.name)
+    index = note.index  # type: ignore[attr-defined]
+    return join_key(path, index) if isinstance(index, str) else f"{path}[{index!r}]"
 
 
 def _rebuild(errors: list[Problem], omitted: int) -> ValidationError:
