@@ -109,6 +109,23 @@ def _parse_part(data: bytes) -> Any:
     return value
 
 
+#: What a JSON parser is told of a text that starts with a byte-order mark (RFC 8259 §8.1 allows none).
+BOM_PROBLEM = "the text starts with a byte-order mark (U+FEFF)"
+
+
+def starts_with_bom(data: object) -> bool:
+    """Whether JSON text (str, bytes, bytearray or memoryview) starts with a UTF-8 byte-order mark."""
+    if type(data) is str:
+        return data.startswith("\ufeff")
+    return isinstance(data, (bytes, bytearray, memoryview)) and bytes(data[:3]) == b"\xef\xbb\xbf"
+
+
+def _no_bom(text: str) -> str:
+    if text.startswith("\ufeff"):
+        raise _RefusedError(BOM_PROBLEM)
+    return text
+
+
 def parse_json(data: str | bytes | bytearray) -> Any:
     """Parse JSON text strictly: duplicate keys, NaN and Infinity are refused; errors are ValidationErrors."""
     try:
@@ -116,7 +133,7 @@ def parse_json(data: str | bytes | bytearray) -> Any:
             data = bytes(data).decode("utf-8")  # type: ignore[arg-type]
         elif type(data) is not str:
             raise ValidationError([("$", f"expected JSON text (str or bytes), got {describe_type(data)}")])
-        return _decode(data)
+        return _decode(_no_bom(data))
     except _RefusedError as e:
         raise ValidationError([("$", f"invalid JSON: {e}")]) from None
     except json.JSONDecodeError as e:

@@ -23,6 +23,7 @@ __all__ = [
     "join_key",
     "preview",
     "transform_error",
+    "with_article",
 ]
 
 DEFAULT_MAX_ERRORS = 100
@@ -89,6 +90,18 @@ class ValidationError(ValueError):
 
 
 ValidationError.__module__ = "contentblocks"
+
+
+def with_article(word: str) -> str:
+    """``word`` after the indefinite article its sound takes, for messages that name a role or a kind.
+
+    The words named are the roles and block kinds, none of which starts with a silent consonant or a "u"
+    said as "you" but ``user``: a vowel but ``u`` takes "an".
+
+    >>> with_article("user"), with_article("assistant"), with_article("tool_result"), with_article("image")
+    ('a user', 'an assistant', 'a tool_result', 'an image')
+    """
+    return f"{'an' if word[:1] in 'aeio' else 'a'} {word}"
 
 
 def format_exception(exc: BaseException, type: type | None) -> str:  # noqa: A002 - cattrs' own parameter name

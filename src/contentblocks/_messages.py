@@ -25,7 +25,7 @@ from ._blocks import (
     _tuple_of,
     as_tuple,
 )
-from ._errors import describe_type
+from ._errors import describe_type, with_article
 from ._growth import Growth, ToolBlockSummary, ToolPairing
 
 __all__ = ["ROLE_BLOCKS", "Conversation", "Message", "Role", "check_roles", "conversation_problems"]
@@ -61,7 +61,10 @@ def check_roles(problems: list[tuple[str, str]], path: str, role: str, content: 
         if isinstance(block, BLOCK_CLASSES) and not isinstance(block, allowed):
             names = ", ".join(KIND_NAMES[c] for c in allowed)
             problems.append(
-                (f"{path}[{i}]", f"a {role} message cannot carry {KIND_NAMES[type(block)]} blocks (allowed: {names})")
+                (
+                    f"{path}[{i}]",
+                    f"{with_article(role)} message cannot carry {KIND_NAMES[type(block)]} blocks (allowed: {names})",
+                )
             )
 
 
@@ -98,6 +101,9 @@ class Message(_Immutable):
                 content = ()
             else:
                 content = (TextBlock(text=content),)
+        elif not isinstance(content, (list, tuple)):
+            problems.append(("$.content", f"expected a string or a list of blocks, got {describe_type(content)}"))
+            content = ()
         else:
             content = _tuple_of(problems, "$.content", content, BLOCK_CLASSES, "blocks", "a block")
             if not content and not problems:

@@ -13,7 +13,7 @@ from typing import Any
 from ._accel import MISS, speedups
 from ._blocks import Citation, CitedReference, CitedUri, TextBlock
 from ._bodies import KEYS, TAGS, Bodies
-from ._errors import ValidationError, describe_type, preview
+from ._errors import ValidationError, describe_type, preview, with_article
 from ._fields import MISSING, Problems, as_object, objects_past_cap, prefix_since, string_problem, unknown_keys
 from ._json import EMPTY_OBJECT, plain_container
 from ._messages import ROLE_BLOCKS, Conversation, Message, check_roles, conversation_problems
@@ -106,12 +106,12 @@ class StructureHooks:
                 else:
                     string_problem(problems, ".content", content, max_chars)
                 if allowed is not None and TextBlock not in allowed:
-                    note = f"a {role} message cannot carry text (string content is a text block)"
+                    note = f"{with_article(role)} message cannot carry text (string content is a text block)"
                     problems.append((".content", note))
             elif content is MISSING:
                 problems.append((".content", "required key missing"))
-            elif content is None:
-                problems.append((".content", "expected a string or an array of blocks, got null"))
+            elif type(content) is not list and plain_container(content)[0] != 2:
+                problems.append((".content", f"expected a string or an array of blocks, got {describe_type(content)}"))
             else:
                 before = len(problems)
                 blocks = tagged_items(content, ".content", problems, block_get, block)

@@ -7,6 +7,7 @@ from typing import Any, TypeVar
 
 from cattrs import BaseConverter
 
+from .._api import BOM_PROBLEM, starts_with_bom
 from .._errors import ValidationError
 from .._hooks import Binary, configure_converter, structure_parsed
 from .._unstructure import dump_hooks
@@ -37,6 +38,8 @@ def loads_then_structure(
     try:
         raw = parse(data)
     except errors as e:
+        if fmt == "JSON" and starts_with_bom(data):
+            raise ValidationError([("$", f"not valid JSON: {BOM_PROBLEM}")]) from None
         raise parse_error(fmt, e) from None
     return structure_parsed(converter, raw, cl)
 
