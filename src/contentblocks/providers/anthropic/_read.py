@@ -1,10 +1,14 @@
-"""Reading Anthropic Messages JSON (request fields and response bodies) into neutral blocks and messages."""
+"""Reading Anthropic Messages JSON (request fields, and the content of responses) into neutral blocks and messages.
+
+Every reader takes what the SDK hands out as well as plain JSON: a pydantic block (``anthropic.types.TextBlock``,
+recognised by its ``model_dump``), or any of its dict forms, where an explicit ``null`` is an absent field.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from .._blocks import (
+from ..._blocks import (
     BytesSource,
     Citation,
     CitedReference,
@@ -18,31 +22,32 @@ from .._blocks import (
     ToolResultBlock,
     UrlSource,
 )
-from .._errors import ValidationError
-from .._messages import Conversation, Message
-from ._toolkit import build, decode_base64, field, is_clean, is_uri, obj, require, take_extras
-from ._contract import ISSUER_KEY
+from ..._errors import ValidationError
+from ..._messages import Conversation, Message
+from ..._rules import DEFAULT_LIMITS, check_free_text
+from .._contract import ISSUER_KEY
+from .._toolkit import build, decode_base64, fail, field, is_clean, is_uri, obj, plain, require, take_extras
+from ._fields import NS, absent_nulls
 
 __all__ = [
+    "IN_MESSAGES",
     "NATIVE",
-    "NS",
     "SAME",
     "STRING",
     "derive_citation",
     "media_type_read_back",
+    "read_block",
     "read_conversation",
-    "read_response",
 ]
 
-NS = "anthropic"
 #: Message (or tool result) metadata flag: the native content was the string shorthand.
 STRING = "anthropic/string_content"
 #: Message metadata flag: this message continues the previous native message (a user turn split in two).
 SAME = "anthropic/same_message"
 #: JSON block metadata flag: the value is an Anthropic block with no neutral equivalent, kept verbatim.
 NATIVE = "anthropic/native_block"
-#: Response fields kept in message metadata by ``from_response``.
-RESPONSE_FIELDS = ("id", "model", "stop_reason", "stop_sequence", "usage")
+#: System message metadata flag: the message sat in ``messages`` (``"role": "system"``), not in ``system``.
+IN_MESSAGES = "anthropic/in_messages"
 
 _DOCUMENT_CITATIONS = {"char_location", "page_location", "content_block_location"}
 
@@ -53,6 +58,9 @@ def derive_citation(raw: dict[str, Any]) -> Citation:
     Document locations cite ``document:<document_index>`` (a reference into the request's documents); search
     results cite their ``source``, web search results their ``url``. Empty quotes and titles with surrounding
     whitespace are left out, since the neutral fields do not allow them.
+
+    >>> derive_citation({"type": "char_location", "document_index": 0, "cited_text": "Grass is green."})
+    Citation(source=CitedReference(value='document:0'), title=None, quote='Grass is green.', start=None, end=None)
     """
     kind = raw.get("type")
     if kind in _DOCUMENT_CITATIONS:
@@ -84,26 +92,21 @@ def _source(value: object, fallback: str) -> CitedUri | CitedReference:
 
 
 def _citations(raw: dict[str, Any], path: str) -> tuple[Citation, ...]:
-    if "citations" not in raw or raw["citations"] is None:
-        return ()
-    items = field(raw, "citations", list, path)
-    out = []
+    items = field(raw, "citations", list, path, optional=True) or ()
     for k, item in enumerate(items):
-        item_path = f"{path}.citations[{k}]"
-        obj(item, item_path)
-        field(item, "type", str, item_path)
-        try:
-            out.append(derive_citation(item))
-        except ValidationError as e:  # pragma: no cover - derive_citation only builds valid citations
-            raise ValidationError([(item_path, m) for _, m in e.errors]) from None
-    return tuple(out)
+        field(obj(item, f"{path}.citations[{k}]"), "type", str, f"{path}.citations[{k}]")
+    return tuple(derive_citation(item) for item in items)
+
+
+def extras(raw: dict[str, Any], known: set[str]) -> dict[str, Any]:
+    """The native fields with no neutral home, as ``anthropic/<field>`` metadata."""
+    return take_extras(raw, known, NS)
 
 
 def read_text(raw: dict[str, Any], path: str) -> TextBlock:
     """A native ``text`` block; native citations are kept verbatim under ``anthropic/citations``."""
     text = field(raw, "text", str, path)
-    metadata = take_extras(raw, {"type", "text"}, NS)
-    return build(TextBlock, path, text=text, citations=_citations(raw, path), metadata=metadata)
+    return build(TextBlock, path, text=text, citations=_citations(raw, path), metadata=extras(raw, {"type", "text"}))
 
 
 def media_type_read_back(*, is_image: bool, url: bool) -> str:
@@ -114,19 +117,17 @@ def media_type_read_back(*, is_image: bool, url: bool) -> str:
 
 
 def _file(raw: dict[str, Any], path: str, kind: str) -> FileBlock | JsonBlock:
-    source = obj(raw.get("source"), f"{path}.source")
     src_path = f"{path}.source"
+    source = field(raw, "source", dict, path)
     src_type = field(source, "type", str, src_path)
-    metadata = take_extras(raw, {"type", "source"}, NS)
     known = {"type"}
     if src_type == "base64":
         media_type = field(source, "media_type", str, src_path)
-        data = decode_base64(field(source, "data", str, src_path), f"{src_path}.data")
-        file_source: Any = BytesSource(data=data)
+        file_source: Any = BytesSource(data=decode_base64(field(source, "data", str, src_path), f"{src_path}.data"))
         known |= {"media_type", "data"}
     elif src_type == "text" and kind == "document":
         media_type = field(source, "media_type", str, src_path)
-        file_source = BytesSource(data=field(source, "data", str, src_path).encode("utf-8"))
+        file_source = BytesSource(data=_utf8(field(source, "data", str, src_path), f"{src_path}.data"))
         known |= {"media_type", "data"}
     elif src_type == "url":
         media_type = media_type_read_back(is_image=kind == "image", url=True)
@@ -138,14 +139,30 @@ def _file(raw: dict[str, Any], path: str, kind: str) -> FileBlock | JsonBlock:
         known |= {"file_id"}
     else:  # a content source, or one added after this adapter: keep the whole block verbatim
         return native_block(raw, path)
-    extra = set(source) - known
-    require(not extra, f"{src_path}.{min(extra) if extra else ''}", "unknown field in an Anthropic source")
+    extra = sorted(set(source) - known)
+    require(not extra, f"{src_path}.{extra[0] if extra else ''}", "unknown field in an Anthropic source")
+    metadata = extras(raw, {"type", "source"})
     return build(FileBlock, path, media_type=media_type, source=file_source, metadata=metadata)
 
 
+def _utf8(text: str, path: str) -> bytes:
+    problem = check_free_text(text, DEFAULT_LIMITS.max_text_chars)
+    if problem is not None:
+        raise fail(path, problem)
+    return text.encode("utf-8")
+
+
 def native_block(raw: dict[str, Any], path: str) -> JsonBlock:
-    """An Anthropic block with no neutral equivalent, kept verbatim as JSON for Anthropic to receive again."""
-    return build(JsonBlock, path, value=raw, metadata={NATIVE: True})
+    """An Anthropic block with no neutral equivalent, kept verbatim as JSON for Anthropic to receive again.
+
+    A problem inside it (a value nested too deep, a number out of range) is reported at its path in the
+    Anthropic block, not in the JSON block that holds it.
+    """
+    try:
+        return JsonBlock(value=raw, metadata={NATIVE: True})
+    except ValidationError as e:
+        problems = [(path + (p[len("$.value") :] if p.startswith("$.value") else p[1:]), m) for p, m in e.errors]
+        raise ValidationError(problems, omitted=e.omitted) from None
 
 
 def _reasoning(raw: dict[str, Any], path: str) -> ReasoningBlock:
@@ -153,16 +170,15 @@ def _reasoning(raw: dict[str, Any], path: str) -> ReasoningBlock:
         # ``data`` is an opaque string: its UTF-8 bytes are the redacted payload, decoded back on the way out.
         data = field(raw, "data", str, path)
         require(bool(data), f"{path}.data", "must not be empty")
-        metadata = {ISSUER_KEY: NS, **take_extras(raw, {"type", "data"}, NS)}
-        return build(ReasoningBlock, path, redacted=data.encode("utf-8"), metadata=metadata)
+        metadata = {ISSUER_KEY: NS, **extras(raw, {"type", "data"})}
+        return build(ReasoningBlock, path, redacted=_utf8(data, f"{path}.data"), metadata=metadata)
     thinking = field(raw, "thinking", str, path)
     signature = field(raw, "signature", str, path)
-    metadata = {ISSUER_KEY: NS, **take_extras(raw, {"type", "thinking", "signature"}, NS)}
+    metadata = {ISSUER_KEY: NS, **extras(raw, {"type", "thinking", "signature"})}
     return build(ReasoningBlock, path, text=thinking or None, signature=signature or None, metadata=metadata)
 
 
 def _tool_use(raw: dict[str, Any], path: str) -> ToolCallBlock:
-    metadata = take_extras(raw, {"type", "id", "name", "input"}, NS)
     require("input" in raw, f"{path}.input", "required field missing")
     return build(
         ToolCallBlock,
@@ -170,13 +186,21 @@ def _tool_use(raw: dict[str, Any], path: str) -> ToolCallBlock:
         tool_call_id=field(raw, "id", str, path),
         tool_name=field(raw, "name", str, path),
         input=raw["input"],
-        metadata=metadata,
+        metadata=extras(raw, {"type", "id", "name", "input"}),
     )
 
 
-def read_content_item(raw: object, path: str) -> Any:
-    """One block inside a message or a tool result (not a tool result itself)."""
-    raw = obj(raw, path)
+def native_dict(raw: object, path: str) -> dict[str, Any]:
+    """An Anthropic block as a plain dict with its ``null`` members left out (see ``absent_nulls``)."""
+    return obj(absent_nulls(plain(raw)), path)
+
+
+def read_block(raw: object, path: str) -> Any:
+    """One block of a message or of a tool result's content (a tool result itself is read by the message)."""
+    return _dispatch(native_dict(raw, path), path)
+
+
+def _dispatch(raw: dict[str, Any], path: str) -> Any:
     kind = field(raw, "type", str, path)
     if kind == "text":
         return read_text(raw, path)
@@ -192,7 +216,7 @@ def read_content_item(raw: object, path: str) -> Any:
 def _tool_result(raw: dict[str, Any], path: str, names: dict[str, str]) -> ToolResultBlock:
     tool_use_id = field(raw, "tool_use_id", str, path)
     require(tool_use_id in names, f"{path}.tool_use_id", "answers no earlier tool_use block")
-    metadata = take_extras(raw, {"type", "tool_use_id", "content", "is_error"}, NS)
+    metadata = extras(raw, {"type", "tool_use_id", "content", "is_error"})
     is_error = field(raw, "is_error", bool, path, optional=True)
     if is_error is False:
         metadata[f"{NS}/is_error"] = False
@@ -204,7 +228,7 @@ def _tool_result(raw: dict[str, Any], path: str, names: dict[str, str]) -> ToolR
             content.append(build(TextBlock, f"{path}.content", text=raw_content))
     elif raw_content is not None:
         for k, item in enumerate(raw_content):
-            block = read_content_item(item, f"{path}.content[{k}]")
+            block = read_block(item, f"{path}.content[{k}]")
             require(
                 not isinstance(block, (ReasoningBlock, ToolCallBlock)),
                 f"{path}.content[{k}]",
@@ -222,23 +246,46 @@ def _tool_result(raw: dict[str, Any], path: str, names: dict[str, str]) -> ToolR
     )
 
 
+def _system(content: object, path: str, flags: dict[str, Any]) -> Message | None:
+    """A system prompt (the ``system`` field, or a ``"role": "system"`` message) as a system message."""
+    if type(content) is str:
+        if not content:
+            return None
+        text = build(TextBlock, path, text=content)
+        return build(Message, path, role="system", content=[text], metadata={**flags, STRING: True})
+    if not isinstance(content, list):
+        raise fail(path, "expected a string or an array")
+    blocks = []
+    for k, item in enumerate(content):
+        item_path = f"{path}[{k}]"
+        raw = native_dict(item, item_path)
+        require(field(raw, "type", str, item_path) == "text", f"{item_path}.type", "expected a text block")
+        blocks.append(read_text(raw, item_path))
+    return build(Message, path, role="system", content=blocks, metadata=flags) if blocks else None
+
+
 def _message(raw: object, path: str, names: dict[str, str]) -> list[Message]:
-    raw = obj(raw, path)
+    raw = native_dict(raw, path)
     role = field(raw, "role", str, path)
-    require(role in {"user", "assistant"}, f"{path}.role", "expected user or assistant")
+    require(role in {"user", "assistant", "system"}, f"{path}.role", "expected user, assistant or system")
     content = field(raw, "content", (str, list), path)
-    extras = take_extras(raw, {"role", "content"}, NS)
+    metadata = extras(raw, {"role", "content"})
+    if role == "system":
+        system = _system(content, f"{path}.content", {**metadata, IN_MESSAGES: True})
+        require(system is not None, f"{path}.content", "a message carries at least one block")
+        return [system]  # type: ignore[list-item]
     if type(content) is str:
         text = build(TextBlock, f"{path}.content", text=content)
-        return [build(Message, path, role=role, content=[text], metadata={STRING: True, **extras})]
+        return [build(Message, path, role=role, content=[text], metadata={**metadata, STRING: True})]
     runs: list[tuple[str, list[Any]]] = []
-    for k, item in enumerate(content):
+    for k, raw_item in enumerate(content):
         item_path = f"{path}.content[{k}]"
-        if role == "user" and isinstance(item, dict) and item.get("type") == "tool_result":
+        item = native_dict(raw_item, item_path)
+        if role == "user" and item.get("type") == "tool_result":
             block: Any = _tool_result(item, item_path, names)
             part_role = "tool"
         else:
-            block = read_content_item(item, item_path)
+            block = _dispatch(item, item_path)
             part_role = role
             if isinstance(block, ToolCallBlock):
                 names[block.tool_call_id] = block.tool_name
@@ -247,42 +294,19 @@ def _message(raw: object, path: str, names: dict[str, str]) -> list[Message]:
         runs[-1][1].append(block)
     require(bool(runs), f"{path}.content", "a message carries at least one block")
     return [
-        build(Message, path, role=part_role, content=blocks, metadata=extras if n == 0 else {SAME: True})
+        build(Message, path, role=part_role, content=blocks, metadata=metadata if n == 0 else {SAME: True})
         for n, (part_role, blocks) in enumerate(runs)
     ]
 
 
 def read_conversation(payload: object) -> Conversation:
     """``{"system": ..., "messages": [...]}`` as a conversation; other request fields are not read."""
-    payload = obj(payload, "$")
+    payload = obj(plain(payload), "$")
     messages: list[Message] = []
-    system = field(payload, "system", (str, list), "$", optional=True)
-    if type(system) is str:
-        if system:
-            text = build(TextBlock, "$.system", text=system)
-            messages.append(build(Message, "$.system", role="system", content=[text], metadata={STRING: True}))
-    elif system:
-        blocks = []
-        for k, item in enumerate(system):
-            item_path = f"$.system[{k}]"
-            require(isinstance(item, dict) and item.get("type") == "text", item_path, "expected a text block")
-            blocks.append(read_text(item, item_path))
-        messages.append(build(Message, "$.system", role="system", content=blocks))
+    if payload.get("system") is not None:
+        system = _system(payload["system"], "$.system", {})
+        messages.extend([system] if system is not None else [])
     names: dict[str, str] = {}
     for i, raw in enumerate(field(payload, "messages", list, "$")):
         messages.extend(_message(raw, f"$.messages[{i}]", names))
     return Conversation(messages=tuple(messages))
-
-
-def read_response(response: object) -> Message:
-    """A Messages API response body (``"type": "message"``) as one assistant message."""
-    response = obj(response, "$")
-    require(response.get("role", "assistant") == "assistant", "$.role", "expected assistant")
-    content = field(response, "content", list, "$")
-    require(bool(content), "$.content", "the response has no content blocks")
-    blocks = []
-    for k, item in enumerate(content):
-        block = read_content_item(item, f"$.content[{k}]")
-        blocks.append(block)
-    metadata = {f"{NS}/{key}": response[key] for key in RESPONSE_FIELDS if response.get(key) is not None}
-    return build(Message, "$", role="assistant", content=blocks, metadata=metadata)

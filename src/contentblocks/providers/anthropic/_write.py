@@ -1,0 +1,377 @@
+"""Writing neutral blocks as Anthropic Messages request JSON, recording every loss with its kind."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+
+from ..._blocks import (
+    BytesSource,
+    FileBlock,
+    JsonBlock,
+    ReasoningBlock,
+    ReferenceSource,
+    RefusalBlock,
+    TextBlock,
+    ToolCallBlock,
+    ToolResultBlock,
+    UrlSource,
+)
+from ..._json import thaw
+from ..._messages import Conversation, Message
+from .._contract import ISSUER_KEY, LossRecorder, issuer_matches
+from .._toolkit import PayloadWriter, b64encode, block_path, json_text, key_path, report_metadata
+from ._fields import EXTRAS, NS, request_citation
+from ._read import IN_MESSAGES, NATIVE, SAME, STRING, derive_citation, media_type_read_back
+
+__all__ = ["Written", "write_conversation"]
+
+TARGET = "Anthropic"
+_IMAGE_TYPES = {"image/jpeg", "image/png", "image/gif", "image/webp"}
+_CITATIONS = f"{NS}/citations"
+_IS_ERROR = f"{NS}/is_error"
+_FLAGS = frozenset({STRING, SAME, IN_MESSAGES})
+
+
+class Written(NamedTuple):
+    """A conversation written as request fields, with where each payload block came from.
+
+    ``origins[n][k]`` is the path in the neutral conversation of block ``k`` of ``payload["messages"][n]`` (a
+    string content counts as one block): the pre-send checks report problems at those paths.
+    """
+
+    payload: dict[str, Any]
+    losses: LossRecorder
+    origins: list[list[str]]
+
+
+class _Writer(PayloadWriter):
+    """One conversion: the target issuer, the loss recorder and the origins of the blocks written."""
+
+    namespace = NS
+    target = TARGET
+
+    def __init__(self, issuer: str) -> None:
+        super().__init__()
+        self.issuer = issuer
+        self.origins: list[list[str]] = []
+
+    def extras(
+        self,
+        native: dict[str, Any],
+        metadata: Mapping[str, Any],
+        path: str,
+        position: str,
+        skip: frozenset[str] = frozenset(),
+    ) -> dict[str, Any]:
+        """Write the allow-listed ``anthropic/<field>`` metadata of this position that has the right shape."""
+        allowed: set[str] = set()
+        rejected: set[str] = set()
+        for name, shape in EXTRAS[position].items():
+            key = f"{NS}/{name}"
+            if key in metadata and name not in native:
+                if shape(thaw(metadata[key])):
+                    allowed.add(name)
+                else:
+                    rejected.add(key)
+                    self.loss(
+                        key_path(path, key),
+                        f"not a valid Anthropic {name} for a {position}; not sent",
+                        "metadata_not_sent",
+                    )
+        return self.finish(native, metadata, path, allowed, skip | rejected)
+
+    # ------------------------------------------------------------------------------------------- text
+
+    def text(self, block: TextBlock, path: str) -> dict[str, Any]:
+        native: dict[str, Any] = {"type": "text", "text": block.text}
+        sent = self._native_citations(block)
+        if sent is not None:
+            native["citations"] = sent
+            return self.extras(native, block.metadata, path, "text", frozenset({_CITATIONS}))
+        for k, _ in enumerate(block.citations):
+            self.loss(
+                f"{path}.citations[{k}]",
+                "Anthropic accepts back only the citations it issued, with their native coordinates; "
+                "this citation has none (or they no longer match), so it is dropped and the text kept",
+                "content_dropped",
+            )
+        # The native coordinates go with the citations they belong to: reported once, as the citations above.
+        skip = frozenset({_CITATIONS}) if block.citations else frozenset()
+        return self.extras(native, block.metadata, path, "text", skip)
+
+    @staticmethod
+    def _native_citations(block: TextBlock) -> list[dict[str, Any]] | None:
+        """The stored native citations in their request form, when they still match the neutral ones."""
+        stored = thaw(block.metadata.get(_CITATIONS))
+        if not isinstance(stored, list) or len(stored) != len(block.citations):
+            return None
+        out = []
+        for raw, citation in zip(stored, block.citations, strict=True):
+            native = request_citation(raw)
+            if native is None or derive_citation(native) != citation:
+                return None
+            out.append(native)
+        return out
+
+    # ------------------------------------------------------------------------------------------- files
+
+    def file(self, block: FileBlock, path: str) -> dict[str, Any] | None:
+        media_type, source = block.media_type, block.source
+        is_image = media_type.split("/", 1)[0].strip().lower() == "image"
+        native: dict[str, Any]
+        if isinstance(source, ReferenceSource):
+            if source.provider not in {None, NS}:
+                self.loss(
+                    path,
+                    f"a file held by {source.provider!r} cannot be named in an Anthropic request; dropped",
+                    "content_dropped",
+                )
+                return None
+            native = {"type": "image" if is_image else "document", "source": {"type": "file", "file_id": source.id}}
+        elif isinstance(source, UrlSource):
+            if is_image:
+                native = {"type": "image", "source": {"type": "url", "url": source.url}}
+            elif media_type == "application/pdf":
+                native = {"type": "document", "source": {"type": "url", "url": source.url}}
+            else:
+                self.loss(
+                    path, f"Anthropic takes URLs only for images and PDFs, not {media_type}; dropped", "content_dropped"
+                )
+                return None
+        else:
+            built = self._inline(block, source, path, is_image=is_image)
+            if built is None:
+                return None
+            native = built
+        if not isinstance(source, BytesSource):
+            # URL and file sources carry no media type: reading back can only name the kind.
+            read_back = media_type_read_back(is_image=is_image, url=isinstance(source, UrlSource))
+            if media_type != read_back:
+                self.loss(
+                    f"{path}.media_type",
+                    f"Anthropic sends no media type with this source; reads back as {read_back}",
+                    "content_degraded",
+                )
+        if block.filename is not None:
+            if native["type"] == "document" and f"{NS}/title" not in block.metadata:
+                native["title"] = block.filename
+                self.loss(
+                    f"{path}.filename",
+                    "sent as the document title; reads back as anthropic/title metadata",
+                    "content_degraded",
+                )
+            else:
+                self.loss(f"{path}.filename", "Anthropic has no file name field here; dropped", "content_dropped")
+        return self.extras(native, block.metadata, path, native["type"])
+
+    def _inline(self, block: FileBlock, source: BytesSource, path: str, *, is_image: bool) -> dict[str, Any] | None:
+        media_type = block.media_type
+        if is_image:
+            if media_type not in _IMAGE_TYPES:
+                self.loss(
+                    path,
+                    f"Anthropic takes inline images only as JPEG, PNG, GIF or WebP, not {media_type}; dropped",
+                    "content_dropped",
+                )
+                return None
+            data = b64encode(source.data)
+            return {"type": "image", "source": {"type": "base64", "media_type": media_type, "data": data}}
+        if media_type == "application/pdf":
+            data = b64encode(source.data)
+            return {"type": "document", "source": {"type": "base64", "media_type": media_type, "data": data}}
+        if media_type.split("/", 1)[0].strip().lower() == "text":
+            try:
+                text = source.data.decode("utf-8")
+            except UnicodeDecodeError:
+                self.loss(
+                    path,
+                    "Anthropic takes inline text documents as UTF-8 only; this file is not UTF-8; dropped",
+                    "content_dropped",
+                )
+                return None
+            if media_type != "text/plain":
+                self.loss(f"{path}.media_type", f"sent as a text/plain document (was {media_type})", "content_degraded")
+            return {"type": "document", "source": {"type": "text", "media_type": "text/plain", "data": text}}
+        self.loss(
+            path,
+            f"Anthropic takes inline files only as images, PDFs and text, not {media_type}; dropped",
+            "content_dropped",
+        )
+        return None
+
+    # ------------------------------------------------------------------------------------------- the rest
+
+    def reasoning(self, block: ReasoningBlock, path: str) -> dict[str, Any] | None:
+        issuer = block.metadata.get(ISSUER_KEY)
+        if block.signature is None and block.redacted is None:
+            self.loss(
+                path,
+                "reasoning without a signature cannot be sent to Anthropic; dropped (never sent as text)",
+                "content_dropped",
+            )
+            return None
+        if not issuer_matches(issuer, self.issuer):
+            who = repr(issuer) if type(issuer) is str else "an unknown issuer"
+            self.loss(
+                path,
+                f"reasoning state issued by {who} is only sent back to it, not to {self.issuer!r}; dropped",
+                "state_not_replayed",
+            )
+            return None
+        native: dict[str, Any]
+        if block.redacted is not None:
+            try:
+                native = {"type": "redacted_thinking", "data": block.redacted.decode("utf-8")}
+            except UnicodeDecodeError:
+                self.loss(
+                    path,
+                    "redacted reasoning is not Anthropic's (its bytes are not a UTF-8 string); dropped",
+                    "state_not_replayed",
+                )
+                return None
+        else:
+            native = {"type": "thinking", "thinking": block.text or "", "signature": block.signature}
+        return self.extras(native, block.metadata, path, native["type"])
+
+    def tool_call(self, block: ToolCallBlock, path: str) -> dict[str, Any]:
+        value = thaw(block.input)
+        if type(value) is not dict:
+            value = {"value": value}
+            self.loss(
+                f"{path}.input",
+                'Anthropic tool input is an object; sent wrapped as {"value": input}',
+                "content_degraded",
+            )
+        native = {"type": "tool_use", "id": block.tool_call_id, "name": block.tool_name, "input": value}
+        return self.extras(native, block.metadata, path, "tool_use")
+
+    def json(self, block: JsonBlock, path: str) -> dict[str, Any]:
+        value = block.value
+        if block.metadata.get(NATIVE) is True and isinstance(value, dict) and type(value.get("type")) is str:
+            return self.finish(thaw(value), block.metadata, path, frozenset(), frozenset({NATIVE}))
+        self.loss(
+            path, "Anthropic has no JSON block; sent as JSON text (reads back as a text block)", "content_degraded"
+        )
+        return self.extras({"type": "text", "text": json_text(value)}, block.metadata, path, "text")
+
+    def refusal(self, block: RefusalBlock, path: str) -> dict[str, Any]:
+        self.loss(path, "Anthropic has no refusal block (a refusal is a stop reason); sent as text", "content_degraded")
+        return self.extras({"type": "text", "text": block.text}, block.metadata, path, "text")
+
+    def tool_result(self, block: ToolResultBlock, path: str) -> dict[str, Any]:
+        native: dict[str, Any] = {"type": "tool_result", "tool_use_id": block.tool_call_id}
+        content = []
+        for k, item in enumerate(block.content):
+            built = self.block(item, f"{path}.content[{k}]")
+            if built is not None:
+                content.append(built)
+        string = block.metadata.get(STRING) is True
+        if string and (_plain_text(content) is not None or not content):
+            native["content"] = _plain_text(content) or ""
+        elif content:
+            native["content"] = content
+        skip = {STRING} if string else set()
+        if block.outcome != "succeeded":
+            native["is_error"] = True
+            if type(block.metadata.get(_IS_ERROR)) is bool:
+                skip.add(_IS_ERROR)
+        elif block.metadata.get(_IS_ERROR) is False:
+            native["is_error"] = False
+            skip.add(_IS_ERROR)
+        if block.outcome == "denied":
+            self.loss(
+                f"{path}.outcome",
+                "Anthropic has no denied status: sent as an error result (reads back as failed)",
+                "content_degraded",
+            )
+        return self.extras(native, block.metadata, path, "tool_result", frozenset(skip))
+
+    def block(self, block: object, path: str) -> dict[str, Any] | None:
+        """Any block; ``None`` when it is dropped (the loss is already recorded)."""
+        if isinstance(block, TextBlock):
+            return self.text(block, path)
+        if isinstance(block, FileBlock):
+            return self.file(block, path)
+        if isinstance(block, ReasoningBlock):
+            return self.reasoning(block, path)
+        if isinstance(block, ToolCallBlock):
+            return self.tool_call(block, path)
+        if isinstance(block, JsonBlock):
+            return self.json(block, path)
+        if isinstance(block, RefusalBlock):
+            return self.refusal(block, path)
+        assert isinstance(block, ToolResultBlock)  # noqa: S101 - the union is closed
+        return self.tool_result(block, path)
+
+    # ------------------------------------------------------------------------------------------- messages
+
+    def conversation(self, conversation: Conversation) -> dict[str, Any]:
+        system: list[dict[str, Any]] = []
+        system_string = False
+        messages: list[dict[str, Any]] = []
+        for i, message in enumerate(conversation):
+            path = block_path(i)
+            if message.role == "system" and message.metadata.get(IN_MESSAGES) is True:
+                self._message(message, i, messages)
+            elif message.role in {"system", "developer"}:
+                if messages:
+                    self.loss(
+                        path,
+                        "Anthropic takes instructions only in the top-level system prompt; moved there",
+                        "order_changed",
+                    )
+                if message.role == "developer":
+                    self.loss(
+                        f"{path}.role",
+                        "Anthropic has no developer role; sent as system text (reads back as system)",
+                        "content_degraded",
+                    )
+                system_string = not system and message.metadata.get(STRING) is True
+                system.extend(self.text(b, block_path(i, j)) for j, b in enumerate(message.content))  # type: ignore[arg-type]
+                report_metadata(self.losses, path, message.metadata, _FLAGS, TARGET)
+            else:
+                self._message(message, i, messages)
+        payload: dict[str, Any] = {}
+        if system:
+            text = _plain_text(system)
+            payload["system"] = text if system_string and text is not None else system
+        payload["messages"] = messages
+        return payload
+
+    def _message(self, message: Message, index: int, messages: list[dict[str, Any]]) -> None:
+        role = {"assistant": "assistant", "system": "system"}.get(message.role, "user")
+        content, origins = [], []
+        for j, block in enumerate(message.content):
+            native = self.block(block, block_path(index, j))
+            if native is not None:
+                content.append(native)
+                origins.append(block_path(index, j))
+        report_metadata(self.losses, block_path(index), message.metadata, _FLAGS, TARGET)
+        if not content:  # every block's loss is reported; a message with nothing left is not sent
+            return
+        if message.metadata.get(SAME) is True and messages and messages[-1]["role"] == role:
+            previous = messages[-1]
+            if type(previous["content"]) is str:
+                previous["content"] = [{"type": "text", "text": previous["content"]}]
+            previous["content"].extend(content)
+            self.origins[-1].extend(origins)
+            return
+        text = _plain_text(content)
+        string = message.metadata.get(STRING) is True and text is not None
+        messages.append({"role": role, "content": text if string else content})
+        self.origins.append(origins)
+
+
+def _plain_text(content: list[dict[str, Any]]) -> str | None:
+    """The text of a content list that is exactly one bare text block (the string shorthand), else ``None``."""
+    if len(content) == 1 and content[0].keys() == {"type", "text"} and content[0]["type"] == "text":
+        return content[0]["text"]  # type: ignore[no-any-return]
+    return None
+
+
+def write_conversation(conversation: Conversation, issuer: str) -> Written:
+    """The Anthropic request fields for ``conversation``, the losses recorded on the way and the blocks' origins."""
+    writer = _Writer(issuer)
+    payload = writer.conversation(conversation)
+    return Written(payload, writer.losses, writer.origins)
