@@ -4,8 +4,8 @@ pydantic ignores keys a TypedDict does not declare, so validating a payload with
 that an adapter wrote a field the provider does not have. This walk refuses them: it returns one problem per
 undeclared key, missing required key or value of the wrong type, each with its path.
 
-``walk(payload, anthropic.types.MessageParam)`` and the like; a union is satisfied when any member is (a
-TypedDict member is chosen by its ``type`` literal when it has one, so the problems reported are that member's).
+``walk(payload, anthropic.types.MessageParam)`` and the like; a union is satisfied when any member is (when
+none is, the problems reported are those of the member of the value's ``type`` tag that comes closest).
 """
 
 from __future__ import annotations
@@ -93,11 +93,33 @@ def _walk_union(value: Any, members: tuple[Any, ...], path: str) -> list[str]:
             return []
         results.append((member, problems))
     if isinstance(value, dict) and "type" in value:
-        for member, problems in results:
-            typeddict = _strip(member)
-            if _is_typeddict(typeddict) and (tags := _tag(typeddict)) and value["type"] in tags:
-                return problems
+        tagged = [
+            problems
+            for member, problems in results
+            if _is_typeddict(typeddict := _strip(member)) and (tags := _tag(typeddict)) and value["type"] in tags
+        ]
+        if tagged:  # the member of that tag that comes closest (several may share one)
+            return min(tagged, key=len)
     return [f"{path}: fits none of {len(members)} types: " + "; ".join(p[0] for _, p in results[:4])]
+
+
+def _required(tp: Any, hints: dict[str, Any]) -> list[str]:
+    """The keys a TypedDict requires, read from its hints.
+
+    ``__required_keys__`` cannot be trusted: where the SDK module uses ``from __future__ import annotations``,
+    ``Required[...]`` is a string when the class is made, so the class counts every key by its totality alone.
+    """
+    required = []
+    for key, hint in hints.items():
+        wrappers, inner = set(), hint
+        while get_origin(inner) in _WRAPPERS or get_origin(inner) is typing.Annotated:
+            wrappers.add(get_origin(inner))
+            inner = get_args(inner)[0]
+        marked = bool(wrappers & {Required, typing_extensions.Required})
+        optional = bool(wrappers & {NotRequired, typing_extensions.NotRequired})
+        if marked or (tp.__total__ and not optional):
+            required.append(key)
+    return required
 
 
 def _walk_typeddict(value: Any, tp: Any, path: str) -> list[str]:
@@ -105,9 +127,7 @@ def _walk_typeddict(value: Any, tp: Any, path: str) -> list[str]:
         return [f"{path}: expected an object ({tp.__name__}), got {type(value).__name__}"]
     hints = get_type_hints(tp, include_extras=True)
     problems = [f"{path}.{key}: {tp.__name__} has no field {key!r}" for key in value if key not in hints]
-    problems.extend(
-        f"{path}.{key}: {tp.__name__} requires it" for key in tp.__required_keys__ if key not in value
-    )
+    problems.extend(f"{path}.{key}: {tp.__name__} requires it" for key in _required(tp, hints) if key not in value)
     for key, item in value.items():
         if key in hints:
             problems.extend(walk(item, hints[key], f"{path}.{key}"))
