@@ -1,0 +1,118 @@
+"""Items this adapter has no neutral block for, kept verbatim as JSON blocks and sent back in place.
+
+A web search, file search, code interpreter, MCP, computer, shell or custom tool call (and every other item type
+the neutral model has no block for) is read as a ``JsonBlock`` holding the item, flagged ``openai/input_item``,
+in the assistant message it is part of. Written to the Responses API it is the same item again, at the same
+place, so a reasoning item stays right before the item it produced. Any other target gets the item's JSON text
+and reports it, as for any JSON block.
+
+An SDK dump writes ``null`` for every unset optional field (``model_dump()``), where the API itself omits the
+field (``to_dict()``); most of those fields do not accept ``null`` back. So a ``null`` member is dropped, except
+where the request type requires the member and allows ``null`` (``KEEP_NULL``); free-form JSON members (a tool's
+JSON schema, a tool search's arguments: ``OPAQUE``) are kept exactly as they are. Both tables are the request
+types' own (``ResponseInputItemParam``); the tests derive them from the SDK and compare.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..._blocks import JsonBlock
+from ..._json import thaw
+from ..._rules import DEFAULT_LIMITS
+from .._toolkit import build
+from ._fields import NS, SDK_NAMES
+
+#: The flag on a JSON block holding a Responses item verbatim.
+FLAG = f"{NS}/input_item"
+
+#: Members (dotted, list levels left out) that the request type requires and that may be ``null``, by item type.
+KEEP_NULL: Mapping[str, frozenset[str]] = {
+    "additional_tools": frozenset({"tools.parameters", "tools.strict"}),
+    "code_interpreter_call": frozenset({"code", "outputs"}),
+    "computer_call": frozenset({"action.keys", "actions.keys"}),
+    "image_generation_call": frozenset({"result", "error.code", "error.param"}),
+    "tool_search_output": frozenset({"tools.parameters", "tools.strict"}),
+}
+
+#: Members holding free-form JSON (typed ``object`` in the request type), copied without a change, by item type.
+OPAQUE: Mapping[str, frozenset[str]] = {
+    "additional_tools": frozenset(
+        {
+            "tools.filters.filters",
+            "tools.output_schema",
+            "tools.parameters",
+            "tools.tools.output_schema",
+            "tools.tools.parameters",
+        }
+    ),
+    "configuration_update": frozenset({"text.format.schema"}),
+    "mcp_call": frozenset({"error.content"}),
+    "mcp_list_tools": frozenset({"tools.annotations", "tools.input_schema"}),
+    "tool_search_call": frozenset({"arguments"}),
+    "tool_search_output": frozenset(
+        {
+            "tools.filters.filters",
+            "tools.output_schema",
+            "tools.parameters",
+            "tools.tools.output_schema",
+            "tools.tools.parameters",
+        }
+    ),
+}
+
+_NOTHING: frozenset[str] = frozenset()
+
+
+def normalize(item: Mapping[str, Any], kind: str) -> dict[str, Any]:
+    """The item as the API wrote it: unset ``null`` members dropped, the SDK's Python names made wire names.
+
+    The walk uses an explicit stack and stops at the JSON depth limit (copying what lies deeper as it is, for the
+    JSON block to refuse), so neither a deeply nested item nor a cycle built in Python can run away.
+
+    >>> search = {"type": "web_search_call", "id": "ws_1", "action": {"type": "search", "query": None}}
+    >>> normalize(search, "web_search_call")
+    {'type': 'web_search_call', 'id': 'ws_1', 'action': {'type': 'search'}}
+    >>> normalize({"type": "image_generation_call", "id": "ig_1", "result": None}, "image_generation_call")
+    {'type': 'image_generation_call', 'id': 'ig_1', 'result': None}
+    """
+    keep, opaque = KEEP_NULL.get(kind, _NOTHING), OPAQUE.get(kind, _NOTHING)
+    root: dict[str, Any] = {}
+    stack: list[tuple[Any, Any, str, int]] = [(item, root, "", 1)]
+    while stack:
+        source, target, where, depth = stack.pop()
+        deeper = depth < DEFAULT_LIMITS.max_depth
+        if isinstance(source, Mapping):
+            for raw_key, value in source.items():
+                key = SDK_NAMES.get(raw_key, raw_key)
+                member = f"{where}.{key}" if where else key
+                if value is None:
+                    if member in keep:
+                        target[key] = None
+                elif member in opaque or not deeper or not isinstance(value, (Mapping, list)):
+                    target[key] = value
+                else:
+                    target[key] = {} if isinstance(value, Mapping) else []
+                    stack.append((value, target[key], member, depth + 1))
+        else:
+            for value in source:
+                if deeper and isinstance(value, (Mapping, list)):
+                    target.append({} if isinstance(value, Mapping) else [])
+                    stack.append((value, target[-1], where, depth + 1))
+                else:
+                    target.append(value)
+    return root
+
+
+def native_block(raw: Mapping[str, Any], kind: str, path: str) -> JsonBlock:
+    """A JSON block holding the item of type ``kind`` at ``path``."""
+    return build(JsonBlock, path, value=normalize(raw, kind), metadata={FLAG: True})
+
+
+def native_item(block: JsonBlock) -> dict[str, Any] | None:
+    """The item a flagged JSON block holds, or ``None`` when it holds no item (it is then plain JSON)."""
+    value = block.value
+    if block.metadata.get(FLAG) is not True or not isinstance(value, dict):
+        return None
+    return thaw(value) if type(value.get("type", "item_reference")) is str else None

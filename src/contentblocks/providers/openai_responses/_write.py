@@ -1,0 +1,294 @@
+"""Writing neutral messages as Responses ``input`` items, reporting every loss with its kind.
+
+Blocks that share an ``openai/id`` are written back as one item, in place, so a reasoning item stays right before
+the item it produced; JSON blocks flagged ``openai/input_item`` are their item again. Metadata goes out only as a
+field the item or part type declares (``WIRE``); the rest is reported as ``metadata_not_sent``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ..._blocks import (
+    Block,
+    CitedUri,
+    FileBlock,
+    JsonBlock,
+    ReasoningBlock,
+    RefusalBlock,
+    TextBlock,
+    ToolCallBlock,
+    ToolResultBlock,
+)
+from ..._json import thaw
+from ..._messages import Message
+from .._contract import ISSUER_KEY, issuer_matches
+from .._toolkit import PayloadWriter, json_text, raw_arguments, report_metadata
+from ._annotations import annotations_for, kept_annotations
+from ._fields import NS, TARGET, WIRE, flags
+from ._files import write_file
+from ._native import FLAG, native_item
+
+#: Reasoning flags: where a block's text sat in its item, and the item's shape.
+REASONING = ("id", "reasoning_part", "text", "content")
+
+
+def is_plain(blocks: Sequence[Block]) -> bool:
+    """Whether ``blocks`` is one text block with no citations and no metadata (a string's worth of content)."""
+    return len(blocks) == 1 and type(blocks[0]) is TextBlock and not blocks[0].metadata and not blocks[0].citations
+
+
+def sends_reasoning(block: ReasoningBlock, target: str) -> bool:
+    """Whether ``block`` goes to ``target``: it is part of an OpenAI reasoning item its issuer may replay."""
+    return type(block.metadata.get(f"{NS}/id")) is str and issuer_matches(block.metadata.get(ISSUER_KEY), target)
+
+
+class Writer(PayloadWriter):
+    """Writes one conversation's items for a target issuer (``"openai"`` or ``"openai/<model family>"``)."""
+
+    namespace = NS
+    target = TARGET
+
+    def __init__(self, issuer: str) -> None:
+        super().__init__()
+        self.issuer = issuer
+
+    def citation_losses(self, path: str, block: TextBlock, *, carried: bool) -> None:
+        """Report what the written annotations (or their absence, ``carried=False``) lose of the citations."""
+        for k, c in enumerate(block.citations):
+            where = f"{path}.citations[{k}]"
+            if not carried:
+                self.loss(
+                    where,
+                    f"citations have no place here in a {TARGET} request (only output_text with an item id)",
+                    "content_dropped",
+                )
+                continue
+            if c.quote is not None:
+                self.loss(f"{where}.quote", "annotations carry no quote; dropped", "content_dropped")
+            if c.start is None:
+                self.loss(where, "annotations need a span; the whole text is given as the span", "content_degraded")
+            elif type(c.source) is not CitedUri and c.end != c.start:
+                self.loss(
+                    f"{where}.end", "a file_citation marks one index; the span's end is dropped", "content_degraded"
+                )
+
+    def as_json_text(self, block: JsonBlock, where: str, reason: str) -> str:
+        """The JSON text a JSON block is written as, reporting the degradation and its metadata."""
+        self.loss(where, reason, "content_degraded")
+        report_metadata(self.losses, where, block.metadata, (), TARGET)
+        return json_text(block.value)
+
+    def input_parts(self, blocks: Sequence[Block], path: str, *, tool_output: bool = False) -> list[Any]:
+        """Input parts for user, system and developer content (and list-form tool output)."""
+        out: list[Any] = []
+        for j, block in enumerate(blocks):
+            where = f"{path}.content[{j}]"
+            if type(block) is TextBlock:
+                self.citation_losses(where, block, carried=False)
+                out.append(
+                    self.finish({"type": "input_text", "text": block.text}, block.metadata, where, WIRE["input_text"])
+                )
+            elif type(block) is FileBlock:
+                out.append(write_file(block, where, self, tool_output=tool_output))
+            elif type(block) is JsonBlock:
+                text = self.as_json_text(
+                    block, where, "JSON content is written as JSON text (input_text); reads back as text"
+                )
+                out.append({"type": "input_text", "text": text})
+        return out
+
+    def message_item(self, message: Message, path: str) -> dict[str, Any]:
+        """A ``message`` item of the user, system or developer role."""
+        meta = message.metadata
+        item: dict[str, Any] = {"type": "message", "role": message.role}
+        if meta.get(f"{NS}/content") == "string" and is_plain(message.content):
+            item["content"] = message.content[0].text  # type: ignore[union-attr]
+            allowed = WIRE["easy_message"]
+        else:
+            item["content"] = self.input_parts(message.content, path)
+            allowed = WIRE["message"] if f"{NS}/status" in meta else WIRE["easy_message"]
+        if f"{NS}/type" in meta and meta[f"{NS}/type"] is None:
+            del item["type"]
+        return self.finish(item, meta, path, allowed, flags(meta, "content", "type", "input_item"))
+
+    def output_item(self, group: list[tuple[int, TextBlock | RefusalBlock]], path: str) -> dict[str, Any]:
+        """An assistant ``message`` output item: the blocks that share its id, as its parts."""
+        item: dict[str, Any] = {"id": group[0][1].metadata[f"{NS}/id"], "type": "message", "role": "assistant"}
+        parts = []
+        for j, block in group:
+            where, meta = f"{path}.content[{j}]", block.metadata
+            if type(block) is RefusalBlock:
+                part: dict[str, Any] = {"type": "refusal", "refusal": block.text}
+            else:
+                assert type(block) is TextBlock  # noqa: S101 - narrowed for mypy
+                kind = "input_text" if meta.get(f"{NS}/part") == "input_text" else "output_text"
+                part = {"type": kind, "text": block.text}
+                kept = meta.get(f"{NS}/annotations")
+                part["annotations"] = annotations_for(block.text, block.citations, kept)
+                if not (kept_annotations(kept) and part["annotations"] == kept):  # verbatim: nothing lost
+                    self.citation_losses(where, block, carried=True)
+            for key in ("status", "phase"):
+                if f"{NS}/{key}" in meta:
+                    item.setdefault(key, thaw(meta[f"{NS}/{key}"]))
+            skip = flags(meta, "id", "status", "phase", "annotations", "part")
+            parts.append(self.finish(part, meta, where, WIRE[part["type"]], skip))
+        item["content"] = parts
+        item.setdefault("status", "completed")
+        return item
+
+    def reasoning_item(self, group: list[tuple[int, ReasoningBlock]], path: str) -> dict[str, Any]:
+        """A ``reasoning`` item: its summary and content parts, the first block's signature as encrypted content."""
+        first_index, first = group[0]
+        item_id = first.metadata[f"{NS}/id"]
+        item: dict[str, Any] = {"type": "reasoning", "id": item_id, "summary": []}
+        content: list[Any] = []
+        for j, block in group:
+            where = f"{path}.content[{j}]"
+            if block.text is not None or block.metadata.get(f"{NS}/text") == "":
+                in_content = block.metadata.get(f"{NS}/reasoning_part") == "content"
+                target, tag = (content, "reasoning_text") if in_content else (item["summary"], "summary_text")
+                target.append({"type": tag, "text": block.text or ""})
+            if block.signature is not None and block.signature != item_id:
+                if j == first_index:
+                    item["encrypted_content"] = block.signature
+                else:
+                    reason = "only the first block of a reasoning item carries its encrypted content"
+                    self.loss(f"{where}.signature", reason, "state_not_replayed")
+            if block.redacted is not None:
+                reason = "redacted reasoning has no place in a Responses request; dropped"
+                self.loss(f"{where}.redacted", reason, "state_not_replayed")
+            if j != first_index:
+                used = set(first.metadata) | flags(block.metadata, *REASONING)
+                report_metadata(self.losses, where, block.metadata, used, TARGET)
+        if content or first.metadata.get(f"{NS}/content") == []:
+            item["content"] = content
+        where = f"{path}.content[{first_index}]"
+        return self.finish(item, first.metadata, where, WIRE["reasoning"], flags(first.metadata, *REASONING))
+
+    def drop_reasoning(self, block: ReasoningBlock, where: str) -> None:
+        """Report a reasoning block that is not sent: its text is content, a bare signature is provider state."""
+        issuer = block.metadata.get(ISSUER_KEY)
+        if f"{NS}/id" in block.metadata and not issuer_matches(issuer, self.issuer):
+            why = f"reasoning issued by {issuer!r} is not sent to {self.issuer!r}; dropped"
+        else:
+            why = (
+                f"reasoning from another provider has no place in a {TARGET} request"
+                " (it needs an OpenAI item id); dropped"
+            )
+        self.loss(where, why, "content_dropped" if block.text else "state_not_replayed")
+
+    def assistant_items(self, message: Message, path: str) -> list[Any]:
+        """Items for an assistant message: output messages, reasoning, calls and kept items, in order."""
+        items: list[Any] = []
+        group: list[Any] = []
+        group_key: tuple[str, Any] = ("", None)
+
+        def close() -> None:
+            nonlocal group, group_key
+            if group_key[0] == "message":
+                items.append(self.output_item(group, path))
+            elif group_key[0] == "reasoning":
+                items.append(self.reasoning_item(group, path))
+            group, group_key = [], ("", None)
+
+        for j, block in enumerate(message.content):
+            where = f"{path}.content[{j}]"
+            item_id = block.metadata.get(f"{NS}/id")
+            key: tuple[str, Any] = ("", None)
+            if type(block) in (TextBlock, RefusalBlock) and type(item_id) is str:
+                key = ("message", item_id)
+            elif type(block) is ReasoningBlock:
+                if not sends_reasoning(block, self.issuer):
+                    close()
+                    self.drop_reasoning(block, where)
+                    continue
+                key = ("reasoning", item_id)
+            if key != group_key or not key[0]:
+                close()
+                group_key = key
+            if key[0]:
+                group.append((j, block))
+            else:
+                items.extend(self.single_item(block, where))
+        close()
+        report_metadata(self.losses, path, message.metadata, (), TARGET)
+        return items
+
+    def single_item(self, block: Block, where: str) -> list[Any]:
+        """The item of an assistant block that is an item of its own (a call, text without an id, kept items)."""
+        meta = block.metadata
+        if type(block) is ToolCallBlock:
+            item = {
+                "type": "function_call",
+                "call_id": block.tool_call_id,
+                "name": block.tool_name,
+                "arguments": raw_arguments(block.input, meta),
+            }
+            return [
+                self.finish(item, meta, where, WIRE["function_call"], flags(meta, "arguments", "invalid_arguments"))
+            ]
+        if type(block) is JsonBlock and (native := native_item(block)) is not None:
+            report_metadata(self.losses, where, meta, {FLAG}, TARGET)
+            return [native]
+        message: dict[str, Any] = {"type": "message", "role": "assistant"}
+        if type(block) is TextBlock:
+            self.citation_losses(where, block, carried=False)
+            message["content"] = block.text
+            if f"{NS}/type" in meta and meta[f"{NS}/type"] is None:
+                del message["type"]
+            return [self.finish(message, meta, where, WIRE["easy_message"], flags(meta, "content", "type"))]
+        if type(block) is RefusalBlock:
+            self.loss(where, "a refusal needs an output message item id; written as assistant text", "content_degraded")
+            report_metadata(self.losses, where, meta, (), TARGET)
+            message["content"] = block.text
+            return [message]
+        if type(block) is JsonBlock:
+            message["content"] = self.as_json_text(
+                block, where, "JSON content is written as JSON text; reads back as text"
+            )
+            return [message]
+        reason = f"an assistant {type(block).__name__} has no place in a {TARGET} request; dropped"
+        self.loss(where, reason, "content_dropped")
+        return []
+
+    def tool_items(self, message: Message, path: str) -> list[Any]:
+        """A ``function_call_output`` item per tool result."""
+        items = []
+        for j, block in enumerate(message.content):
+            where = f"{path}.content[{j}]"
+            assert type(block) is ToolResultBlock  # noqa: S101 - a tool message carries tool results only
+            meta = block.metadata
+            if block.outcome != "succeeded":
+                reason = f"function_call_output has no error flag; the {block.outcome} outcome reads back as succeeded"
+                self.loss(f"{where}.outcome", reason, "content_degraded")
+            listed = meta.get(f"{NS}/output_list") is True
+            output: Any
+            if not block.content and not listed:
+                output = ""
+            elif is_plain(block.content) and not listed:
+                output = block.content[0].text  # type: ignore[union-attr]
+            else:
+                output = self.input_parts(block.content, where, tool_output=True)
+            item = {"type": "function_call_output", "call_id": block.tool_call_id, "output": output}
+            items.append(self.finish(item, meta, where, WIRE["function_call_output"], flags(meta, "output_list")))
+        report_metadata(self.losses, path, message.metadata, (), TARGET)
+        return items
+
+    def write(self, messages: Sequence[Message]) -> dict[str, Any]:
+        """The ``instructions`` and ``input`` of a request carrying ``messages``."""
+        payload: dict[str, Any] = {}
+        items: list[Any] = []
+        for i, message in enumerate(messages):
+            path = f"$[{i}]"
+            if i == 0 and message.role == "system" and not message.metadata and is_plain(message.content):
+                payload["instructions"] = message.content[0].text  # type: ignore[union-attr]
+            elif message.role == "assistant":
+                items.extend(self.assistant_items(message, path))
+            elif message.role == "tool":
+                items.extend(self.tool_items(message, path))
+            else:
+                items.append(self.message_item(message, path))
+        payload["input"] = items
+        return payload
