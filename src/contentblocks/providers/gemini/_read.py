@@ -1,0 +1,222 @@
+"""Reading Gemini ``contents`` (wire form, after ``_shapes.canonical``) into neutral blocks and messages."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..._blocks import (
+    Block,
+    BytesSource,
+    FileBlock,
+    JsonBlock,
+    ReasoningBlock,
+    ReferenceSource,
+    TextBlock,
+    ToolCallBlock,
+    ToolResultBlock,
+)
+from ..._errors import ValidationError
+from ..._messages import Message
+from .._contract import ISSUER_KEY
+from .._toolkit import b64decode, build, fail, field
+from ._wire import DATA_KINDS, FILE_PART_EXTRAS, PART_EXTRAS, RESPONSE_EXTRAS
+
+__all__ = ["ISSUER", "NS", "SIG", "content_blocks", "read_contents", "tool_response"]
+
+NS = "gemini"
+ISSUER = "gemini"
+SIG = f"{NS}/thought_signature"
+_USER_BLOCKS = (TextBlock, FileBlock, JsonBlock, ToolResultBlock)
+
+
+def _media(native: Mapping[str, Any], path: str, *, inline: bool, meta: dict[str, Any]) -> FileBlock:
+    """A file block for an ``inlineData`` or ``fileData`` object; ``meta`` holds the part's extras."""
+    mime = field(native, "mimeType", str, path)
+    if inline:
+        source: Any = BytesSource(data=b64decode(field(native, "data", str, path), f"{path}.data"))
+    else:
+        source = ReferenceSource(id=field(native, "fileUri", str, path), provider=NS)
+    name = native.get("displayName")
+    if name is not None:
+        try:
+            return FileBlock(media_type=mime, source=source, filename=name, metadata=meta)
+        except ValidationError:
+            meta = {**meta, f"{NS}/displayName": name}
+    return build(FileBlock, path, media_type=mime, source=source, metadata=meta)
+
+
+def tool_response(response: Mapping[str, Any]) -> tuple[str, list[Any], dict[str, Any]]:
+    """The outcome, content and flags a ``functionResponse.response`` object reads as.
+
+    ``output`` is a success and ``error`` a failure: a non-empty string is a text block, a list of non-empty
+    strings one text block each, any other value a JSON block. Any other object is one JSON block, flagged
+    ``gemini/response: "object"``.
+    """
+    meta: dict[str, Any] = {}
+    key = "error" if "error" in response else "output"
+    if set(response) - {key}:
+        meta[f"{NS}/response"] = "object"
+        return "succeeded", [JsonBlock(value=dict(response))], meta
+    outcome = "failed" if key == "error" else "succeeded"
+    if key not in response:
+        return outcome, [], meta
+    value = response[key]
+    content: list[Any] = []
+    if type(value) is str and value:
+        content.append(TextBlock(text=value))
+    elif type(value) is list and value and all(type(v) is str and v for v in value):
+        content.extend(TextBlock(text=v) for v in value)
+        meta[f"{NS}/output"] = "list" if len(value) > 1 else "list1"
+    elif value is not None:
+        content.append(JsonBlock(value=value))
+    elif key == "output":
+        meta[f"{NS}/output"] = None
+    return outcome, content, meta
+
+
+def _result(fr: Mapping[str, Any], path: str, pending: list[ToolCallBlock], meta: dict[str, Any]) -> ToolResultBlock:
+    name, call_id = field(fr, "name", str, path), fr.get("id")
+    match = next(
+        (c for c in pending if (c.tool_call_id == call_id if call_id is not None else c.tool_name == name)), None
+    )
+    if match is None:
+        raise fail(path, "answers no earlier functionCall")
+    pending.remove(match)
+    if call_id is None:
+        meta[f"{NS}/generated_id"] = True
+    response = fr.get("response")
+    if response is None:
+        raise fail(f"{path}.response", "required field missing")
+    outcome, content, flags = tool_response(response)
+    meta.update(flags)
+    meta.update({f"{NS}/{k}": fr[k] for k in RESPONSE_EXTRAS if k in fr})
+    for j, sub in enumerate(fr.get("parts", [])):
+        where = f"{path}.parts[{j}]"
+        extras = {f"{NS}/{k}": sub[k] for k in FILE_PART_EXTRAS if k in sub}
+        kinds = [k for k in ("inlineData", "fileData") if k in sub]
+        if len(kinds) != 1:
+            raise fail(where, "a function response part holds one of inlineData or fileData")
+        kind = kinds[0]
+        content.append(_media(sub[kind], f"{where}.{kind}", inline=kind == "inlineData", meta=extras))
+    return build(
+        ToolResultBlock,
+        path,
+        tool_call_id=match.tool_call_id,
+        tool_name=match.tool_name,
+        outcome=outcome,
+        content=tuple(content),
+        metadata=meta,
+    )
+
+
+def _text(part: Mapping[str, Any], path: str, issuer: str, meta: dict[str, Any]) -> Block:
+    text, signature = part["text"], part.get("thoughtSignature")
+    if text == "":
+        if signature is None:  # nothing to hold but the part itself: kept as it was, so it goes back the same
+            return JsonBlock(value="", metadata={**meta, f"{NS}/part": "text"})
+        return ReasoningBlock(signature=signature, metadata={**meta, ISSUER_KEY: issuer, f"{NS}/text": ""})
+    if part.get("thought") is True:
+        meta.pop(f"{NS}/thought")
+        return build(
+            ReasoningBlock, f"{path}.text", text=text, signature=signature, metadata={**meta, ISSUER_KEY: issuer}
+        )
+    if signature is not None:
+        meta.update({SIG: signature, ISSUER_KEY: issuer})
+    return build(TextBlock, f"{path}.text", text=text, metadata=meta)
+
+
+def part_block(part: Mapping[str, Any], path: str, issuer: str, pending: list[ToolCallBlock], call_id: str) -> Block:
+    """The block for one part; ``pending`` holds the calls not yet answered, ``call_id`` the id for one without."""
+    kinds = [k for k in DATA_KINDS if k in part]
+    if len(kinds) > 1:
+        raise fail(path, f"a part holds one kind of content; this one holds {kinds[0]} and {kinds[1]}")
+    meta: dict[str, Any] = {f"{NS}/{k}": part[k] for k in PART_EXTRAS if k in part}
+    signature = part.get("thoughtSignature")
+    if not kinds:
+        if signature is None:
+            raise fail(path, f"a part with no content (it needs one of {', '.join(DATA_KINDS)})")
+        return ReasoningBlock(signature=signature, metadata={**meta, ISSUER_KEY: issuer})
+    kind = kinds[0]
+    if kind == "text":
+        return _text(part, path, issuer, meta)
+    if signature is not None:
+        meta.update({SIG: signature, ISSUER_KEY: issuer})
+    where = f"{path}.{kind}"
+    if kind in ("inlineData", "fileData"):
+        return _media(part[kind], where, inline=kind == "inlineData", meta=meta)
+    if kind == "functionCall":
+        fc = part[kind]
+        meta.update({f"{NS}/{k}": fc[k] for k in ("willContinue", "partialArgs") if k in fc})
+        if "id" in fc:
+            call_id = fc["id"]
+        else:
+            meta[f"{NS}/generated_id"] = True
+        call = build(
+            ToolCallBlock,
+            where,
+            tool_call_id=call_id,
+            tool_name=field(fc, "name", str, where),
+            input=fc.get("args"),
+            metadata=meta,
+        )
+        pending.append(call)
+        return call
+    if kind == "functionResponse":
+        return _result(part[kind], where, pending, meta)
+    return build(JsonBlock, where, value=part[kind], metadata={**meta, f"{NS}/part": kind})
+
+
+def content_blocks(
+    content: Mapping[str, Any], path: str, issuer: str, pending: list[ToolCallBlock], ids: str
+) -> list[Block]:
+    """The blocks of one content's parts (``ids`` prefixes the ids given to calls without one)."""
+    parts = content.get("parts")
+    if not parts:
+        raise fail(f"{path}.parts", "required field missing" if parts is None else "a content needs at least one part")
+    blocks = [part_block(p, f"{path}.parts[{j}]", issuer, pending, f"{ids}{j}") for j, p in enumerate(parts)]
+    model = content.get("role") == "model"
+    for j, block in enumerate(blocks):
+        if isinstance(block, ToolResultBlock) if model else not isinstance(block, _USER_BLOCKS):
+            what = type(block).__name__.removesuffix("Block").lower()
+            raise fail(f"{path}.parts[{j}]", f"a {what} part has no place in a {'model' if model else 'user'} content")
+    return blocks
+
+
+def read_contents(contents: list[dict[str, Any]], system: Mapping[str, Any] | None) -> list[Message]:
+    """Messages for a request's ``systemInstruction`` and ``contents``.
+
+    A user content splits into a tool message (its ``functionResponse`` parts) and user messages (the rest);
+    the later pieces carry ``gemini/same_content`` so they are written back into one content.
+    """
+    messages: list[Message] = []
+    if system is not None:
+        blocks = content_blocks(system, "$.systemInstruction", ISSUER, [], "gemini_call_system_")
+        for j, block in enumerate(blocks):
+            if type(block) is not TextBlock:
+                raise fail(f"$.systemInstruction.parts[{j}]", "the system instruction holds text parts only")
+        head = {f"{NS}/role": system["role"]} if "role" in system else {}
+        messages.append(build(Message, "$.systemInstruction", role="system", content=tuple(blocks), metadata=head))
+    pending: list[ToolCallBlock] = []
+    for i, content in enumerate(contents):
+        path = f"$.contents[{i}]"
+        role = content.get("role")
+        if role not in ("user", "model", None):
+            raise fail(f"{path}.role", "expected user or model")
+        blocks = content_blocks(content, path, ISSUER, pending, f"gemini_call_{i}_")
+        if role == "model":
+            messages.append(build(Message, path, role="assistant", content=tuple(blocks)))
+            continue
+        runs: list[tuple[str, list[Block]]] = []
+        for block in blocks:
+            kind = "tool" if type(block) is ToolResultBlock else "user"
+            if runs and runs[-1][0] == kind:
+                runs[-1][1].append(block)
+            else:
+                runs.append((kind, [block]))
+        for r, (kind, run) in enumerate(runs):
+            meta: dict[str, Any] = {f"{NS}/same_content": True} if r else {}
+            if role is None and not r:
+                meta[f"{NS}/role"] = None
+            messages.append(build(Message, path, role=kind, content=tuple(run), metadata=meta))
+    return messages

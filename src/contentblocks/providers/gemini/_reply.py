@@ -1,0 +1,176 @@
+"""Reading a ``generateContent`` response: one candidate as a message, with its citations, stop reason and usage."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+from urllib.parse import quote
+
+from ..._blocks import Block, Citation, CitedUri, TextBlock, ToolCallBlock
+from ..._errors import ValidationError
+from ..._messages import Message
+from ..._rules import check_identifier
+from .._contract import ISSUER_KEY, Reply, StopReason, Usage
+from .._toolkit import build, fail, model_family, obj, utf8_to_index
+from ._read import ISSUER, content_blocks
+from ._shapes import canonical, pick
+from ._wire import CONTENT, USAGE
+
+__all__ = ["read_reply"]
+
+_URI_SAFE = "%:/?#[]@!$&'()*+,;=-._~"
+_FILTERED = ("SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "IMAGE_SAFETY")
+_ERRORS = ("MALFORMED_FUNCTION_CALL", "UNEXPECTED_TOOL_CALL", "TOO_MANY_TOOL_CALLS", "MISSING_THOUGHT_SIGNATURE")
+#: ``finishReason`` in the neutral vocabulary; a value not listed is ``other`` (``STOP`` with calls is ``tool_use``).
+FINISH_REASONS: dict[str, StopReason] = {
+    "STOP": "end_turn",
+    "MAX_TOKENS": "max_tokens",
+    "CONTINUATION": "max_tokens",
+    **dict.fromkeys((*_FILTERED, "IMAGE_PROHIBITED_CONTENT", "IMAGE_RECITATION", "MODEL_ARMOR"), "content_filter"),
+    **dict.fromkeys((*_ERRORS, "MALFORMED_RESPONSE", "PUP_LIMITED_DISABLED"), "error"),
+}
+#: ``promptFeedback.blockReason`` (a prompt refused before any candidate) in the neutral vocabulary.
+BLOCK_REASONS: dict[str, StopReason] = dict.fromkeys(
+    ("SAFETY", "BLOCKLIST", "PROHIBITED_CONTENT", "IMAGE_SAFETY", "MODEL_ARMOR", "JAILBREAK"), "content_filter"
+)
+
+
+def _list(value: object) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def _offset(value: object) -> int:
+    return value if type(value) is int and value >= 0 else 0
+
+
+def _add(extra: dict[int, list[Citation]], j: int, uri: object, title: object, start: int, end: int) -> None:
+    if type(uri) is str and not uri.isascii():
+        uri = quote(uri, safe=_URI_SAFE)  # an IRI (non-ASCII path): percent-encode as RFC 3986 requires
+    try:
+        name = (title.strip() or None) if type(title) is str else None
+        extra.setdefault(j, []).append(Citation(source=CitedUri(value=uri), title=name, start=start, end=end))  # type: ignore[arg-type]
+    except ValidationError:  # a chunk with no usable URI cites nothing a reader could follow
+        return
+
+
+def _chunk_source(chunk: object) -> tuple[object, object]:
+    for kind, key in (("web", "uri"), ("retrievedContext", "uri"), ("maps", "uri"), ("image", "sourceUri")):
+        ref = pick(chunk, kind)
+        if ref is not None:
+            return pick(ref, key), pick(ref, "title")
+    return None, None
+
+
+def grounding_citations(blocks: list[Block], candidate: Mapping[str, Any], issuer: str) -> list[Block]:
+    """Attach ``groundingMetadata`` supports and ``citationMetadata`` to the text blocks they cite.
+
+    Both count UTF-8 bytes on the wire: grounding segments within the part at ``partIndex``, citation
+    metadata within the candidate's text (its non-thought text parts joined); spans become code points. A cited
+    block records Gemini as the issuer of its citations (requests carry none, so sending them back loses nothing).
+    """
+    extra: dict[int, list[Citation]] = {}
+    grounding = pick(candidate, "groundingMetadata")
+    chunks = _list(pick(grounding, "groundingChunks"))
+    for support in _list(pick(grounding, "groundingSupports")):
+        seg = pick(support, "segment")
+        j = _offset(pick(seg, "partIndex"))
+        block = blocks[j] if j < len(blocks) else None
+        if not isinstance(block, TextBlock):
+            continue
+        text = block.text
+        start = utf8_to_index(text, _offset(pick(seg, "startIndex")))
+        end = utf8_to_index(text, _offset(pick(seg, "endIndex")))
+        for k in _list(pick(support, "groundingChunkIndices")):
+            uri, title = _chunk_source(chunks[k]) if type(k) is int and 0 <= k < len(chunks) else (None, None)
+            _add(extra, j, uri, title, start, end)
+    texts = [(j, b.text) for j, b in enumerate(blocks) if type(b) is TextBlock]
+    for c in _list(pick(pick(candidate, "citationMetadata"), "citations")):
+        start_b, end_b = _offset(pick(c, "startIndex")), _offset(pick(c, "endIndex"))
+        offset = 0
+        for j, text in texts:
+            size = len(text.encode("utf-8", "surrogatepass"))
+            if offset <= start_b < offset + size or (start_b == offset + size and j == texts[-1][0]):
+                start, end = start_b - offset, min(end_b, offset + size) - offset
+                _add(extra, j, pick(c, "uri"), pick(c, "title"), utf8_to_index(text, start), utf8_to_index(text, end))
+                break
+            offset += size
+    out = list(blocks)
+    for j, cites in extra.items():
+        b = out[j]
+        assert type(b) is TextBlock  # noqa: S101 - only text blocks get citations
+        meta = {**b.metadata, ISSUER_KEY: b.metadata.get(ISSUER_KEY, issuer)}
+        out[j] = TextBlock(text=b.text, citations=b.citations + tuple(cites), metadata=meta)
+    return out
+
+
+def _usage(raw: object) -> Usage | None:
+    if raw is None:
+        return None
+    usage = canonical(raw, USAGE, "$.usageMetadata")
+    try:
+        return Usage(
+            input_tokens=usage.get("promptTokenCount"),
+            output_tokens=usage.get("candidatesTokenCount"),
+            cache_read_tokens=usage.get("cachedContentTokenCount"),
+            reasoning_tokens=usage.get("thoughtsTokenCount"),
+            total_tokens=usage.get("totalTokenCount"),
+            raw=usage,
+        )
+    except ValueError as e:
+        raise fail("$.usageMetadata", str(e)) from None
+
+
+def _text(raw: object, path: str) -> str | None:
+    if raw is not None and type(raw) is not str:
+        raise fail(path, "expected a string")
+    return raw
+
+
+def _candidate(candidate: Mapping[str, Any], path: str, model: str | None, response_id: str | None) -> Message | None:
+    """The assistant message of one candidate, or ``None`` when it has no parts."""
+    content = pick(candidate, "content")
+    if content is None:
+        return None
+    content = canonical(content, CONTENT, f"{path}.content")
+    if not content.get("parts"):
+        return None
+    issuer = f"{ISSUER}/{model_family(model)}" if model else ISSUER
+    named = response_id and check_identifier(f"gemini_call_{response_id}_0") is None
+    ids = f"gemini_call_{response_id}_" if named else "gemini_call_0_"
+    blocks = content_blocks({**content, "role": "model"}, f"{path}.content", issuer, [], ids)
+    blocks = grounding_citations(blocks, candidate, issuer)
+    return build(Message, f"{path}.content", role="assistant", content=tuple(blocks))
+
+
+def read_reply(response: object, index: int) -> Reply:
+    """The ``Reply`` for candidate ``index`` of a response, in any of its dump forms (see ``from_response``)."""
+    raw = obj(response, "$")
+    model = _text(pick(raw, "modelVersion"), "$.modelVersion")
+    response_id = _text(pick(raw, "responseId"), "$.responseId")
+    usage = _usage(pick(raw, "usageMetadata"))
+    candidates = pick(raw, "candidates") or []
+    if not isinstance(candidates, list):
+        raise fail("$.candidates", "expected an array")
+    message: Message | None = None
+    if index < len(candidates):
+        path = f"$.candidates[{index}]"
+        candidate = obj(candidates[index], path)
+        reason = _text(pick(candidate, "finishReason"), f"{path}.finishReason")
+        message = _candidate(candidate, path, model, response_id)
+        stop = None if reason is None else FINISH_REASONS.get(reason, "other")
+        if stop == "end_turn" and message is not None and any(type(b) is ToolCallBlock for b in message.content):
+            stop = "tool_use"
+    elif index or candidates:
+        raise fail("$.candidates", f"the response has no candidate {index}")
+    else:  # no candidate at all: the prompt was blocked, and the feedback says why
+        reason = _text(pick(pick(raw, "promptFeedback"), "blockReason"), "$.promptFeedback.blockReason")
+        stop = None if reason is None else BLOCK_REASONS.get(reason, "other")
+    return Reply(
+        message=message,
+        stop_reason=stop,
+        provider_stop_reason=reason,
+        usage=usage,
+        model=model,
+        response_id=response_id,
+        provider=ISSUER,
+    )

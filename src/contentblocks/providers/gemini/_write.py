@@ -1,0 +1,274 @@
+"""Writing neutral messages as Gemini ``systemInstruction`` and ``contents``, reporting every loss with its kind."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..._blocks import (
+    Block,
+    BytesSource,
+    FileBlock,
+    JsonBlock,
+    ReasoningBlock,
+    ReferenceSource,
+    RefusalBlock,
+    TextBlock,
+    ToolCallBlock,
+    ToolResultBlock,
+    UrlSource,
+)
+from ..._json import thaw
+from ..._messages import Message
+from .._contract import ISSUER_KEY, issuer_matches
+from .._toolkit import PayloadWriter, b64encode, json_text, key_path
+from ._read import NS, SIG, tool_response
+from ._shapes import BYTES, Kind, fits, put_fitting_extras
+from ._wire import CALL_EXTRAS, FILE_PART_EXTRAS, JSON_KINDS, PART_EXTRAS, RESPONSE_EXTRAS
+
+__all__ = ["TARGET", "Writer"]
+
+TARGET = "Gemini"
+_PART = f"{NS}/part"
+_NAME = f"{NS}/displayName"
+_GENERATED = f"{NS}/generated_id"
+
+
+def _name_used(block: FileBlock) -> frozenset[str]:
+    """``{gemini/displayName}`` when ``media`` writes it (a string, for a file without a filename), else nothing."""
+    return frozenset({_NAME}) if block.filename is None and type(block.metadata.get(_NAME)) is str else frozenset()
+
+
+def _same(blocks: Sequence[Block]) -> list[tuple[type, object]]:
+    """What a reader sees of text and JSON blocks (kind and value): a tool result against its reading back."""
+    return [(type(b), b.text if type(b) is TextBlock else b.value) for b in blocks]  # type: ignore[union-attr]
+
+
+class Writer(PayloadWriter):
+    """Writes one conversation, then says where each content came from.
+
+    ``origins`` holds the message each content starts at, ``dropped`` the messages with nothing Gemini accepts
+    (``preflight`` reads both).
+    """
+
+    namespace = NS
+    target = TARGET
+
+    def __init__(self, issuer: str) -> None:
+        super().__init__()
+        self.issuer = issuer
+        self.origins: list[int] = []
+        self.dropped: list[int] = []
+
+    def extras(
+        self,
+        path: str,
+        metadata: Mapping[str, Any],
+        targets: Sequence[tuple[dict[str, Any], Mapping[str, Kind]]] = (),
+        skip: frozenset[str] = frozenset(),
+    ) -> None:
+        """Write the allowed ``gemini/…`` extras that fit into ``targets``; report the rest."""
+        put_fitting_extras(self.losses, path, metadata, targets, NS, TARGET, skip)
+
+    def _citations(self, where: str, block: TextBlock) -> None:
+        if block.citations and not issuer_matches(block.metadata.get(ISSUER_KEY), NS):
+            self.loss(
+                f"{where}.citations",
+                "a Gemini request carries no citations (they exist only in responses); dropped",
+                "content_dropped",
+            )
+
+    def _signature(self, part: dict[str, Any], block: Block, where: str) -> None:
+        sig = block.metadata.get(SIG)
+        if sig is None:
+            return
+        issuer = block.metadata.get(ISSUER_KEY)
+        if not fits(sig, BYTES):
+            self.loss(key_path(where, SIG), "a thought signature that is not base64 is not sent", "state_not_replayed")
+        elif issuer_matches(issuer, self.issuer):
+            part["thoughtSignature"] = sig
+        else:
+            reason = f"a thought signature issued by {issuer!r} is not sent to {self.issuer!r}; dropped"
+            self.loss(key_path(where, SIG), reason, "state_not_replayed")
+
+    def media(self, block: FileBlock, where: str) -> dict[str, Any]:
+        """A part holding an ``inlineData`` or ``fileData`` object for a file block."""
+        source, meta = block.source, block.metadata
+        if type(source) is BytesSource:
+            key, native = "inlineData", {"mimeType": block.media_type, "data": b64encode(source.data)}
+        elif type(source) is UrlSource:
+            reason = "a URL is sent as fileData.fileUri; it reads back as a reference source"
+            self.loss(f"{where}.source", reason, "content_degraded")
+            key, native = "fileData", {"mimeType": block.media_type, "fileUri": source.url}
+        else:
+            assert isinstance(source, ReferenceSource)  # noqa: S101 - the last source kind
+            if source.provider not in (None, NS):
+                reason = f"a file id issued by {source.provider!r} is sent to Gemini as it is"
+                self.loss(f"{where}.source.provider", reason, "content_degraded")
+            key, native = "fileData", {"mimeType": block.media_type, "fileUri": source.id}
+        name = block.filename if block.filename is not None else meta.get(_NAME)
+        if type(name) is str:
+            native["displayName"] = name
+        return {key: native}
+
+    def _tool_result(self, block: ToolResultBlock, where: str) -> dict[str, Any]:
+        meta = block.metadata
+        values = [b for b in block.content if type(b) is not FileBlock]
+        files = [b for b in block.content if type(b) is FileBlock]
+        if block.outcome == "denied":
+            reason = "Gemini has no denied outcome; written as an error, reads back as failed"
+            self.loss(f"{where}.outcome", reason, "content_degraded")
+        key = "output" if block.outcome == "succeeded" else "error"
+        response: dict[str, Any]
+        if (
+            meta.get(f"{NS}/response") == "object"
+            and len(values) == 1
+            and isinstance(getattr(values[0], "value", None), dict)
+        ):
+            response = thaw(values[0].value)  # type: ignore[union-attr]
+        elif not values:
+            response = {key: None} if (block.outcome != "succeeded" or f"{NS}/output" in meta) else {}
+        else:
+            items = [b.text if type(b) is TextBlock else thaw(b.value) for b in values]  # type: ignore[union-attr]
+            listed = len(items) > 1 or meta.get(f"{NS}/output") == "list1"
+            response = {key: items if listed else items[0]}
+        if _same(tool_response(response)[1]) != _same(values):
+            reason = "text and JSON content are written as one response value; they read back differently"
+            self.loss(f"{where}.content", reason, "content_degraded")
+        for j, b in enumerate(values):
+            if type(b) is TextBlock:
+                self._citations(f"{where}.content[{j}]", b)
+            self.extras(f"{where}.content[{j}]", b.metadata)
+        if files and values and block.content.index(files[0]) < block.content.index(values[-1]):
+            reason = "files go in functionResponse.parts after the response; their order changes"
+            self.loss(f"{where}.content", reason, "order_changed")
+        fr: dict[str, Any] = {"name": block.tool_name, "response": response}
+        if meta.get(_GENERATED) is not True:
+            fr = {"id": block.tool_call_id, **fr}
+        if files:
+            fr["parts"] = []
+            for f in files:
+                path = f"{where}.content[{block.content.index(f)}]"
+                sub = self.media(f, path)
+                self.extras(path, f.metadata, [(sub, FILE_PART_EXTRAS)], _name_used(f))
+                fr["parts"].append(sub)
+        return fr
+
+    def _reasoning(self, block: ReasoningBlock, where: str) -> dict[str, Any]:
+        part: dict[str, Any] = {}
+        if block.redacted is not None:
+            reason = "redacted reasoning has no place in a Gemini request; dropped"
+            self.loss(f"{where}.redacted", reason, "state_not_replayed")
+            return part
+        if block.text is not None:
+            part = {"text": block.text, "thought": True}
+        elif block.metadata.get(f"{NS}/text") == "":
+            part["text"] = ""
+        if block.signature is not None:
+            issuer = block.metadata.get(ISSUER_KEY)
+            if not issuer_matches(issuer, self.issuer):
+                reason = f"a signature issued by {issuer!r} is not sent to {self.issuer!r}; dropped"
+                self.loss(f"{where}.signature", reason, "state_not_replayed")
+            elif not fits(block.signature, BYTES):
+                self.loss(
+                    f"{where}.signature", "a thought signature that is not base64 is not sent", "state_not_replayed"
+                )
+            else:
+                part["thoughtSignature"] = block.signature
+        if "thoughtSignature" not in part and "text" in part and not part["text"]:
+            del part["text"]  # an empty text was only the carrier of the signature
+        return part
+
+    def part(self, block: Block, where: str) -> dict[str, Any] | None:
+        """The part for one block, or ``None`` when nothing of it can be sent (its losses say why)."""
+        meta = block.metadata
+        targets: list[tuple[dict[str, Any], Mapping[str, Kind]]] = []
+        skip = frozenset({SIG})
+        part: dict[str, Any]
+        if type(block) is TextBlock:
+            part = {"text": block.text}
+            self._citations(where, block)
+        elif type(block) is RefusalBlock:
+            self.loss(where, "Gemini has no refusal part; written as text, reads back as text", "content_degraded")
+            part = {"text": block.text}
+        elif type(block) is ReasoningBlock:
+            part = self._reasoning(block, where)
+            self.extras(where, meta, [(part, PART_EXTRAS)] if part else [])
+            return part or None
+        elif type(block) is FileBlock:
+            part = self.media(block, where)
+            skip = skip | _name_used(block)
+        elif type(block) is ToolCallBlock:
+            fc: dict[str, Any] = {"name": block.tool_name}
+            if meta.get(_GENERATED) is not True:
+                fc = {"id": block.tool_call_id, **fc}
+            if isinstance(block.input, dict):
+                fc["args"] = thaw(block.input)
+            elif block.input is not None:
+                reason = 'functionCall.args is an object; the input is sent as {"input": ...}'
+                self.loss(f"{where}.input", reason, "content_degraded")
+                fc["args"] = {"input": thaw(block.input)}
+            part = {"functionCall": fc}
+            targets.append((fc, CALL_EXTRAS))
+        elif type(block) is JsonBlock:
+            kind = meta.get(_PART)
+            if type(kind) is str and kind in JSON_KINDS and fits(block.value, JSON_KINDS[kind]):
+                part = {kind: thaw(block.value)}
+            else:
+                self.loss(where, "JSON content is written as JSON text; reads back as text", "content_degraded")
+                part = {"text": json_text(block.value)}
+            skip = skip | {_PART}
+        else:
+            assert type(block) is ToolResultBlock  # noqa: S101 - the last block kind
+            fr = self._tool_result(block, where)
+            part = {"functionResponse": fr}
+            targets.append((fr, RESPONSE_EXTRAS))
+        self._signature(part, block, where)
+        self.extras(where, meta, [(part, PART_EXTRAS), *targets], skip)
+        return part
+
+    def write(self, messages: Sequence[Message]) -> dict[str, Any]:
+        """The ``systemInstruction`` and ``contents`` of a request carrying ``messages``."""
+        payload: dict[str, Any] = {}
+        contents: list[dict[str, Any]] = []
+        lead = 0
+        while lead < len(messages) and messages[lead].role in ("system", "developer"):
+            lead += 1
+        if lead:
+            parts: list[Any] = []
+            for i, message in enumerate(messages[:lead]):
+                if message.role == "developer":
+                    reason = "Gemini has one system instruction; developer text goes into it"
+                    self.loss(f"$[{i}].role", reason, "content_degraded")
+                elif i:
+                    self.loss(f"$[{i}]", "system messages are merged into one systemInstruction", "content_degraded")
+                parts.extend(self.part(b, f"$[{i}].content[{j}]") for j, b in enumerate(message.content))
+                self.extras(f"$[{i}]", message.metadata)
+            system: dict[str, Any] = {"parts": parts}
+            role = messages[0].metadata.get(f"{NS}/role")
+            payload["systemInstruction"] = {"role": role, **system} if type(role) is str else system
+        for i, message in enumerate(messages[lead:], start=lead):
+            path = f"$[{i}]"
+            if message.role in ("system", "developer"):
+                reason = f"Gemini has no {message.role} turn after the start; written as a user turn"
+                self.loss(f"{path}.role", reason, "content_degraded")
+            parts = [p for j, b in enumerate(message.content) if (p := self.part(b, f"{path}.content[{j}]"))]
+            self.extras(path, message.metadata)
+            role = "model" if message.role == "assistant" else "user"
+            if not parts:
+                self.dropped.append(i)
+                continue
+            if (
+                message.metadata.get(f"{NS}/same_content") is True
+                and contents
+                and contents[-1].get("role", "user") == role
+            ):
+                contents[-1]["parts"].extend(parts)
+                continue
+            content: dict[str, Any] = {"role": role, "parts": parts}
+            if role == "user" and f"{NS}/role" in message.metadata and message.metadata[f"{NS}/role"] is None:
+                del content["role"]
+            contents.append(content)
+            self.origins.append(i)
+        payload["contents"] = contents
+        return payload

@@ -1,0 +1,145 @@
+"""Writing a tool result block as an MCP ``CallToolResult``, reporting every loss with its kind."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..._blocks import BytesSource, FileBlock, JsonBlock, ReferenceSource, TextBlock, ToolResultBlock, UrlSource
+from ..._json import thaw
+from .._toolkit import PayloadWriter, b64encode, json_text
+from ..gemini._shapes import Kind, fits, put_fitting_extras
+from ._read import GENERATED, NS
+from ._wire import ITEM_EXTRAS, RESOURCE_HEAD, RESULT_EXTRAS
+
+__all__ = ["TARGET", "Writer"]
+
+TARGET = "Model Context Protocol"
+_TYPE, _NAME, _RESOURCE, _STRUCTURED = f"{NS}/type", f"{NS}/name", f"{NS}/resource", f"{NS}/structured"
+_FLAGS = frozenset({_TYPE, _NAME, _RESOURCE, _STRUCTURED, f"{NS}/mimeType", f"{NS}/is_error"})
+
+
+def _resource(metadata: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The kept ``uri``/``mimeType``/``_meta`` of an embedded resource, when they are a valid one."""
+    kept = metadata.get(_RESOURCE)
+    if isinstance(kept, Mapping) and "uri" in kept and fits(kept, RESOURCE_HEAD):
+        return thaw(kept)  # type: ignore[no-any-return]
+    return None
+
+
+def _is_empty_text(block: object) -> bool:
+    """Whether ``block`` is the JSON ``""`` an empty MCP text reads as."""
+    return type(block) is JsonBlock and block.value == "" and block.metadata.get(_TYPE) == "text"
+
+
+def _structured(block: ToolResultBlock) -> int | None:
+    """The index of the JSON block written as ``structuredContent``.
+
+    That is the first JSON object, or a value read from there (``mcp/structured``).
+    """
+    for j, b in enumerate(block.content):
+        if (
+            type(b) is JsonBlock
+            and not _is_empty_text(b)
+            and (isinstance(b.value, dict) or b.metadata.get(_STRUCTURED) is True)
+        ):
+            return j
+    return None
+
+
+class Writer(PayloadWriter):
+    """Writes one tool result block as a ``CallToolResult``."""
+
+    namespace = NS
+    target = TARGET
+
+    def extras(
+        self, path: str, metadata: Mapping[str, Any], native: dict[str, Any], fields: Mapping[str, Kind]
+    ) -> None:
+        """Write the allowed ``mcp/…`` extras that fit into ``native``; report the rest."""
+        put_fitting_extras(self.losses, path, metadata, [(native, fields)], NS, TARGET, _FLAGS)
+
+    def _link(self, block: FileBlock, path: str) -> dict[str, Any]:
+        source, meta = block.source, block.metadata
+        uri = source.url if type(source) is UrlSource else source.id  # type: ignore[union-attr]
+        if type(source) is ReferenceSource and source.provider not in (None, NS):
+            reason = f"a file id issued by {source.provider!r} becomes a resource_link URI"
+            self.loss(f"{path}.source.provider", reason, "content_degraded")
+        if type(source) is ReferenceSource and uri[:8].lower().startswith(("http://", "https://")):
+            self.loss(
+                f"{path}.source",
+                "a reference whose id is an http(s) URL reads back as a URL source",
+                "content_degraded",
+            )
+        name = block.filename if block.filename is not None else meta.get(_NAME)
+        if type(name) is not str:
+            name = uri.rstrip("/").rsplit("/", 1)[-1] or uri
+            reason = "a resource_link needs a name; the URI's last segment is given, read back as the filename"
+            self.loss(f"{path}.filename", reason, "content_degraded")
+        item: dict[str, Any] = {"type": "resource_link", "uri": uri, "name": name}
+        if meta.get(f"{NS}/mimeType", "") is not None:
+            item["mimeType"] = block.media_type
+        return item
+
+    def _file(self, block: FileBlock, j: int, path: str) -> dict[str, Any]:
+        """The content item for the ``j``-th file of a result (``j`` numbers generated resource URIs)."""
+        source = block.source
+        if type(source) is not BytesSource:
+            return self._link(block, path)
+        if block.filename is not None:
+            self.loss(f"{path}.filename", "inline MCP content has no filename; dropped", "content_dropped")
+        kind = block.metadata.get(_TYPE)
+        if kind not in ("image", "audio"):
+            kind = block.media_type.split("/", 1)[0]
+        resource = _resource(block.metadata)
+        if resource is not None or kind not in ("image", "audio"):
+            head = resource if resource is not None else {"uri": f"{GENERATED}{j}", "mimeType": block.media_type}
+            return {"type": "resource", "resource": {**head, "blob": b64encode(source.data)}}
+        return {"type": kind, "data": b64encode(source.data), "mimeType": block.media_type}
+
+    def write(self, block: ToolResultBlock) -> dict[str, Any]:
+        """The ``CallToolResult`` for ``block``."""
+        out: list[Any] = []
+        structured = _structured(block)
+        for j, b in enumerate(block.content):
+            path = f"$.content[{j}]"
+            if j == structured:
+                if j != len(block.content) - 1:
+                    reason = "structuredContent stands apart from content; reads back as the last part"
+                    self.loss(path, reason, "order_changed")
+                self.extras(path, b.metadata, {}, {})
+                continue
+            if type(b) is FileBlock:
+                item = self._file(b, sum(type(c) is FileBlock for c in block.content[:j]), path)
+            elif type(b) is TextBlock or _is_empty_text(b):
+                text = b.text if type(b) is TextBlock else ""
+                resource = _resource(b.metadata)
+                item = (
+                    {"type": "resource", "resource": {**resource, "text": text}}
+                    if resource
+                    else {"type": "text", "text": text}
+                )
+                if type(b) is TextBlock and b.citations:
+                    self.loss(f"{path}.citations", "MCP content carries no citations; dropped", "content_dropped")
+            else:
+                assert type(b) is JsonBlock  # noqa: S101 - the last kind of tool result content
+                reason = "only one JSON object fits structuredContent; this JSON is written as text"
+                self.loss(path, reason, "content_degraded")
+                item = {"type": "text", "text": json_text(b.value)}
+            self.extras(path, b.metadata, item, ITEM_EXTRAS[item["type"]])
+            out.append(item)
+        payload: dict[str, Any] = {"content": out}
+        if structured is not None:
+            payload["structuredContent"] = thaw(block.content[structured].value)  # type: ignore[union-attr]
+        if block.outcome != "succeeded":
+            payload["isError"] = True
+            if block.outcome == "denied":
+                self.loss(
+                    "$.outcome",
+                    "MCP has no denied outcome; written as isError, reads back as failed",
+                    "content_degraded",
+                )
+        elif block.metadata.get(f"{NS}/is_error") is False:
+            payload["isError"] = False
+        self.extras("$", block.metadata, payload, RESULT_EXTRAS)
+        return payload
