@@ -12,7 +12,8 @@ from hypothesis import HealthCheck, given, settings
 
 import contentblocks as cb
 from contentblocks import strategies
-from contentblocks.providers import ISSUER_KEY, gemini, mcp, openai_responses
+from contentblocks.providers import ISSUER_KEY, LOSS_KINDS, gemini, mcp, openai_responses
+from contentblocks.providers._toolkit import FORMAT_FLAGS
 from provider_checks import consume as materialize
 from provider_checks import documented_reasons
 
@@ -180,3 +181,19 @@ def test_generated_conversations_through_the_chain(conversation):
                 converted = mcp.to_call_tool_result(block)
                 assert_documented(mcp, converted.losses)
                 mcp_types.CallToolResult.model_validate(converted.payload)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(strategies.conversations(max_messages=4, max_text_size=12, max_binary_size=8))
+def test_switching_providers_reports_each_loss_once(conversation):
+    """A conversation read from one provider and sent to another reports each loss once, and no format flag."""
+    for source in CHAIN:
+        read = source.from_provider(source.to_provider(conversation).payload)
+        for target in CHAIN:
+            losses = target.to_provider(read).losses
+            seen = [(loss.path, loss.kind) for loss in losses]
+            assert len(seen) == len(set(seen)), (source.__name__, target.__name__, losses)
+            flagged = [loss for loss in losses if any(f'"{flag}"' in loss.path for flag in FORMAT_FLAGS)]
+            assert flagged == [], (source.__name__, target.__name__)
+            if target is source:
+                assert target.to_provider(read, strict=LOSS_KINDS).losses == ()
