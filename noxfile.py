@@ -60,7 +60,10 @@ def typing(session: nox.Session) -> None:
 @nox.session
 def docs(session: nox.Session) -> None:
     """Build the docs with warnings as errors and nitpicky references, then run every example as a doctest."""
-    session.install("-e", ".[docs,orjson,msgpack,cbor2,hypothesis]", "jsonschema")
+    # The provider pages' examples build the SDKs' own objects, so the SDKs are installed for them to run.
+    session.install(
+        "-e", ".[docs,orjson,msgpack,cbor2,hypothesis]", "jsonschema", "anthropic", "openai", "google-genai", "mcp"
+    )
     for builder in ("html", "doctest"):
         session.run("sphinx-build", "-W", "-n", "--keep-going", "-b", builder, "docs", f"docs/_build/{builder}")
 
