@@ -20,6 +20,8 @@ import sys
 import time
 from pathlib import Path
 
+from markers import write_between
+
 import contentblocks as cb
 
 START = "<!-- growth-benchmark:start -->"
@@ -100,15 +102,6 @@ def run(small: int, large: int, repeats: int) -> str:
     return "\n".join(rows) + "\n"
 
 
-def render(page: Path, table: str) -> None:
-    text = page.read_text(encoding="utf-8")
-    if START not in text or END not in text:
-        sys.exit(f"{page} has no {START} ... {END} markers")
-    head, rest = text.split(START, 1)
-    _, tail = rest.split(END, 1)
-    page.write_text(f"{head}{START}\n\n{table}\n{END}{tail}", encoding="utf-8")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="200 and 2,000 turns, fewer repeats")
@@ -118,7 +111,7 @@ def main() -> None:
     table = run(small, large, repeats)
     print(table)
     if args.render:
-        render(args.render, table)
+        write_between(args.render, START, END, table)
         print(f"wrote {args.render}", file=sys.stderr)
 
 

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import argparse
 import platform
-import re
 import statistics
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+
+from markers import write_between
 
 import contentblocks as cb
 
@@ -106,14 +107,6 @@ def table(rows: list[tuple[str, float, str]], repeat: int) -> str:
     return "\n".join(lines)
 
 
-def render(path: Path, text: str) -> None:
-    doc = path.read_text(encoding="utf-8")
-    pattern = re.compile(re.escape(START) + ".*?" + re.escape(END), re.DOTALL)
-    if not pattern.search(doc):
-        sys.exit(f"{path}: no {START} ... {END} markers")
-    path.write_text(pattern.sub(lambda _: f"{START}\n{text}\n{END}", doc), encoding="utf-8")
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
@@ -123,7 +116,7 @@ def main() -> int:
     text = table(rows, args.repeat)
     print(text)
     if args.render:
-        render(args.render, text)
+        write_between(args.render, START, END, text)
     bad = [name for name, seconds, verdict in rows if seconds >= BUDGET or verdict != "refused"]
     if bad:
         print("\nnot refused well under a second: " + "; ".join(bad), file=sys.stderr)

@@ -89,6 +89,8 @@ nitpick_ignore = [
     # intersphinx.
     ("py:class", "collections.abc.Mapping"),
     ("py:class", "collections.abc.Iterable"),
+    ("py:class", "collections.abc.Iterator"),
+    ("py:class", "collections.abc.Sequence"),
 ]
 nitpick_ignore_regex = [
     # The type variable of generic signatures (``structure(data, target: type[T]) -> T``, the preconf ``loads``):

@@ -170,3 +170,20 @@ Ir                   file:function
     }
     with pytest.raises(SystemExit, match="no total"):
         instructions.parse_annotated("nothing here")
+
+
+def test_growth_quick_run_renders_between_its_markers(tmp_path: Path) -> None:
+    """bench/growth.py --quick times append at two sizes and the rebuild, and writes only between its markers."""
+    page = tmp_path / "page.md"
+    page.write_text("a\n<!-- growth-benchmark:start -->\nold\n<!-- growth-benchmark:end -->\nb\n", encoding="utf-8")
+    done = subprocess.run(  # noqa: S603 - our own script
+        [sys.executable, str(BENCH / "growth.py"), "--quick", "--render", str(page)],
+        capture_output=True, text=True, timeout=300, check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    text = page.read_text(encoding="utf-8")
+    assert "old" not in text
+    assert text.startswith("a\n<!-- growth-benchmark:start -->\n| how | turns |")
+    assert "| `append` | 2,000 |" in text
+    assert "| rebuild every turn | 200 |" in text
+    assert text.endswith("<!-- growth-benchmark:end -->\nb\n")

@@ -9,7 +9,7 @@ import attrs
 
 from .._checks import freeze_metadata
 from .._errors import ValidationError
-from .._json import JsonObject
+from .._json import JsonObject, json_key
 from .._messages import Message
 from .._rules import DEFAULT_LIMITS
 
@@ -218,7 +218,7 @@ class Usage:
     cache_write_tokens: int | None = attrs.field(default=None, converter=_count)
     reasoning_tokens: int | None = attrs.field(default=None, converter=_count)
     total_tokens: int | None = attrs.field(default=None, converter=_count)
-    raw: Mapping[str, Any] = attrs.field(factory=dict, converter=_raw)
+    raw: Mapping[str, Any] = attrs.field(factory=dict, converter=_raw, eq=json_key)
 
 
 @attrs.frozen(kw_only=True)

@@ -1,0 +1,227 @@
+"""OpenAI Chat Completions stream chunks (``create(..., stream=True)``) as neutral events.
+
+Each chunk is a ``ChatCompletionChunk`` or any of its dict forms. The reader accumulates the chosen choice's
+``delta`` as the SDK's ``ChatCompletionStreamState`` does (strings joined, tool calls merged by their
+``index``), but in linear time, and streams as it goes: ``content`` as text, ``refusal`` as a refusal, each tool
+call's ``id``, ``function.name`` and ``function.arguments`` (parallel calls by their index). Chat never says
+that a stream is over (the usage chunk, when asked for, comes after the ``finish_reason``), so ``end()``
+closes the reply against ``openai_chat.from_response`` of the completion the chunks built, which gives the
+citations of ``annotations``, the audio transcript, the stop reason and the usage.
+
+>>> from contentblocks.streaming import ReplyBuilder, openai_chat
+>>> chunk = {"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 1, "model": "gpt-4o"}
+>>> stream = [
+...     {**chunk, "choices": [{"index": 0, "delta": {"role": "assistant", "content": ""}}]},
+...     {**chunk, "choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "id": "call_1",
+...      "type": "function", "function": {"name": "get_weather", "arguments": ""}}]}}]},
+...     {**chunk, "choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0,
+...      "function": {"arguments": '{"city"'}}]}}]},
+...     {**chunk, "choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0,
+...      "function": {"arguments": ': "Paris"}'}}]}}]},
+...     {**chunk, "choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]},
+... ]
+>>> builder = ReplyBuilder(openai_chat.PROVIDER)
+>>> reader = openai_chat.Reader()
+>>> for event in stream[:3]:
+...     builder.feed(reader.read(event))
+>>> builder.snapshot()[0].input
+'{"city"'
+>>> for event in stream[3:]:
+...     builder.feed(reader.read(event))
+>>> builder.feed(reader.end())
+>>> reply = builder.reply()
+>>> reply.message.content[0].input, reply.stop_reason
+(JsonObject({'city': 'Paris'}), 'tool_use')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from .._errors import preview
+from ..providers import openai_chat as adapter
+from ..providers._contract import Reply
+from ..providers._toolkit import field, obj, plain
+from ._errors import fail
+from ._events import StreamEvent
+from ._reading import StreamReader, read_completed
+
+__all__ = ["PROVIDER", "Reader", "events", "fold"]
+
+#: The ``Reply.provider`` of an OpenAI Chat Completions reply.
+PROVIDER = "openai_chat"
+
+
+class _Str:
+    """A string that deltas append to: pieces, joined once when the message is read."""
+
+    __slots__ = ("pieces",)
+
+    def __init__(self, first: str) -> None:
+        self.pieces = [first]
+
+
+def _own(value: Any) -> Any:
+    """A delta's value as the accumulator holds it: strings become appendable, ``null`` members are left out."""
+    if type(value) is str:
+        return _Str(value)
+    if isinstance(value, dict):
+        return {key: _own(member) for key, member in value.items() if member is not None}
+    if isinstance(value, list):
+        return [_own(item) if isinstance(item, dict) else item for item in value]
+    return value
+
+
+def _indexed(value: object) -> bool:
+    return isinstance(value, list) and any(isinstance(item, dict) and "index" in item for item in value)
+
+
+def _merge(acc: dict[str, Any], delta: dict[str, Any], path: str) -> None:
+    """``accumulate_delta`` of the SDK (``openai.lib.streaming._deltas``), with appends in O(1).
+
+    A ``null`` member is absent (the SDK merges ``to_dict()``, which leaves unset fields out, so every dump form
+    merges alike); a value of another type than the one held is ignored, as the SDK ignores it.
+    """
+    for key, value in delta.items():
+        if value is None:
+            continue
+        if acc.get(key) is None:
+            if not _indexed(value):
+                acc[key] = _own(value)
+                continue
+            acc[key] = []
+        old = acc[key]
+        if key in {"index", "type"}:
+            acc[key] = _own(value)
+        elif isinstance(old, _Str) and type(value) is str:
+            old.pieces.append(value)
+        elif isinstance(old, (int, float)) and isinstance(value, (int, float)):
+            acc[key] = old + value
+        elif isinstance(old, dict) and isinstance(value, dict):
+            _merge(old, value, f"{path}.{key}")
+        elif isinstance(old, list) and isinstance(value, list):
+            _merge_list(old, value, f"{path}.{key}")
+
+
+def _merge_list(old: list[Any], value: list[Any], path: str) -> None:
+    """A list of primitives grows at the end; a list of indexed objects merges each entry into its index."""
+    if all(isinstance(x, (str, int, float)) for x in old) and (old or not _indexed(value)):
+        old.extend(_own(value))
+        return
+    for k, entry in enumerate(value):
+        entry_path = f"{path}[{k}]"
+        index = field(obj(entry, entry_path), "index", int, entry_path)
+        if index < len(old):
+            _merge(obj(old[index], entry_path), entry, entry_path)
+        else:
+            old.insert(index, _own(entry))
+
+
+def _plain(value: Any) -> Any:
+    """The accumulated value as plain JSON again."""
+    if isinstance(value, _Str):
+        return "".join(value.pieces)
+    if isinstance(value, dict):
+        return {key: _plain(member) for key, member in value.items()}
+    if isinstance(value, list):
+        return [_plain(item) for item in value]
+    return value
+
+
+class Reader(StreamReader):
+    """Reads one Chat Completions stream; see the module for what it emits when.
+
+    Args:
+        choice: which choice to read (a request with ``n`` > 1 streams several, each by its ``index``).
+    """
+
+    provider = PROVIDER
+
+    def __init__(self, *, choice: int = 0) -> None:
+        super().__init__()
+        self._choice = choice
+        self._head: dict[str, Any] | None = None
+        self._message: dict[str, Any] = {}
+        self._finish: str | None = None
+        self._usage: Any = None
+        self._text: int | None = None
+        self._refusal: int | None = None
+        self._calls: dict[int, int] = {}
+
+    def _read(self, event: dict[str, Any], path: str) -> None:
+        kind = event.get("object")
+        if kind == "":  # Azure's asynchronous content filter results, which the SDK's own stream skips
+            return
+        if kind is not None and kind != "chat.completion.chunk":
+            raise fail(f"{path}.object", f"not a chat completion chunk: {preview(str(kind))}")
+        if self._head is None:
+            self._head = {key: value for key, value in event.items() if key not in {"choices", "usage", "obfuscation"}}
+            reply = read_completed(self._from_response, self._completion(), path)
+            self._emit.response(reply.model, reply.response_id, path)
+        self._usage = event.get("usage")
+        for k, raw in enumerate(field(event, "choices", list, path)):
+            choice_path = f"{path}.choices[{k}]"
+            choice = obj(plain(raw), choice_path)
+            if field(choice, "index", int, choice_path) != self._choice:
+                continue
+            delta = obj(plain(choice.get("delta")) or {}, f"{choice_path}.delta")
+            if self._finish is not None and any(value is not None for value in delta.values()):
+                raise fail(f"{choice_path}.delta", "a delta after the choice's finish_reason")
+            _merge(self._message, delta, f"{choice_path}.delta")
+            self._stream(delta, f"{choice_path}.delta")
+            finish = field(choice, "finish_reason", str, choice_path, optional=True)
+            self._finish = finish or self._finish
+
+    def _stream(self, delta: dict[str, Any], path: str) -> None:
+        """The neutral deltas of one choice delta; blocks start at their first visible content."""
+        emit = self._emit
+        content = field(delta, "content", str, path, optional=True)
+        if content:
+            if self._text is None:
+                self._text = emit.start("text")
+            emit.text(self._text, content)
+        refusal = field(delta, "refusal", str, path, optional=True)
+        if refusal:
+            if self._refusal is None:
+                self._refusal = emit.start("refusal")
+            emit.text(self._refusal, refusal)
+        for k, raw in enumerate(field(delta, "tool_calls", list, path, optional=True) or ()):
+            call_path = f"{path}.tool_calls[{k}]"
+            call = obj(plain(raw), call_path)
+            index = field(call, "index", int, call_path)
+            function = obj(call.get("function") or {}, f"{call_path}.function")
+            call_id = field(call, "id", str, call_path, optional=True)
+            name = field(function, "name", str, f"{call_path}.function", optional=True)
+            if index not in self._calls:
+                self._calls[index] = emit.start("tool_call", tool_call_id=call_id or None, tool_name=name or None)
+            else:
+                emit.identify(self._calls[index], call_id, name)
+            emit.arguments(self._calls[index], field(function, "arguments", str, f"{call_path}.function",
+                                                     optional=True) or "")
+
+    def _from_response(self, completion: dict[str, Any]) -> Reply:
+        return adapter.from_response(completion, choice=self._choice)
+
+    def _completion(self) -> dict[str, Any]:
+        """The completion the chunks built, as the SDK's stream state holds it."""
+        choice = {"index": self._choice, "message": _plain(self._message), "finish_reason": self._finish}
+        placeholders: list[dict[str, Any]] = [{}] * self._choice
+        return {**(self._head or {}), "object": "chat.completion", "choices": [*placeholders, choice],
+                "usage": self._usage}
+
+    def _end(self, path: str) -> None:
+        if self._head is None or self._finish is None:
+            return  # the stream never finished: the builder has no reply to give
+        reply = read_completed(self._from_response, self._completion(), path)
+        self._emit.finish(reply, path, keep_invalid=True)
+
+
+def events(stream: Iterable[object], *, choice: int = 0) -> Iterator[StreamEvent]:
+    """The neutral events of a whole Chat Completions stream."""
+    return Reader(choice=choice).events(stream)
+
+
+def fold(stream: Iterable[object], *, choice: int = 0) -> Reply:
+    """The reply a whole Chat Completions stream folds into: the same as ``from_response`` of its completion."""
+    return Reader(choice=choice).fold(stream)

@@ -1,0 +1,1 @@
+"""Tests of ``contentblocks.streaming``: the vocabulary, the fold, the provider stream readers."""

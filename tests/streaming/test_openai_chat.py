@@ -1,0 +1,218 @@
+"""Chat Completions streams: our fold equals ``from_response`` of what ``ChatCompletionStreamState`` builds."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import contentblocks as cb
+from contentblocks.providers import openai_chat as adapter
+from contentblocks.streaming import ArgumentsAppended, ReplyBuilder, StreamError, ToolCallIdentified, openai_chat
+from contentblocks.streaming.openai_chat import _merge, _plain
+from streaming.checks import assert_streams_progressively, dump_forms, fixtures, fold, load
+
+sdk = pytest.importorskip("openai")
+from openai.lib.streaming._deltas import accumulate_delta  # noqa: E402 - after the importorskip
+from openai.lib.streaming.chat import ChatCompletionStreamState  # noqa: E402
+from openai.types.chat import ChatCompletionChunk  # noqa: E402
+
+NAMES = fixtures("openai_chat")
+
+
+def sdk_chunks(raw: list[dict[str, Any]]) -> list[Any]:
+    return [ChatCompletionChunk.model_validate(copy.deepcopy(chunk)) for chunk in raw]
+
+
+def sdk_final(chunks: list[Any]) -> Any:
+    """The completion the SDK's own stream state builds from the chunks.
+
+    ``get_final_completion`` refuses a completion cut by the length limit or the content filter; the error it
+    raises carries the completion the state built, which is what is read then.
+    """
+    state = ChatCompletionStreamState()
+    for chunk in chunks:
+        state.handle_chunk(chunk)
+    try:
+        return state.get_final_completion()
+    except (sdk.LengthFinishReasonError, sdk.ContentFilterFinishReasonError) as cut:
+        return cut.completion
+
+
+FORMS = dump_forms(sdk_chunks)
+
+
+@pytest.mark.parametrize("form", FORMS)
+@pytest.mark.parametrize("name", NAMES)
+def test_the_fold_equals_from_response_of_the_sdk_accumulated_completion(name, form):
+    """Parallel tool calls, annotations as citations, refusals, arguments cut by the length limit, usage."""
+    raw = load("openai_chat", name)
+    expected = adapter.from_response(sdk_final(sdk_chunks(raw)))
+    assert fold(openai_chat.Reader(), FORMS[form](raw)) == expected
+    assert openai_chat.fold(FORMS[form](raw)) == expected
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_snapshots_grow_into_the_reply(name):
+    """Text, refusals and arguments show as they stream; end() only adds what the completion alone says."""
+    raw = load("openai_chat", name)
+    expected = adapter.from_response(sdk_final(sdk_chunks(raw)))
+    assert_streams_progressively(openai_chat.Reader, raw, expected)
+
+
+def test_what_the_fixtures_carry_survives():
+    """Both parallel calls with their ids, the citation's span, the refusal, the kept invalid arguments, usage."""
+    reply = openai_chat.fold(load("openai_chat", "parallel_tool_calls"))
+    first, second = reply.message.content
+    assert (first.tool_call_id, first.input) == ("call_Dn2RJJSxzDm49vlVTehseJ0k", {"location": "Paris, FR"})
+    assert second.input == {"location": "Zürich, CH", "unit": "c"}
+    assert (reply.stop_reason, reply.usage.cache_read_tokens, reply.usage.total_tokens) == ("tool_use", 64, 136)
+    cited = openai_chat.fold(load("openai_chat", "text_annotations")).message.content[0]
+    assert (cited.citations[0].source.value, cited.citations[0].end) == (
+        "https://www.nobelprize.org/prizes/physics/2024/summary/", 105)
+    refused = openai_chat.fold(load("openai_chat", "refusal"))
+    assert refused.message.content == (cb.RefusalBlock(text="I'm sorry, I can't help with that."),)
+    assert refused.stop_reason == "refusal"
+    cut = openai_chat.fold(load("openai_chat", "length_cut_arguments"))
+    assert cut.message.content[1].input == '{"query": "the long and winding'
+    assert cut.message.content[1].metadata["openai/invalid_arguments"] is True
+    assert cut.stop_reason == "max_tokens"
+
+
+def test_parallel_calls_stream_into_their_own_blocks():
+    """A call's id and name start its block; argument pieces go to the block of their call's index."""
+    raw = load("openai_chat", "parallel_tool_calls")
+    reader = openai_chat.Reader()
+    events = [event for chunk in raw for event in reader.read(chunk)]
+    assert [e for e in events if isinstance(e, ArgumentsAppended)] == [
+        ArgumentsAppended(0, '{"lo'), ArgumentsAppended(0, 'cation": "Pa'), ArgumentsAppended(0, 'ris, FR"}'),
+        ArgumentsAppended(1, '{"location"'), ArgumentsAppended(1, ': "Zürich, CH", "unit": '),
+        ArgumentsAppended(1, '"c"}'),
+    ]
+
+
+def test_an_id_and_name_given_late_identify_the_call():
+    """A call whose first delta has only arguments is identified when its id and name come."""
+    head = {"id": "c", "object": "chat.completion.chunk", "created": 1, "model": "m"}
+    reader = openai_chat.Reader()
+    reader.read({**head, "choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "function": {"arguments": "{"}}]}}]})
+    late = reader.read({**head, "choices": [{"index": 0, "delta": {"tool_calls": [
+        {"index": 0, "id": "call_9", "function": {"name": "f", "arguments": "}"}}]}}]})
+    assert late == (ToolCallIdentified(0, "call_9", "f"), ArgumentsAppended(0, "}"))
+
+
+def test_another_choice_is_read_when_asked_for():
+    """With n > 1, Reader(choice=1) reads the second choice and ignores the first."""
+    head = {"id": "c", "object": "chat.completion.chunk", "created": 1, "model": "m"}
+    stream = [
+        {**head, "choices": [{"index": 0, "delta": {"content": "zero"}}, {"index": 1, "delta": {"content": "one"}}]},
+        {**head, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"},
+                             {"index": 1, "delta": {}, "finish_reason": "stop"}]},
+    ]
+    assert openai_chat.fold(stream, choice=1).message.content == (cb.TextBlock(text="one"),)
+    assert adapter.from_response(sdk_final(sdk_chunks(stream)), choice=1) == openai_chat.fold(stream, choice=1)
+
+
+def test_a_stream_without_a_finish_reason_has_no_reply():
+    """end() without a finish_reason stops nothing: the snapshot shows the text, reply() raises."""
+    raw = load("openai_chat", "text_annotations")[:3]
+    builder = ReplyBuilder(openai_chat.PROVIDER)
+    builder.feed(openai_chat.events(raw))
+    assert builder.snapshot()[0].text.startswith("The 2024 Nobel Prize")
+    with pytest.raises(StreamError, match="the stream ended before the reply stopped; blocks still open: 0"):
+        builder.reply()
+
+
+@pytest.mark.parametrize(
+    ("chunk", "error"),
+    [
+        ({"object": "chat.completion", "choices": []}, ("$[1].object", 'not a chat completion chunk: "chat.completion"')),
+        ({"choices": [{"index": 0, "delta": {"content": 5}}]}, ("$[1].choices[0].delta.content", "expected a string")),
+        ({"choices": [{"index": 0, "delta": {"tool_calls": [{"function": {"arguments": "x"}}]}}]},
+         ("$[1].choices[0].delta.tool_calls[0].index", "required field missing")),
+        ({"choices": "all"}, ("$[1].choices", "expected an array")),
+    ],
+)
+def test_a_malformed_chunk_is_refused_with_its_path(chunk, error):
+    """A chunk of the wrong object type, or with a field of the wrong type, names the field at fault."""
+    raw = load("openai_chat", "refusal")
+    reader = openai_chat.Reader()
+    reader.read(raw[0])
+    with pytest.raises(StreamError) as info:
+        reader.read({**raw[0], **chunk})
+    assert info.value.errors == [error]
+
+
+def test_a_delta_after_the_finish_reason_is_refused():
+    """Content after the choice finished would be read by nobody: it is an error, not a silent drop."""
+    raw = load("openai_chat", "refusal")
+    raw.append({**raw[0], "choices": [{"index": 0, "delta": {"refusal": " Really."}}]})
+    with pytest.raises(StreamError) as info:
+        list(openai_chat.events(raw))
+    assert info.value.errors == [("$[4].choices[0].delta", "a delta after the choice's finish_reason")]
+
+
+def test_azure_content_filter_chunks_are_skipped_as_the_sdk_does():
+    """A chunk whose object is "" (Azure's asynchronous filter results) carries no content and is skipped."""
+    raw = load("openai_chat", "refusal")
+    raw.insert(2, {"id": "", "object": "", "created": 0, "model": "", "choices": [
+        {"index": 0, "delta": {}, "content_filter_results": {"hate": {"filtered": False}}}]})
+    assert openai_chat.fold(raw) == openai_chat.fold(load("openai_chat", "refusal"))
+
+
+_KEYS = st.sampled_from(["content", "refusal", "role", "index", "type", "id", "name", "arguments", "n"])
+_LEAVES = st.none() | st.text(max_size=3) | st.integers(0, 3)
+_DELTAS = st.recursive(
+    st.dictionaries(_KEYS, _LEAVES, max_size=3),
+    lambda inner: st.dictionaries(
+        _KEYS,
+        _LEAVES | inner | st.lists(st.text(max_size=2), max_size=2)
+        | st.lists(st.builds(lambda d, i: {**d, "index": i}, inner, st.integers(0, 2)), max_size=2),
+        max_size=3,
+    ),
+    max_leaves=8,
+)
+
+
+def _without_nulls(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _without_nulls(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [_without_nulls(v) for v in value]
+    return value
+
+
+@given(st.lists(_DELTAS, max_size=5))
+def test_the_linear_accumulator_merges_as_the_sdk_s_accumulate_delta(deltas):
+    """Strings join, numbers add, objects merge, indexed lists merge by index, a mismatched type is ignored;
+    a null member is an absent one (the SDK merges ``to_dict()``, which leaves unset fields out)."""
+    sdk_acc: dict[str, Any] = {}
+    try:
+        for delta in deltas:
+            sdk_acc = accumulate_delta(sdk_acc, _without_nulls(copy.deepcopy(delta)))
+    except (TypeError, RuntimeError):
+        return  # a delta the SDK itself refuses (a list entry without an index)
+    ours: dict[str, Any] = {}
+    for delta in deltas:
+        _merge(ours, copy.deepcopy(delta), "$")
+    assert _plain(ours) == sdk_acc
+
+
+def test_parts_out_of_chat_s_order_are_refused_when_the_stream_ends():
+    """A call streamed before the content would be read after it: the end refuses rather than reorder blocks."""
+    head = {"id": "c", "object": "chat.completion.chunk", "created": 1, "model": "m"}
+    stream = [
+        {**head, "choices": [{"index": 0, "delta": {"tool_calls": [
+            {"index": 0, "id": "call_1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}}]},
+        {**head, "choices": [{"index": 0, "delta": {"content": "late words"}, "finish_reason": "tool_calls"}]},
+    ]
+    reader = openai_chat.Reader()
+    for chunk in stream:
+        reader.read(chunk)
+    with pytest.raises(StreamError) as info:
+        reader.end()
+    assert info.value.errors == [
+        ("$[2]", "block 0 streamed as tool_call but the completed part reads as a Python TextBlock object")]
