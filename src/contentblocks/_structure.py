@@ -128,13 +128,14 @@ class StructureHooks:
         """The hook for ``Conversation``: an array of messages, then tool-call pairing."""
         return self.conversation(value, consume=False)
 
-    def structure_parsed_conversation(self, value: object) -> Conversation:
+    def structure_parsed_conversation(self, value: object, parse: Callable[[Any], Any] | None = None) -> Conversation:
         """The hook for ``Conversation`` on a value just parsed, which no other code holds (``loads``).
 
         Each message's dicts are dropped from the array once it is structured, so the parsed tree shrinks as
         the blocks are built and its memory is reused for them, instead of both trees living until the end.
+        With ``parse``, ``value`` holds the texts of the messages (see ``conversation``).
         """
-        return self.conversation(value, consume=type(value) is list)
+        return self.conversation(value, consume=type(value) is list, parse=parse)
 
     def conversation(  # noqa: C901 - one flat loop
         self, value: object, *, consume: bool, parse: Callable[[Any], Any] | None = None
