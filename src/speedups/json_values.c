@@ -270,12 +270,23 @@ cb_thaw_value(PyObject *v, int depth)
         if (depth >= MAX_RECURSION) {
             return NULL;
         }
+        /* Allocate first, then copy with nothing allocating in between: the allocation can run a collection,
+         * whose finalizers may shrink `v` (list.clear(v) works on a JsonArray), and a copy of the size read
+         * before it would read freed slots (PyList_GetSlice does exactly that). A size changed by then is a
+         * miss: the Python walk copies what the array holds now. */
         n = PyList_GET_SIZE(v);
-        out = PyList_GetSlice(v, 0, n);  /* an exact list */
+        out = PyList_New(n);  /* an exact list */
         if (out == NULL) {
             return NULL;
         }
-        for (i = 0; i < PyList_GET_SIZE(out); i++) {
+        if (PyList_GET_SIZE(v) != n) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        for (i = 0; i < n; i++) {
+            PyList_SET_ITEM(out, i, Py_NewRef(PyList_GET_ITEM(v, i)));
+        }
+        for (i = 0; i < n; i++) {
             value = PyList_GET_ITEM(out, i);
             t = Py_TYPE(value);
             if (t != JsonObject_Type && t != JsonArray_Type) {
