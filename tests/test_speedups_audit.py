@@ -3,6 +3,8 @@
 - ``thaw`` copied a ``JsonArray`` with ``PyList_GetSlice`` after reading its size; the copy allocates, an
   allocation can run a garbage collection, and a finalizer run by it can shrink the array, so the copy read
   freed slots.
+- ``freeze`` cast ``max_depth`` from ``long`` to ``int`` with no lower bound, so ``-(2**32) + 3`` was a depth
+  of 3 and ``2**63`` an OverflowError; a negative size limit was taken as "refuse everything".
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import textwrap
 import pytest
 
 from contentblocks import _json
+from contentblocks._accel import MISS
 
 speedups = _json.speedups
 needs_speedups = pytest.mark.skipif(speedups is None, reason="the C accelerator is not built or is turned off")
@@ -58,3 +61,40 @@ def test_thaw_misses_an_array_a_collection_shrinks_while_it_allocates():
     )
     assert run.returncode == 0, run.stderr[-2000:]
     assert run.stdout.split() == ["True", "True", "[]"]
+
+
+# ------------------------------------------------------------------------------------------ freeze's limits
+
+
+@needs_speedups
+@pytest.mark.parametrize("place", ["max_chars", "max_depth", "max_nodes"])
+@pytest.mark.parametrize("value", [-1, -(2**32) + 3, -(2**63), -(10**30)])
+def test_freeze_refuses_a_negative_limit(place, value):
+    """A negative limit is a ValueError naming it, never a limit (``-(2**32) + 3`` was a depth of 3)."""
+    limits = {"max_chars": 10, "max_depth": 5, "max_nodes": 100, place: value}
+    with pytest.raises(ValueError, match=f"freeze\\(\\) {place} must not be negative"):
+        speedups.freeze([[1]], limits["max_chars"], limits["max_depth"], limits["max_nodes"], MISS)
+
+
+@needs_speedups
+@pytest.mark.parametrize("place", [1, 2, 3])
+@pytest.mark.parametrize("value", [1.5, "3", None])
+def test_freeze_refuses_a_limit_that_is_not_an_int(place, value):
+    """A limit of another type is a TypeError."""
+    args: list[object] = [[1], 10, 5, 100, MISS]
+    args[place] = value
+    with pytest.raises(TypeError):
+        speedups.freeze(*args)
+
+
+@needs_speedups
+def test_freeze_takes_every_limit_from_zero_up():
+    """Zero admits nothing of its kind; a depth past what C recurses, however large, hands the value back."""
+    assert speedups.freeze(7, 0, 0, 0, MISS) == 7
+    assert speedups.freeze([], 10, 0, 100, MISS) is MISS
+    assert speedups.freeze([[1]], 10, 2, 100, MISS) == [[1]]
+    assert speedups.freeze([[1]], 10, 1, 100, MISS) is MISS
+    assert speedups.freeze("ab", 1, 5, 100, MISS) is MISS
+    assert speedups.freeze([1, 2], 10, 5, 2, MISS) is MISS
+    for depth in (1001, 2**31 + 2, 2**63, 10**30):
+        assert speedups.freeze([[1]], 10, depth, 100, MISS) is MISS
