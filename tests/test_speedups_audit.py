@@ -5,6 +5,8 @@
   freed slots.
 - ``freeze`` cast ``max_depth`` from ``long`` to ``int`` with no lower bound, so ``-(2**32) + 3`` was a depth
   of 3 and ``2**63`` an OverflowError; a negative size limit was taken as "refuse everything".
+- ``instance_maker`` accepted a slot named twice (or under two names), and each call then leaked the
+  reference it overwrote.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import textwrap
+from typing import Any
 
 import pytest
 
@@ -98,3 +101,47 @@ def test_freeze_takes_every_limit_from_zero_up():
     assert speedups.freeze([1, 2], 10, 5, 2, MISS) is MISS
     for depth in (1001, 2**31 + 2, 2**63, 10**30):
         assert speedups.freeze([[1]], 10, depth, 100, MISS) is MISS
+
+
+# ------------------------------------------------------------------------------------------ instance_maker
+
+
+class Pair:
+    __slots__ = ("first", "second")
+
+
+class Aliased(Pair):
+    __slots__ = ()
+
+
+Aliased.also_first = Pair.__dict__["first"]  # type: ignore[attr-defined]  # one slot, two names
+
+
+@needs_speedups
+@pytest.mark.parametrize(
+    ("cls", "names", "message"),
+    [
+        (Pair, ("first", "first"), "'first' names the same slot as 'first'"),
+        (Pair, ("second", "first", "second"), "'second' names the same slot as 'second'"),
+        (Aliased, ("first", "second", "also_first"), "'also_first' names the same slot as 'first'"),
+    ],
+)
+def test_instance_maker_refuses_a_slot_named_twice(cls, names, message):
+    """Two names of one slot are a ValueError: the second value would overwrite the first without releasing it."""
+    with pytest.raises(ValueError, match=message):
+        speedups.instance_maker(cls, names)
+
+
+@needs_speedups
+def test_no_maker_leaks_a_reference():
+    """Whatever names a maker is asked for, the values it was given are released with the instances it made."""
+    values: list[Any] = [object(), object(), object()]
+    before = [sys.getrefcount(value) for value in values]
+    for names in [("first", "second"), ("second", "first"), ("first", "first"), ("first", "also_first")]:
+        try:
+            make = speedups.instance_maker(Aliased, names)
+        except ValueError:
+            continue
+        for _ in range(1000):
+            make(*values[: len(names)])
+    assert [sys.getrefcount(value) for value in values] == before
