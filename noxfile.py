@@ -1,7 +1,7 @@
 """Wider checks than CI's test run: ``nox`` runs tests, lint, typing and docs with the running Python.
 
 Other Python versions are opt-in: ``nox -s tests_versions`` tries every version in the classifiers that is
-installed. ``bench``, ``fuzz`` and ``atheris`` run only when asked for.
+installed. ``bench``, ``fuzz``, ``atheris`` and ``sanitize`` run only when asked for.
 """
 
 from __future__ import annotations
@@ -105,3 +105,18 @@ def atheris(session: nox.Session) -> None:
     session.run(
         "python", "fuzz/harness.py", scratch, "fuzz/corpus", f"-artifact_prefix={scratch}/", *options
     )
+
+
+@nox.session
+def sanitize(session: nox.Session) -> None:
+    """The test suite against the C kernels built with ASan and UBSan: ``nox -s sanitize`` (``-- --hostile``).
+
+    The kernels are compiled with gcc and ``-fsanitize=address,undefined`` into the session's own directory,
+    never into the source tree, and pytest runs with ``libasan`` preloaded, ``PYTHONMALLOC=malloc`` and leak
+    detection off; see ``fuzz/sanitize.py``. Without arguments the whole of ``tests/`` runs; ``-- --hostile``
+    runs the hostile and accelerator tests that ``.ci/run`` runs, and any other arguments go to pytest.
+    The package is installed without its normal C build (``CONTENTBLOCKS_PURE_PYTHON=1``), for its
+    dependencies only.
+    """
+    session.install("-e", ".[test]", env={"CONTENTBLOCKS_PURE_PYTHON": "1"})
+    session.run("python", "fuzz/sanitize.py", session.create_tmp(), *session.posargs)

@@ -95,7 +95,7 @@ _scan = _decoder.scan_once  # type: ignore[attr-defined]  # set by JSONDecoder()
 
 
 def _parse_part(data: bytes) -> Any:
-    """One element of a split text (see ``structure_text``), which has no whitespace around it.
+    """One element of a split text (see ``structure_text``), given as the text of an array holding only it.
 
     Whatever it raises (ValueError, or StopIteration from the scanner) sends the whole text to parse_json.
     """
@@ -106,7 +106,7 @@ def _parse_part(data: bytes) -> Any:
         raise ValueError("not a JSON value") from None
     if end != len(text):
         raise ValueError("extra data")
-    return value
+    return value[0]
 
 
 #: What a JSON parser is told of a text that starts with a byte-order mark (RFC 8259 §8.1 allows none).

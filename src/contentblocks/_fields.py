@@ -14,7 +14,16 @@ from typing import Any
 from ._errors import describe_type, join_key
 from ._rules import check_free_text
 
-__all__ = ["MISSING", "Problems", "as_object", "objects_past_cap", "prefix_since", "string_problem", "unknown_keys"]
+__all__ = [
+    "MISSING",
+    "Problems",
+    "as_object",
+    "foreign_key",
+    "objects_past_cap",
+    "prefix_since",
+    "string_problem",
+    "unknown_keys",
+]
 
 Problems = list[tuple[str, str]]
 MISSING: Any = type("Missing", (), {"__repr__": lambda _self: "MISSING", "__slots__": ()})()
@@ -47,7 +56,7 @@ def unknown_keys(
             continue
         reported += 1
         if type(key) is not str:
-            problems.append((path, f"object keys must be strings, got {describe_type(key)}"))
+            problems.append((path, _key_not_a_string(key)))
         elif key not in allowed:
             problems.append((join_key(path, key), f"unknown key ({listing})"))
 
@@ -97,3 +106,54 @@ def objects_past_cap(array: list[Any] | tuple[Any, ...], start: int, path: str, 
     problems.extend(repeat((path, "expected an object"), len(rest) - len(objects)))
     return objects
 
+
+_CONTAINERS = (dict, list, tuple)
+
+
+def _key_not_a_string(key: object) -> str:
+    return f"object keys must be strings, got {describe_type(key)}"
+
+
+def foreign_key(value: object) -> tuple[str, str] | None:
+    """The first dict key inside ``value`` that is not an exact ``str``, as a problem, or None if there is none.
+
+    Such a key is the only part of a value that can run code while the value is structured: its ``__hash__``
+    and ``__eq__`` run when a dict holding it is looked up or copied. So when structuring raises something
+    other than a ValidationError, the hooks ask this function, and a key it finds is refused as a problem
+    (the exception came from the input's own code); without one, the exception is the library's and goes
+    through. Containers are read through the base classes' C methods, once each (cycles end), with an explicit
+    stack; nothing here hashes, compares or asks anything of the value's (``isinstance`` would ask for
+    ``__class__``), so no code of the value runs.
+
+    >>> class Key:
+    ...     def __eq__(self, other):
+    ...         raise RuntimeError("no")
+    ...     __hash__ = object.__hash__
+    >>> foreign_key({"role": "user", "content": [{"type": "text", "text": "hi", Key(): 1}]})
+    ('.content[0]', 'object keys must be strings, got a Python Key object')
+    >>> foreign_key([{"a": [1, {"b": {}}]}]) is None
+    True
+    """
+    if not issubclass(type(value), _CONTAINERS):
+        return None
+    seen: set[int] = set()
+    stack: list[tuple[Any, str]] = [(value, "")]
+    while stack:
+        container, path = stack.pop()
+        if id(container) in seen:
+            continue
+        seen.add(id(container))
+        t = type(container)
+        if issubclass(t, dict):
+            items = list(dict.items(container))
+            for key, _ in items:
+                if type(key) is not str:
+                    return path, _key_not_a_string(key)
+            children = [(item, join_key(path, key)) for key, item in items if issubclass(type(item), _CONTAINERS)]
+        else:
+            elements = list(list.__iter__(container) if issubclass(t, list) else tuple.__iter__(container))
+            children = [
+                (item, f"{path}[{i}]") for i, item in enumerate(elements) if issubclass(type(item), _CONTAINERS)
+            ]
+        stack.extend(reversed(children))
+    return None

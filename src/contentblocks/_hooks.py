@@ -129,25 +129,46 @@ def structure_text(
     exists at once. That is for the standard library's parser, which needs a str: one emoji anywhere makes
     the text of a whole conversation four bytes a character, and scanning it was a quarter of the parse;
     orjson, which reads bytes and costs more per call than it would save, parses the whole text.
-    An element ``parse_part`` refuses (ValueError or RecursionError), or a text the splitter cannot split,
-    sends the whole text to ``parse_whole``, so every error is the one the whole parse gives.
+    An element ``parse_part`` refuses, or a text the splitter cannot split, sends the whole text to
+    ``parse_whole``, so every error is the one the whole parse gives.
+
+    The parser recurses once per container, so how deep a text it parses depends on the recursion limit and on
+    the depth of the call stack. Each element comes from the splitter as ``[element]``, which nests as deep as
+    the element does inside the whole text, and is parsed further down the stack than the whole text would
+    be; the messages are structured as far down the stack as the parsed whole would be. So a split that
+    succeeds gives what the whole parse gives, and a split that runs out of recursion anywhere falls back to
+    the whole parse: at any recursion limit and any depth, the outcome is the whole parse's.
     """
     if cl is Conversation and split_array is not None and type(data) is bytes:
-        owner = _our_hooks(converter)
-        parts = split_array(data, SPLIT_MAX_DEPTH, MISS) if owner is not None else MISS
-        if owner is not None and parts is not MISS:
-
-            def parse(part: bytes) -> Any:
-                try:
-                    return parse_part(part)
-                except (ValueError, RecursionError):
-                    raise _PartRefusedError from None
-
-            try:
-                return owner.conversation(parts, consume=True, parse=parse)
-            except _PartRefusedError:
-                pass
+        try:
+            conversation = _structure_split(converter, data, parse_part)
+        except (_PartRefusedError, RecursionError):
+            conversation = MISS
+        if conversation is not MISS:
+            return conversation
     return structure_parsed(converter, parse_whole(data), cl)
+
+
+def _structure_split(converter: BaseConverter, data: bytes, parse_part: Callable[[bytes], Any]) -> Any:
+    """The conversation of ``data``, split and parsed message by message (see ``structure_text``), or MISS.
+
+    MISS when the converter's hook is not ours or the text does not split plainly. It calls the hook at the
+    same depth as ``structure_parsed`` does.
+    """
+    owner = _our_hooks(converter)
+    if owner is None or split_array is None:
+        return MISS
+    parts = split_array(data, SPLIT_MAX_DEPTH, MISS)
+    if parts is MISS:
+        return MISS
+
+    def parse(part: bytes) -> Any:
+        try:
+            return parse_part(part)
+        except ValueError:
+            raise _PartRefusedError from None
+
+    return owner.structure_parsed_conversation(parts, parse)
 
 
 def _our_hooks(converter: BaseConverter) -> StructureHooks | None:

@@ -14,7 +14,16 @@ from ._accel import MISS, speedups
 from ._blocks import Citation, CitedReference, CitedUri, TextBlock
 from ._bodies import KEYS, TAGS, Bodies
 from ._errors import ValidationError, describe_type, preview, with_article
-from ._fields import MISSING, Problems, as_object, objects_past_cap, prefix_since, string_problem, unknown_keys
+from ._fields import (
+    MISSING,
+    Problems,
+    as_object,
+    foreign_key,
+    objects_past_cap,
+    prefix_since,
+    string_problem,
+    unknown_keys,
+)
 from ._json import EMPTY_OBJECT, plain_container
 from ._messages import ROLE_BLOCKS, Conversation, Message, check_roles, conversation_problems
 from ._readers import Body
@@ -49,21 +58,37 @@ class StructureHooks:
             max_errors=self.max_errors,
         )
 
+    def refuse_foreign(self, value: object) -> None:
+        """Raise the ValidationError for a key of ``value`` that is not a ``str``, if it has one (see ``foreign_key``).
+
+        Called when structuring ``value`` raised something other than a ValidationError: a key's own
+        ``__hash__`` or ``__eq__`` may have raised it, or changed a dict being read. Without such a key, the
+        exception was not the input's doing, and the caller lets it go through.
+        """
+        problem = foreign_key(value)
+        if problem is not None:
+            raise self.fail([problem]) from None
+
     def hook(self, body: Body, cls: type | None = None) -> Any:
         """A cattrs structure hook running ``body`` on a top-level value (checking its tag for a class)."""
         fail = self.fail
+        refuse_foreign = self.refuse_foreign
         tag_key = "kind" if cls in (CitedUri, CitedReference) else "type"
         expected = TAGS.get(cls) if cls is not None else None
 
         def structure(value: object, _cls: object = None) -> Any:
             problems: Problems = []
-            raw = value if type(value) is dict else as_object(value, "", problems)
-            result = None
-            if raw is not None:
-                tag = raw.get(tag_key, MISSING)
-                if expected is not None and (type(tag) is not str or tag != expected):
-                    problems.append((f".{tag_key}", f"expected {preview(expected)}"))
-                result = body(raw, problems)
+            try:
+                raw = value if type(value) is dict else as_object(value, "", problems)
+                result = None
+                if raw is not None:
+                    tag = raw.get(tag_key, MISSING)
+                    if expected is not None and (type(tag) is not str or tag != expected):
+                        problems.append((f".{tag_key}", f"expected {preview(expected)}"))
+                    result = body(raw, problems)
+            except Exception:
+                refuse_foreign(value)
+                raise
             if problems:
                 raise fail(problems)
             return result
@@ -128,17 +153,16 @@ class StructureHooks:
         """The hook for ``Conversation``: an array of messages, then tool-call pairing."""
         return self.conversation(value, consume=False)
 
-    def structure_parsed_conversation(self, value: object) -> Conversation:
+    def structure_parsed_conversation(self, value: object, parse: Callable[[Any], Any] | None = None) -> Conversation:
         """The hook for ``Conversation`` on a value just parsed, which no other code holds (``loads``).
 
         Each message's dicts are dropped from the array once it is structured, so the parsed tree shrinks as
         the blocks are built and its memory is reused for them, instead of both trees living until the end.
+        With ``parse``, ``value`` holds the texts of the messages (see ``conversation``).
         """
-        return self.conversation(value, consume=type(value) is list)
+        return self.conversation(value, consume=type(value) is list, parse=parse)
 
-    def conversation(  # noqa: C901 - one flat loop
-        self, value: object, *, consume: bool, parse: Callable[[Any], Any] | None = None
-    ) -> Conversation:
+    def conversation(self, value: object, *, consume: bool, parse: Callable[[Any], Any] | None = None) -> Conversation:
         """An array of messages, then tool-call pairing.
 
         With ``consume``, ``value`` (a list) is emptied as its messages are structured. With ``parse``, each
@@ -148,6 +172,24 @@ class StructureHooks:
         kind, array = plain_container(value)
         if kind != 2:  # an array
             raise self.fail([("", f"expected an array of messages, got {describe_type(value)}")])
+        try:
+            messages = self._messages(array, problems, consume=consume, parse=parse)
+        except Exception:
+            if parse is None:  # parsed text holds no foreign object
+                self.refuse_foreign(value)
+            raise
+        if not problems:
+            conversation_problems(problems, messages)
+            if problems:
+                raise ValidationError(problems, max_errors=self.max_errors)
+        if problems:
+            raise self.fail(problems)
+        return unchecked(Conversation)(tuple(messages))  # type: ignore[no-any-return]
+
+    def _messages(
+        self, array: Any, problems: Problems, *, consume: bool, parse: Callable[[Any], Any] | None
+    ) -> list[Message]:
+        """The messages of ``array`` (see ``conversation``), their problems added to ``problems``."""
         message = self.message
         messages: list[Message] = []
         cap = self.max_errors
@@ -172,13 +214,7 @@ class StructureHooks:
                 prefix_since(problems, before, f"[{i}]")
             if consume:
                 array[i] = None
-        if not problems:
-            conversation_problems(problems, messages)
-            if problems:
-                raise ValidationError(problems, max_errors=self.max_errors)
-        if problems:
-            raise self.fail(problems)
-        return unchecked(Conversation)(tuple(messages))  # type: ignore[no-any-return]
+        return messages
 
 
 def _read_first(fast: Callable[[Any], Any] | None, python: Body) -> Body:

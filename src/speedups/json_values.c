@@ -197,32 +197,30 @@ freeze_value(PyObject *v, Walk *walk, int depth)
 PyDoc_STRVAR(freeze_doc,
 "freeze(value, max_chars, max_depth, max_nodes, miss, /)\n--\n\n"
 "The read-only copy of a valid JSON value, built of JsonObject and JsonArray, or `miss` when the value\n"
-"is not valid, is not built of exact built-in types, or reaches a limit (the Python walk then says why).");
+"is not valid, is not built of exact built-in types, or reaches a limit (the Python walk then says why).\n"
+"The limits are ints from 0 up (a negative one is a ValueError); a max_depth above what this function\n"
+"recurses hands every value back.");
 
 static PyObject *
 speedups_freeze(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     Walk walk;
-    long max_depth;
+    Py_ssize_t max_depth;
     PyObject *out;
 
     if (!check_nargs("freeze", nargs, 5) || !setup_done()) {
         return NULL;
     }
-    if (cb_size_limit(args[1], &walk.max_chars) < 0) {
+    if (cb_size_limit(args[1], "freeze() max_chars", &walk.max_chars) < 0
+        || cb_size_limit(args[2], "freeze() max_depth", &max_depth) < 0
+        || cb_size_limit(args[3], "freeze() max_nodes", &walk.max_nodes) < 0) {
         return NULL;
     }
-    max_depth = PyLong_AsLong(args[2]);
-    if (max_depth == -1 && PyErr_Occurred()) {
-        return NULL;
-    }
-    if (cb_size_limit(args[3], &walk.max_nodes) < 0) {
-        return NULL;
-    }
+    /* Deeper than the walk recurses, however much deeper: the Python walk takes the value. */
     if (max_depth > MAX_RECURSION) {
         return Py_NewRef(args[4]);
     }
-    walk.max_depth = (int)max_depth;
+    walk.max_depth = (int)max_depth;  /* 0 to MAX_RECURSION */
     walk.nodes = 1;
     out = freeze_value(args[0], &walk, 0);
     if (out == NULL && !PyErr_Occurred()) {
@@ -270,12 +268,23 @@ cb_thaw_value(PyObject *v, int depth)
         if (depth >= MAX_RECURSION) {
             return NULL;
         }
+        /* Allocate first, then copy with nothing allocating in between: the allocation can run a collection,
+         * whose finalizers may shrink `v` (list.clear(v) works on a JsonArray), and a copy of the size read
+         * before it would read freed slots (PyList_GetSlice does exactly that). A size changed by then is a
+         * miss: the Python walk copies what the array holds now. */
         n = PyList_GET_SIZE(v);
-        out = PyList_GetSlice(v, 0, n);  /* an exact list */
+        out = PyList_New(n);  /* an exact list */
         if (out == NULL) {
             return NULL;
         }
-        for (i = 0; i < PyList_GET_SIZE(out); i++) {
+        if (PyList_GET_SIZE(v) != n) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        for (i = 0; i < n; i++) {
+            PyList_SET_ITEM(out, i, Py_NewRef(PyList_GET_ITEM(v, i)));
+        }
+        for (i = 0; i < n; i++) {
             value = PyList_GET_ITEM(out, i);
             t = Py_TYPE(value);
             if (t != JsonObject_Type && t != JsonArray_Type) {

@@ -92,7 +92,8 @@ PyDoc_STRVAR(instance_maker_doc,
 "instance_maker(cls, names, /)\n--\n\n"
 "A callable taking the values of the slots `names` of `cls` positionally and returning a new instance\n"
 "with them set, without calling __init__. Every name must be a writable object slot of cls itself or of\n"
-"one of its bases, and cls must be a plain fixed-size class whose instances object.__new__ can build.");
+"one of its bases, each slot named once, and cls must be a plain fixed-size class whose instances\n"
+"object.__new__ can build.");
 
 static PyObject *
 speedups_instance_maker(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
@@ -100,7 +101,7 @@ speedups_instance_maker(PyObject *module, PyObject *const *args, Py_ssize_t narg
     PyTypeObject *cls;
     PyObject *names;
     Maker *maker;
-    Py_ssize_t i, n, offset;
+    Py_ssize_t i, j, n, offset;
 
     if (!check_nargs("instance_maker", nargs, 2)) {
         return NULL;
@@ -141,6 +142,16 @@ speedups_instance_maker(PyObject *module, PyObject *const *args, Py_ssize_t narg
             }
             Py_DECREF(maker);
             return NULL;
+        }
+        /* A slot set twice would lose the first reference set in it: the fresh slot holds nothing to release
+         * only the first time. Two names can share a slot (a descriptor set on a class under another name). */
+        for (j = 0; j < i; j++) {
+            if (maker->offsets[j] == offset) {
+                PyErr_Format(PyExc_ValueError, "%R names the same slot as %R", PyTuple_GET_ITEM(names, i),
+                             PyTuple_GET_ITEM(names, j));
+                Py_DECREF(maker);
+                return NULL;
+            }
         }
         maker->offsets[i] = offset;
     }

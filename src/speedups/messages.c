@@ -244,7 +244,8 @@ speedups_message_reader(PyObject *module, PyObject *const *args, Py_ssize_t narg
             return NULL;
         }
     }
-    if (cb_size_limit(args[0], &r->max_chars) < 0 || cb_size_limit(args[1], &r->max_uri) < 0) {
+    if (cb_size_limit(args[0], "message_reader() max_chars", &r->max_chars) < 0
+        || cb_size_limit(args[1], "message_reader() max_uri", &r->max_uri) < 0) {
         Py_DECREF(r);
         return NULL;
     }

@@ -33,7 +33,7 @@ check_nargs(const char *name, Py_ssize_t nargs, Py_ssize_t expected)
 }
 
 int
-cb_size_limit(PyObject *value, Py_ssize_t *out)
+cb_size_limit(PyObject *value, const char *what, Py_ssize_t *out)
 {
     int overflow;
     long long v = PyLong_AsLongLongAndOverflow(value, &overflow);
@@ -41,12 +41,16 @@ cb_size_limit(PyObject *value, Py_ssize_t *out)
     if (v == -1 && PyErr_Occurred()) {
         return -1;
     }
-    if (overflow != 0) {
-        *out = overflow > 0 ? PY_SSIZE_T_MAX : -1;
+    if (overflow > 0) {
+        *out = PY_SSIZE_T_MAX;
+        return 0;
     }
-    else {
-        *out = v > PY_SSIZE_T_MAX ? PY_SSIZE_T_MAX : v < -1 ? -1 : (Py_ssize_t)v;
+    if (overflow < 0 || v < 0) {
+        /* Not the value: its str() could be thousands of digits long, or refuse to be made. */
+        PyErr_Format(PyExc_ValueError, "%s must not be negative", what);
+        return -1;
     }
+    *out = v > PY_SSIZE_T_MAX ? PY_SSIZE_T_MAX : (Py_ssize_t)v;
     return 0;
 }
 

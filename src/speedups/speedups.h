@@ -18,8 +18,10 @@ extern PyObject *empty_tuple;
 int check_nargs(const char *name, Py_ssize_t nargs, Py_ssize_t expected);
 
 /* A size limit given as an int, in *out: a limit too large for a Py_ssize_t is PY_SSIZE_T_MAX, which no size
- * reaches either, so a converter's limits are taken as they are however large. 0, or -1 with an exception. */
-int cb_size_limit(PyObject *value, Py_ssize_t *out);
+ * reaches either, so a converter's limits are taken as they are however large. 0, or -1 with an exception:
+ * TypeError for a value that is not an int, ValueError naming `what` (e.g. "freeze() max_depth") for a
+ * negative one. */
+int cb_size_limit(PyObject *value, const char *what, Py_ssize_t *out);
 
 /* Make a str's data readable: legacy strings need PyUnicode_READY before 3.12, which has none. 0 on success,
  * -1 with an exception set. */

@@ -7,6 +7,9 @@
  * anything it cannot split cleanly (no array, unbalanced brackets, an unterminated string, nesting deeper
  * than it was told, a byte it does not expect) is a miss, and the caller parses the whole text as before, so
  * an invalid text gets the whole parser's error.
+ *
+ * Each element comes wrapped in an array of its own, `[element]`: a recursive parser then nests exactly as
+ * deep for an element as for the whole text, so an element parses alone only where the whole text would.
  */
 
 #include "speedups.h"
@@ -18,11 +21,13 @@ is_space(unsigned char c)
     return c == ' ' || c == '\n' || c == '\r' || c == '\t';
 }
 
-/* Append data[start:end], without the whitespace around it, to `parts`; -1 on error, 1 if it is empty. */
+/* Append `[` data[start:end] `]`, without the whitespace around the element, to `parts`; -1 on error, 1 if
+ * the element is empty. */
 static int
 add_part(PyObject *parts, const char *data, Py_ssize_t start, Py_ssize_t end)
 {
     PyObject *part;
+    char *out;
     int result;
 
     while (start < end && is_space((unsigned char)data[start])) {
@@ -34,10 +39,14 @@ add_part(PyObject *parts, const char *data, Py_ssize_t start, Py_ssize_t end)
     if (start == end) {
         return 1;
     }
-    part = PyBytes_FromStringAndSize(data + start, end - start);
+    part = PyBytes_FromStringAndSize(NULL, end - start + 2);
     if (part == NULL) {
         return -1;
     }
+    out = PyBytes_AS_STRING(part);
+    out[0] = '[';
+    memcpy(out + 1, data + start, (size_t)(end - start));
+    out[end - start + 1] = ']';
     result = PyList_Append(parts, part);
     Py_DECREF(part);
     return result;
@@ -45,9 +54,11 @@ add_part(PyObject *parts, const char *data, Py_ssize_t start, Py_ssize_t end)
 
 PyDoc_STRVAR(split_array_doc,
 "split_array(data, max_depth, miss, /)\n--\n\n"
-"The elements of the JSON array that exact bytes `data` hold, as a list of bytes (the whitespace around\n"
-"each removed), or `miss` for text that is not plainly one array of non-empty elements with brackets\n"
-"balanced outside strings and nested at most `max_depth` deep (the array itself counts one).");
+"The elements of the JSON array that exact bytes `data` hold, as a list of bytes, each the text of an\n"
+"array holding only that element (`[element]`, the whitespace around the element removed), so that it\n"
+"nests as deep as in the whole text; or `miss` for text that is not plainly one array of non-empty\n"
+"elements with brackets balanced outside strings and nested at most `max_depth` deep (the array itself\n"
+"counts one).");
 
 static PyObject *
 speedups_split_array(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
