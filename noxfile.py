@@ -70,12 +70,13 @@ def docs(session: nox.Session) -> None:
 
 @nox.session
 def bench(session: nox.Session) -> None:
-    """Benchmarks against pydantic and msgspec, rendered into docs/benchmarks.md; then refusal, growth and streaming."""
+    """Benchmarks against pydantic and msgspec, rendered into docs/benchmarks.md; then refusal, growth, streaming and the checker."""
     session.install("-e", ".[bench]")
     session.run("python", "bench/run.py", "--render", "docs/benchmarks.md", *session.posargs)
     session.run("python", "bench/refusal.py", "--render", "docs/limits.md")
     session.run("python", "bench/growth.py", "--render", "docs/benchmarks.md")
     session.run("python", "bench/streaming.py", "--render", "docs/streaming.md")
+    session.run("python", "bench/check.py", "--render", "docs/cli.md")
 
 
 @nox.session

@@ -31,6 +31,7 @@ from ._blocks import (
     ToolResultContent,
     UrlSource,
 )
+from ._checking import Checker, CheckResult, Problem, check_conversation
 from ._errors import ValidationError, format_exception, transform_error
 from ._hooks import configure_converter, make_converter
 from ._json import JsonArray, JsonObject, JsonValue, speedups_enabled
@@ -41,6 +42,8 @@ from ._schema import json_schema
 __all__ = [
     "Block",
     "BytesSource",
+    "CheckResult",
+    "Checker",
     "Citation",
     "CitationSource",
     "CitedReference",
@@ -55,6 +58,7 @@ __all__ = [
     "Limits",
     "Message",
     "Outcome",
+    "Problem",
     "ReasoningBlock",
     "ReferenceSource",
     "RefusalBlock",
@@ -65,6 +69,7 @@ __all__ = [
     "ToolResultContent",
     "UrlSource",
     "ValidationError",
+    "check_conversation",
     "configure_converter",
     "dumps",
     "file_from_data_url",

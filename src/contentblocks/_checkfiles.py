@@ -1,0 +1,419 @@
+"""What ``contentblocks check`` reads in a file, and how: documents, message lines and dataset lines.
+
+A ``.json`` file is one document; a ``.jsonl`` file holds one message a line (its lines one conversation) or,
+in dataset mode, one conversation a line. Files are read in chunks of whole lines, so memory is bounded by
+the largest conversation, and a dataset's chunks can be checked in parallel: every check returns a
+:class:`Tally`, which pickles, and :func:`run_tasks` runs them in worker processes, in order.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import stat
+from collections import Counter, deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from pathlib import Path
+from typing import IO, Any, Literal, NamedTuple, TypeAlias, TypeVar
+
+import attrs
+
+from ._api import parse_json
+from ._blocks import Block
+from ._checking import Checker, CheckResult, Problem, count_blocks, failed, unreadable, without_newline
+from ._errors import ValidationError, join_key
+from ._growth import ToolBlockSummary, ToolPairing
+from ._hooks import structure_parsed
+from ._locate import line_of
+from ._messages import Conversation, Message
+from ._messages import _tool_summary as tool_summary
+
+__all__ = [
+    "CHUNK_BYTES",
+    "Entry",
+    "Mode",
+    "Source",
+    "Tally",
+    "Task",
+    "cannot_read",
+    "check_chunk",
+    "check_path",
+    "check_range",
+    "check_stream",
+    "chunk_ranges",
+    "file_source",
+    "mode_of",
+    "read_chunks",
+    "run_tasks",
+    "walk",
+]
+
+Mode: TypeAlias = Literal["document", "messages", "dataset"]
+"""How a file is read: one JSON document, one message a line, or one conversation a line."""
+
+#: Bytes read at a time; a chunk holds whole lines, so it is larger when one line is.
+CHUNK_BYTES = 1 << 20
+
+
+@attrs.frozen
+class Source:
+    """One file to check: its name in reports, where to read it (None: standard input), how, and its size."""
+
+    name: str
+    path: str | None
+    mode: Mode
+    size: int = 0
+    error: str | None = None
+
+
+def mode_of(name: str, *, dataset: bool) -> Mode:
+    """How a file of this name is read: ``.jsonl`` by lines (messages, or conversations in a dataset)."""
+    if not name.endswith(".jsonl"):
+        return "document"
+    return "dataset" if dataset else "messages"
+
+
+def file_source(path: str, *, dataset: bool, walked: bool) -> Source:
+    """A file named by the user, or found by walking a directory.
+
+    A walked file must be a regular file (a FIFO found there would block the walk), and is named without
+    ``./`` (as GitHub wants its paths).
+    """
+    name = os.path.normpath(path) if walked else path
+    mode = mode_of(path, dataset=dataset)
+    try:
+        info = Path(path).stat()
+    except OSError as e:
+        return Source(name, path, mode, error=cannot_read(e))
+    if walked and not stat.S_ISREG(info.st_mode):
+        return Source(name, path, mode, error="cannot read: not a regular file")
+    return Source(name, path, mode, info.st_size if stat.S_ISREG(info.st_mode) else 0)
+
+
+def walk(root: str, *, dataset: bool) -> Iterator[Source]:
+    """The ``*.json`` and ``*.jsonl`` files under ``root``: a directory's files by name, then its subdirectories.
+
+    Links to directories are not followed (they could loop); links to files are.
+    """
+    pending = [root]
+    while pending:
+        directory = pending.pop()
+        try:
+            with os.scandir(directory) as listing:
+                entries = sorted(listing, key=lambda entry: entry.name)
+        except OSError as e:
+            yield Source(directory, directory, "document", error=f"cannot read directory: {_reason(e)}")
+            continue
+        subdirectories = []
+        for entry in entries:
+            if _is_directory(entry):
+                subdirectories.append(entry.path)
+            elif entry.name.endswith((".json", ".jsonl")):
+                yield file_source(entry.path, dataset=dataset, walked=True)
+        pending.extend(reversed(subdirectories))
+
+
+def _is_directory(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir(follow_symlinks=False)
+    except OSError:  # it could not be looked at: checking it as a file reports why
+        return False
+
+
+class Entry(NamedTuple):
+    """What one checked part of a file found: a line of a ``.jsonl`` file, or a whole ``.json`` document."""
+
+    #: The line the part starts on.
+    line: int
+    result: CheckResult
+    #: The line of each problem, where a part spans lines (a ``.json`` document); empty when all are on ``line``.
+    lines: tuple[int, ...] = ()
+
+    def located(self) -> Iterator[tuple[int, Problem]]:
+        """Each problem with its line."""
+        lines = self.lines or (self.line,) * len(self.result.problems)
+        return zip(lines, self.result.problems, strict=True)
+
+
+@attrs.define
+class Tally:
+    """What checking a file, or a chunk of one, found: the parts with problems, and counts of everything."""
+
+    #: The parts that are not valid, in file order.
+    entries: list[Entry] = attrs.Factory(list)
+    conversations: int = 0
+    messages: int = 0
+    kinds: Counter[str] = attrs.Factory(Counter)
+    #: Why the file itself could not be read, if it could not (``"cannot read: Permission denied"``).
+    error: str | None = None
+    #: Bytes read.
+    size: int = 0
+    #: Newlines read, where lines are numbered from the tally's own start (a run of a dataset).
+    lines: int = 0
+
+    def add(self, line: int, result: CheckResult, lines: tuple[int, ...] = ()) -> None:
+        """Count one checked part, and keep it if it found anything."""
+        if not result.ok:
+            self.entries.append(Entry(line, result, lines))
+        self.messages += result.messages
+        self.kinds.update(result.blocks)
+
+    def shift(self, lines: int) -> None:
+        """Number the entries' lines from ``lines`` lines further on (where the tally's run starts in its file)."""
+        if lines:
+            self.entries = [Entry(e.line + lines, e.result, tuple(n + lines for n in e.lines)) for e in self.entries]
+
+    @property
+    def problems(self) -> int:
+        """Problems found in parts that could be read, those omitted from their ``ValidationError`` included."""
+        return sum(len(e.result.problems) + e.result.omitted for e in self.entries if not e.result.unreadable)
+
+    @property
+    def unreadable(self) -> int:
+        """Unreadable parts, and the file itself when it could not be read."""
+        return sum(e.result.unreadable for e in self.entries) + (self.error is not None)
+
+
+def _reason(error: OSError) -> str:
+    return error.strerror or type(error).__name__
+
+
+def cannot_read(error: OSError) -> str:
+    """What the report says of a file that ``error`` kept from being read."""
+    return f"cannot read: {_reason(error)}"
+
+
+def read_chunks(stream: IO[bytes], size: int = CHUNK_BYTES) -> Iterator[bytes]:
+    """Runs of whole lines of ``stream``, read ``size`` at a time; a line longer than ``size`` comes whole.
+
+    Uses ``read1``, so that a pipe gives its lines as they arrive.
+    """
+    pending: list[bytes] = []
+    while data := stream.read1(size):  # type: ignore[attr-defined]
+        cut = data.rfind(b"\n") + 1
+        if not cut:
+            pending.append(data)
+            continue
+        yield b"".join([*pending, data[:cut]]) if pending else data[:cut]
+        pending = [data[cut:]] if cut < len(data) else []
+    if pending:
+        yield b"".join(pending)
+
+
+def chunk_ranges(stream: IO[bytes], size: int = CHUNK_BYTES) -> Iterator[tuple[int, int]]:
+    """``(offset, length)`` of runs of about ``size`` bytes of whole lines of a regular file, found by seeking.
+
+    Only the few bytes after each cut are read (up to the next newline), so that a worker process can read
+    and check each run itself: the bytes of the file never pass through the process that cuts it.
+    """
+    end_of_file = os.fstat(stream.fileno()).st_size
+    offset = 0
+    while offset < end_of_file:
+        cut = min(offset + size, end_of_file)
+        if cut < end_of_file:
+            stream.seek(cut - 1)
+            while (piece := stream.read(64 * 1024)) and (newline := piece.find(b"\n")) == -1:
+                cut += len(piece)
+            cut = min(cut + newline, end_of_file) if piece else end_of_file
+        yield offset, cut - offset
+        offset = cut
+
+
+def check_chunk(checker: Checker, chunk: bytes) -> Tally:
+    """Check each line of a run of whole lines of a dataset (one conversation a line), numbered from 1.
+
+    The tally counts the run's lines, so that the caller, who knows where the run starts, can number them
+    in the file (:meth:`Tally.shift`).
+    """
+    tally = Tally(size=len(chunk), lines=chunk.count(b"\n"))
+    for number, result in checker.check_lines(chunk.split(b"\n")):
+        tally.conversations += 1
+        tally.add(number, result)
+    return tally
+
+
+def check_range(checker: Checker, path: str, offset: int, length: int) -> Tally:
+    """Read ``length`` bytes of the file at ``path`` from ``offset`` (a run of :func:`chunk_ranges`) and check them."""
+    try:
+        with open(path, "rb") as stream:  # noqa: PTH123 - any path a user names
+            stream.seek(offset)
+            chunk = stream.read(length)
+    except OSError as e:
+        return Tally(error=cannot_read(e))
+    return check_chunk(checker, chunk)
+
+
+def check_stream(checker: Checker, stream: IO[bytes], mode: Literal["document", "messages"]) -> Tally:
+    """Check a whole ``.json`` document or ``.jsonl`` conversation read from ``stream``.
+
+    A read error ends the check, and is the tally's ``error``. (A dataset is cut into runs of lines by
+    :func:`chunk_ranges` or :func:`read_chunks`, each checked apart, so that runs can go to worker processes.)
+    """
+    if mode == "document":
+        try:
+            data = stream.read()
+        except OSError as e:
+            return Tally(error=cannot_read(e))
+        return _check_document(checker, data)
+    tally = Tally()
+    try:
+        _check_messages(checker, read_chunks(stream), tally)
+    except OSError as e:
+        tally.error = cannot_read(e)
+    return tally
+
+
+def check_path(checker: Checker, path: str, mode: Literal["document", "messages"]) -> Tally:
+    """Check the file at ``path`` (see :func:`check_stream`); a file that cannot be opened too."""
+    try:
+        stream = open(path, "rb")  # noqa: PTH123, SIM115 - closed below; any path a user names, FIFOs included
+    except OSError as e:
+        return Tally(error=cannot_read(e))
+    with stream:
+        return check_stream(checker, stream, mode)
+
+
+def _check_messages(checker: Checker, chunks: Iterable[bytes], tally: Tally) -> None:
+    """One message a line, the lines one conversation: each line alone, then tool-call pairing if all are valid.
+
+    Pairing needs only each tool block's id, name and place, so only those are kept, not the messages: the
+    summary of a message is numbered by its line, which its problems' paths then carry (``$[LINE].content``).
+    """
+    converter = checker.converter()
+    tally.conversations = 1
+    summary: list[ToolBlockSummary] = []
+    clean = True
+    first = 1
+    for chunk in chunks:
+        tally.size += len(chunk)
+        lines = chunk.split(b"\n")
+        for number, line in enumerate(lines, first):
+            text = without_newline(line)
+            if text is None:
+                continue
+            try:
+                raw = parse_json(text)
+            except ValidationError as e:
+                clean = False
+                tally.add(number, unreadable(e))
+                continue
+            try:
+                message = converter.structure(raw, Message)
+            except ValidationError as e:
+                clean = False
+                tally.add(number, failed(e))
+                continue
+            tally.messages += 1
+            count_blocks(tally.kinds, message.content)
+            summary += tool_summary((message,), number)
+        first += len(lines) - 1
+    if not clean:
+        return
+    problems: list[tuple[str, str]] = []
+    ToolPairing().extend(problems, summary, tally.messages)  # a pairing of its own, dropped once checked
+    cap = checker.limits.max_errors
+    by_line: dict[int, list[Problem]] = {}
+    for path, text in problems[:cap]:
+        index, _, rest = path[2:].partition("]")  # $[LINE].content...
+        by_line.setdefault(int(index), []).append(Problem("$" + rest, text))
+    omitted = max(len(problems) - cap, 0)  # counted on the last line shown, as a ValidationError counts them
+    for i, (at, found) in enumerate(by_line.items(), 1):
+        tally.add(at, CheckResult(problems=tuple(found), omitted=omitted if i == len(by_line) else 0))
+
+
+def _check_document(checker: Checker, data: bytes) -> Tally:
+    """A ``.json`` file: a block, a message, an array of messages or ``{"messages": [...]}`` (nothing else)."""
+    tally = Tally(size=len(data))
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        tally.add(data.count(b"\n", 0, e.start) + 1, unreadable(ValidationError([("$", "invalid JSON: not UTF-8")])))
+        return tally
+    try:
+        raw = parse_json(text)
+    except ValidationError as e:
+        tally.add(_reported_line(e.errors[0][1]), unreadable(e))
+        return tally
+    prefix = "$"
+    try:
+        value, target, prefix = _target(raw)
+        tally.conversations = int(target is Conversation)
+        obj = structure_parsed(checker.converter(), value, target)
+    except ValidationError as e:
+        result = failed(e, prefix)
+        lines = tuple(line_of(text, path) for path, _ in result.problems)
+        tally.add(lines[0] if lines else 1, result, lines)
+        return tally
+    if isinstance(obj, Block):
+        count_blocks(tally.kinds, (obj,))
+        return tally
+    messages = (obj,) if isinstance(obj, Message) else obj.messages
+    tally.messages = len(messages)
+    for message in messages:
+        count_blocks(tally.kinds, message.content)
+    return tally
+
+
+def _target(raw: object) -> tuple[object, Any, str]:
+    """What a ``.json`` document holds: (value, target type, path prefix of that value)."""
+    if isinstance(raw, list):
+        return raw, Conversation, "$"
+    if isinstance(raw, dict):
+        if "messages" in raw and "role" not in raw and "type" not in raw:
+            extra = [k for k in raw if k != "messages"]
+            if extra:
+                raise ValidationError([(join_key("$", extra[0]), 'unknown key (expected {"messages": [...]})')])
+            return raw["messages"], Conversation, "$.messages"
+        if "role" in raw:
+            return raw, Message, "$"
+        return raw, Block, "$"
+    raise ValidationError([("$", 'expected a block, a message, a list of messages or {"messages": [...]}')])
+
+
+def _reported_line(message: str) -> int:
+    """The line a parse error names (``... (line 3, column 5)``), or 1."""
+    marker = message.rfind("(line ")
+    if marker == -1:
+        return 1
+    return int(message[marker + 6 :].split(",", 1)[0])
+
+
+#: A task: a tally already made, or a function and its arguments that make one (in a worker process, if any);
+#: None marks the end of a file.
+Task: TypeAlias = Tally | tuple[Callable[..., Tally], tuple[Any, ...]] | None
+T = TypeVar("T")
+
+
+def _quiet_worker() -> None:
+    """Workers leave Ctrl-C to the command, which stops them (instead of each printing a traceback)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def run_tasks(tasks: Iterable[tuple[T, Task]], jobs: int) -> Iterator[tuple[T, Tally | None]]:
+    """Each task's tally (None stays None), in task order: run here, or by ``jobs`` worker processes.
+
+    With workers, a few tasks are sent ahead of the one whose tally is handed back, never more than
+    ``2 * jobs``, so that every worker stays busy while memory stays bounded. Each task comes with a tag
+    (the file it belongs to), which is handed back with its tally.
+    """
+    if jobs == 1:
+        for tag, task in tasks:
+            yield tag, task if not isinstance(task, tuple) else task[0](*task[1])
+        return
+    with ProcessPoolExecutor(jobs, initializer=_quiet_worker) as pool:
+        backlog: deque[tuple[T, Future[Tally] | Tally | None]] = deque()
+        try:
+            for tag, task in tasks:
+                backlog.append((tag, pool.submit(task[0], *task[1]) if isinstance(task, tuple) else task))
+                while len(backlog) > 2 * jobs:
+                    yield _result(backlog.popleft())
+            while backlog:
+                yield _result(backlog.popleft())
+        finally:
+            pool.shutdown(cancel_futures=True)
+
+
+def _result(item: tuple[T, Future[Tally] | Tally | None]) -> tuple[T, Tally | None]:
+    tag, task = item
+    return tag, task.result() if isinstance(task, Future) else task
