@@ -70,7 +70,7 @@ def docs(session: nox.Session) -> None:
 
 @nox.session
 def bench(session: nox.Session) -> None:
-    """Benchmarks against pydantic and msgspec, rendered into docs/benchmarks.md; then refusal, growth, streaming and the checker."""
+    """Benchmarks against pydantic and msgspec into docs/benchmarks.md; then refusal, growth, streaming, check."""
     session.install("-e", ".[bench]")
     session.run("python", "bench/run.py", "--render", "docs/benchmarks.md", *session.posargs)
     session.run("python", "bench/refusal.py", "--render", "docs/limits.md")
