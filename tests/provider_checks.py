@@ -1,13 +1,31 @@
-"""Helpers the provider-adapter tests share: consuming the SDKs' lazy validation, reading the docs tables."""
+"""Helpers the provider-adapter tests share: the SDKs' lazy validation, the docs tables, payload keys, metadata."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+import attrs
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+
+import contentblocks as cb
+
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def examples(count: int) -> settings:
+    """Hypothesis settings for tests over generated conversations: ``count`` examples, no deadline, and no health
+    check for slow or large draws (a conversation with files is both)."""
+    return settings(
+        max_examples=count, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
+    )
+
+
+#: Metadata to add to one block, drawn for that block (``stamped``'s ``more``).
+More = Callable[[Any], st.SearchStrategy[dict[str, Any]]]
 
 
 def consume(value: Any) -> Any:
@@ -39,3 +57,49 @@ def assert_documented(reasons: list[re.Pattern[str]], losses: Iterable[Any]) -> 
     """Every loss reported has a row in the provider page's degradation table."""
     for loss in losses:
         assert any(p.fullmatch(loss.reason) for p in reasons), f"undocumented loss: {loss}"
+
+
+def json_keys(value: Any) -> set[str]:
+    """Every object key anywhere in a JSON value: a word that must never be a field is not among them."""
+    found: set[str] = set()
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            found.update(item)
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return found
+
+
+def stamp(block: Any, draw: st.DrawFn, extra: st.SearchStrategy[dict[str, Any]], more: More | None = None) -> Any:
+    """``block`` with drawn metadata added (``extra``, then ``more(block)``), and the parts of a tool result too."""
+    metadata = {**block.metadata, **draw(extra), **(draw(more(block)) if more is not None else {})}
+    if isinstance(block, cb.ToolResultBlock):
+        content = [stamp(part, draw, extra, more) for part in block.content]
+        return attrs.evolve(block, content=content, metadata=metadata)
+    return attrs.evolve(block, metadata=metadata)
+
+
+@st.composite
+def stamped(
+    draw: st.DrawFn,
+    conversations: st.SearchStrategy[cb.Conversation],
+    extra: st.SearchStrategy[dict[str, Any]],
+    more: More | None = None,
+) -> cb.Conversation:
+    """A drawn conversation whose messages, blocks and tool-result parts each carry more metadata from ``extra``.
+
+    ``more(block)`` draws what one block adds besides (an item id on some blocks, say); messages get ``extra`` only.
+    """
+    return cb.Conversation(
+        messages=[
+            cb.Message(
+                role=message.role,
+                content=[stamp(block, draw, extra, more) for block in message.content],
+                metadata={**message.metadata, **draw(extra)},
+            )
+            for message in draw(conversations)
+        ]
+    )

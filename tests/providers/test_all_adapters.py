@@ -3,58 +3,43 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 
 import contentblocks as cb
 from contentblocks import strategies
-from contentblocks.providers import ISSUER_KEY, LOSS_KINDS, gemini, mcp, openai_responses
-from contentblocks.providers._toolkit import FORMAT_FLAGS
-from provider_checks import consume as materialize
-from provider_checks import documented_reasons
+from contentblocks.providers import ISSUER_KEY, LOSS_KINDS, anthropic, gemini, mcp, openai_chat, openai_responses
+from contentblocks.providers._extras import FORMAT_FLAGS
+from provider_checks import assert_documented, documented_reasons, examples
+from providers import test_anthropic, test_gemini, test_openai_chat, test_openai_responses
 
-anthropic = pytest.importorskip(
-    "contentblocks.providers.anthropic", reason="the Anthropic adapter (issue 6) is not there yet"
-)
-openai_chat = pytest.importorskip(
-    "contentblocks.providers.openai_chat", reason="the OpenAI Chat adapter (issue 6) is not there yet"
-)
-pydantic = pytest.importorskip("pydantic")
-responses_types = pytest.importorskip("openai.types.responses")
-genai_types = pytest.importorskip("google.genai.types")
 mcp_types = pytest.importorskip("mcp.types")
 
-ROOT = Path(__file__).resolve().parents[2]
 CHAIN = (anthropic, openai_chat, openai_responses, gemini)
-RESPONSES_INPUT = pydantic.TypeAdapter(responses_types.ResponseInputParam)
-
-
 REASONS = {
+    anthropic: documented_reasons("anthropic.md"),
+    openai_chat: documented_reasons("openai_chat.md"),
     openai_responses: documented_reasons("openai_responses.md"),
     gemini: documented_reasons("gemini.md"),
     mcp: documented_reasons("mcp.md"),
 }
 
 
-def assert_documented(module: Any, losses: Iterable[Any]) -> None:
-    for loss in losses:
-        assert any(p.fullmatch(loss.reason) for p in REASONS[module]), f"undocumented {module.__name__} loss: {loss}"
+def _anthropic_request(payload: dict[str, Any]) -> None:
+    assert test_anthropic.request_problems(payload) == []
 
 
-def validate(module: Any, payload: dict[str, Any]) -> None:
-    """The payloads of this issue's adapters validate against their SDK types."""
-    if module is openai_responses:
-        assert materialize(RESPONSES_INPUT.validate_python(payload["input"])) == payload["input"]
-    elif module is gemini:
-        for content in [
-            *payload["contents"],
-            *([payload["systemInstruction"]] if "systemInstruction" in payload else []),
-        ]:
-            genai_types.Content.model_validate_json(json.dumps(content))
+#: Each adapter's own check that a payload fits its SDK's request types exactly.
+VALIDATE: dict[Any, Callable[[dict[str, Any]], None]] = {
+    anthropic: _anthropic_request,
+    openai_chat: test_openai_chat.check_payload,
+    openai_responses: test_openai_responses.check_request,
+    gemini: test_gemini.validate,
+}
 
 
 def plain(conversation: cb.Conversation) -> list[Any]:
@@ -75,9 +60,8 @@ def carry(conversation: cb.Conversation) -> tuple[cb.Conversation, dict[str, lis
     for module in CHAIN:
         converted = module.to_provider(conversation)
         losses[module.__name__.rsplit(".", 1)[-1]] = [str(loss) for loss in converted.losses]
-        if module in REASONS:
-            assert_documented(module, converted.losses)
-            validate(module, converted.payload)
+        assert_documented(REASONS[module], converted.losses)
+        VALIDATE[module](converted.payload)
         conversation = module.from_provider(converted.payload)
     return conversation, losses
 
@@ -170,7 +154,7 @@ def test_signatures_never_cross_providers():
             assert not any(secret in text for secret in secrets), module.__name__
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@examples(20)
 @given(strategies.conversations(max_messages=4, max_text_size=12, max_binary_size=8))
 def test_generated_conversations_through_the_chain(conversation):
     """Any conversation goes through the chain with documented losses and valid payloads, and MCP takes its results."""
@@ -179,11 +163,11 @@ def test_generated_conversations_through_the_chain(conversation):
         for block in message.content:
             if isinstance(block, cb.ToolResultBlock):
                 converted = mcp.to_call_tool_result(block)
-                assert_documented(mcp, converted.losses)
+                assert_documented(REASONS[mcp], converted.losses)
                 mcp_types.CallToolResult.model_validate(converted.payload)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@examples(25)
 @given(strategies.conversations(max_messages=4, max_text_size=12, max_binary_size=8))
 def test_switching_providers_reports_each_loss_once(conversation):
     """A conversation read from one provider and sent to another reports each loss once, and no format flag."""

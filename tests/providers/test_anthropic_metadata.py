@@ -6,7 +6,7 @@ from typing import Any
 
 import attrs
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import contentblocks as cb
@@ -14,7 +14,7 @@ from contentblocks import strategies
 from contentblocks.providers import anthropic
 from contentblocks.providers._toolkit import key_path
 from contentblocks.providers.anthropic._write import write_conversation
-from provider_checks import assert_documented
+from provider_checks import assert_documented, examples, stamped
 from providers.test_anthropic import REASONS, request_problems
 
 #: Keys in the adapter's namespace (fields it may write, fields it must not, its own flags) and others'.
@@ -67,20 +67,8 @@ EXTRA = st.dictionaries(KEYS, VALUES, max_size=3)
 FLAGS = {"anthropic/string_content", "anthropic/same_message", "anthropic/in_messages", "contentblocks/issuer"}
 
 
-@st.composite
-def with_metadata(draw: st.DrawFn) -> cb.Conversation:
-    """A generated conversation whose messages, blocks and tool result parts carry drawn metadata too."""
-    conversation = draw(strategies.conversations(max_messages=4))
-    messages = []
-    for message in conversation:
-        content = []
-        for block in message.content:
-            if isinstance(block, cb.ToolResultBlock):
-                parts = [attrs.evolve(part, metadata={**part.metadata, **draw(EXTRA)}) for part in block.content]
-                block = attrs.evolve(block, content=parts)  # noqa: PLW2901 - the block with its parts marked
-            content.append(attrs.evolve(block, metadata={**block.metadata, **draw(EXTRA)}))
-        messages.append(attrs.evolve(message, content=content, metadata={**message.metadata, **draw(EXTRA)}))
-    return cb.Conversation(messages=messages)
+#: A generated conversation whose messages, blocks and tool result parts carry drawn metadata too.
+WITH_METADATA = stamped(strategies.conversations(max_messages=4), EXTRA)
 
 
 def natives(conversation: cb.Conversation, payload: dict[str, Any], origins: list[list[str]]) -> dict[str, Any]:
@@ -95,15 +83,16 @@ def natives(conversation: cb.Conversation, payload: dict[str, Any], origins: lis
         paths = [
             f"$[{i}].content[{j}]"
             for i, m in enumerate(conversation)
-            if m.role in {"system", "developer"} and m.metadata.get("anthropic/in_messages") is not True
+            # a developer message always goes to ``system``; only a system message flagged in_messages stays in place
+            if m.role == "developer" or (m.role == "system" and m.metadata.get("anthropic/in_messages") is not True)
             for j, _ in enumerate(m.content)
         ]
         found.update(zip(paths, system, strict=True))
     return found
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-@given(with_metadata())
+@examples(30)
+@given(WITH_METADATA)
 def test_metadata_is_sent_only_where_the_request_type_has_it(conversation):
     """Over any metadata, the payload fits the request type, and each entry is sent as its field or reported."""
     written = write_conversation(conversation, "anthropic")

@@ -302,6 +302,7 @@ def test_sdk_blocks_inside_a_request_are_read():
         ({"type": "error", "error": {"type": "overloaded_error"}, "content": []}, "$.type", None),
         ({"role": "user", "content": []}, "$.role", "expected assistant"),
         ({"content": [{"text": "x"}]}, "$.content[0].type", "required field missing"),
+        ({"content": [{"type": ["text"], "text": "x", "title": None}]}, "$.content[0].type", "expected a string"),
         ({"content": [{"type": "tool_use", "id": "t", "name": "f"}]}, "$.content[0].input", "required field missing"),
         ({"content": [], "usage": {"input_tokens": -1}}, "$.usage.input_tokens", "expected a non-negative integer"),
         ({"content": [], "usage": {"input_tokens": True}}, "$.usage.input_tokens", "expected an integer"),

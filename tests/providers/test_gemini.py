@@ -2,21 +2,18 @@
 
 from __future__ import annotations
 
-import base64
-import enum
 import json
 import re
-import types
 from pathlib import Path
-from typing import Any, NotRequired, Required, Union, get_args, get_origin, get_type_hints
+from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 
 import contentblocks as cb
 from contentblocks import strategies
 from contentblocks.providers import ISSUER_KEY, LOSS_KINDS, LossError, gemini
-from provider_checks import assert_documented, documented_reasons
+from provider_checks import assert_documented, documented_reasons, examples
 from providers.request_walk import walk
 
 genai_types = pytest.importorskip("google.genai.types")
@@ -26,35 +23,9 @@ FIXTURES = Path(__file__).parent / "fixtures" / "gemini"
 REASONS = documented_reasons("gemini.md")
 
 
-def _inner(tp: Any) -> Any:
-    """``tp`` without ``Optional`` and the TypedDict qualifiers around it."""
-    while get_origin(tp) in (Union, types.UnionType, NotRequired, Required):
-        members = [a for a in get_args(tp) if a is not type(None)]
-        if len(members) != 1:
-            return tp
-        tp = members[0]
-    return tp
-
-
-def sdk_view(value: Any, tp: Any) -> Any:
-    """A REST payload as the SDK's TypedDicts spell it, for the strict walk: Python names, enum members for enum
-    values; base64 fields (typed ``bytes``, which the walk cannot take as text) checked here and left out."""
-    tp = _inner(tp)
-    if isinstance(tp, type) and issubclass(tp, dict) and hasattr(tp, "__total__") and isinstance(value, dict):
-        hints = get_type_hints(tp)
-        out = {}
-        for key, item in value.items():
-            name = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", key).lower()
-            if name in hints and _inner(hints[name]) is bytes:
-                assert base64.b64encode(base64.b64decode(item, validate=True)).decode() == item, key
-                continue
-            out[name] = sdk_view(item, hints[name]) if name in hints else item
-        return out
-    if get_origin(tp) is list and isinstance(value, list):
-        return [sdk_view(v, get_args(tp)[0]) for v in value]
-    if isinstance(tp, type) and issubclass(tp, enum.Enum) and isinstance(value, str):
-        return tp(value)
-    return value
+def python_name(key: str) -> str:
+    """The key google-genai's TypedDicts declare for a REST key: ``inlineData`` -> ``inline_data``."""
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", key).lower()
 
 
 def validate(payload: dict[str, Any]) -> None:
@@ -63,7 +34,7 @@ def validate(payload: dict[str, Any]) -> None:
     assert set(payload) <= {"contents", "systemInstruction"}
     for content in [*payload["contents"], *([payload["systemInstruction"]] if "systemInstruction" in payload else [])]:
         genai_types.Content.model_validate_json(json.dumps(content))
-        assert walk(sdk_view(content, genai_types.ContentDict), genai_types.ContentDict) == []
+        assert walk(content, genai_types.ContentDict, name=python_name) == []
 
 
 def fixture(name: str) -> dict[str, Any]:
@@ -294,6 +265,30 @@ def test_losses_as_documented():
     assert converted.payload["contents"][1]["parts"][0] == {"text": "hmm", "thought": True}
 
 
+def test_losses_inside_a_tool_result_name_each_block_by_its_place():
+    """A block of a tool result is reported at its own index, equal blocks too, and a file before a value moves."""
+    call = cb.ToolCallBlock(tool_call_id="c1", tool_name="f", input={})
+    stray = {"gemini/latency_ms": 4}
+    image = cb.FileBlock(media_type="image/png", source=cb.BytesSource(data=b"\x89"), metadata=stray)
+    text = cb.TextBlock(text="ok", metadata=stray)
+    result = cb.ToolResultBlock(
+        tool_call_id="c1", tool_name="f", outcome="succeeded", content=[text, image, text, image]
+    )
+    conversation = cb.Conversation(
+        messages=[cb.Message(role="assistant", content=[call]), cb.Message(role="tool", content=[result])]
+    )
+    converted = gemini.to_provider(conversation)
+    validate(converted.payload)
+    at = '.metadata["gemini/latency_ms"]'
+    assert [(loss.path, loss.kind) for loss in converted.losses] == [
+        (f"$[1].content[0].content[0]{at}", "metadata_not_sent"),
+        (f"$[1].content[0].content[2]{at}", "metadata_not_sent"),
+        ("$[1].content[0].content", "order_changed"),
+        (f"$[1].content[0].content[1]{at}", "metadata_not_sent"),
+        (f"$[1].content[0].content[3]{at}", "metadata_not_sent"),
+    ]
+
+
 def test_a_message_with_nothing_to_send_is_left_out():
     """A message whose only block cannot be sent makes no empty content; its block's loss says why."""
     state = cb.ReasoningBlock(redacted=b"x", metadata={ISSUER_KEY: "anthropic"})
@@ -315,10 +310,10 @@ def test_sdk_check_rejects_malformed():
         with pytest.raises(pydantic.ValidationError):
             validate(bad)
     bad = {"parts": [{"text": "x", "latencyMs": 3}]}
-    assert walk(sdk_view(bad, genai_types.ContentDict), genai_types.ContentDict) != []
+    assert walk(bad, genai_types.ContentDict, name=python_name) != []
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@examples(25)
 @given(strategies.conversations(max_messages=4, max_text_size=12, max_binary_size=8))
 def test_generated_payloads_validate_and_are_stable(conversation):
     """Any conversation gives valid SDK contents, documented losses, and a payload that survives a round trip."""

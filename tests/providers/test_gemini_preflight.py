@@ -6,12 +6,13 @@ import json
 import re
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 
 import contentblocks as cb
 from contentblocks import strategies
 from contentblocks.providers import ISSUER_KEY, Rejection, gemini
 from contentblocks.providers.gemini._checks import RULES
+from provider_checks import examples
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).parent / "fixtures" / "gemini"
@@ -111,7 +112,7 @@ def test_the_docs_list_every_rule_with_a_source():
     assert all(row.rstrip(" |").rsplit("|", 1)[-1].strip() for row in rows)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@examples(40)
 @given(strategies.conversations(max_messages=6, max_text_size=8, max_binary_size=4))
 def test_any_conversation_gets_rejections_of_known_rules(conversation):
     """Any conversation is checked without error; each rejection names a known rule and a message of it."""

@@ -4,16 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-import attrs
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import contentblocks as cb
 from contentblocks import strategies
 from contentblocks.providers import LOSS_KINDS, gemini
 from contentblocks.providers.gemini._wire import CALL_EXTRAS, FILE_PART_EXTRAS, PART_EXTRAS, RESPONSE_EXTRAS
-from provider_checks import assert_documented, documented_reasons
+from provider_checks import assert_documented, documented_reasons, examples, stamped
 from providers.test_gemini import validate
 
 pytest.importorskip("google.genai.types")
@@ -47,28 +46,8 @@ extra_metadata = st.one_of(
 )
 
 
-def decorate(block: Any, draw: Any) -> Any:
-    """``block`` with more metadata drawn (nested result content included)."""
-    changes: dict[str, Any] = {"metadata": {**block.metadata, **draw(extra_metadata)}}
-    if isinstance(block, cb.ToolResultBlock):
-        changes["content"] = [decorate(b, draw) for b in block.content]
-    return attrs.evolve(block, **changes)
-
-
-@st.composite
-def decorated_conversations(draw: Any) -> cb.Conversation:
-    """Generated conversations whose messages and blocks carry arbitrary metadata, much of it in ``gemini/``."""
-    conversation = draw(strategies.conversations(max_messages=5, max_text_size=12, max_binary_size=8))
-    return cb.Conversation(
-        messages=[
-            cb.Message(
-                role=m.role,
-                content=[decorate(b, draw) for b in m.content],
-                metadata={**m.metadata, **draw(extra_metadata)},
-            )
-            for m in conversation
-        ]
-    )
+#: Generated conversations whose messages and blocks carry arbitrary metadata, much of it in ``gemini/``.
+DECORATED = stamped(strategies.conversations(max_messages=5, max_text_size=12, max_binary_size=8), extra_metadata)
 
 
 def stray_paths(conversation: cb.Conversation) -> set[str]:
@@ -88,8 +67,8 @@ def stray_paths(conversation: cb.Conversation) -> set[str]:
 
 
 @pytest.mark.filterwarnings("ignore:.* is not a valid:UserWarning")  # the SDK takes enum values it does not know
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-@given(decorated_conversations())
+@examples(60)
+@given(DECORATED)
 def test_the_strict_walk_refuses_nothing_whatever_the_metadata(conversation):
     """With any metadata, the payload holds only fields of Gemini's request types, and every stray key is reported."""
     converted = gemini.to_provider(conversation)

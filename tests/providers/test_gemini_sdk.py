@@ -8,13 +8,14 @@ import typing
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 
 import contentblocks as cb
 from contentblocks import strategies
 from contentblocks.providers import ISSUER_KEY, LOSS_KINDS, gemini
+from contentblocks.providers._shapes import BOOL, BYTES, FLOAT, INT, OBJECT, STR, ListOf, Struct
 from contentblocks.providers.gemini import _wire
-from contentblocks.providers.gemini._shapes import BOOL, BYTES, FLOAT, INT, OBJECT, STR, ListOf, Struct
+from provider_checks import examples
 from providers.test_gemini import validate
 
 t = pytest.importorskip("google.genai.types")
@@ -212,6 +213,16 @@ def test_explicit_nulls_are_absent_fields():
         ({"candidates": [{"finishReason": 3}]}, "$.candidates[0].finishReason", "expected a string"),
         ({"candidates": "none"}, "$.candidates", "expected an array"),
         ({"usageMetadata": {"promptTokenCount": "3"}}, "$.usageMetadata.promptTokenCount", "expected an integer"),
+        (
+            {"usageMetadata": {"promptTokenCount": -3}},
+            "$.usageMetadata.promptTokenCount",
+            "expected a non-negative integer",
+        ),
+        (
+            {"candidates": [{"content": {"parts": [{"fileData": {"mimeType": "image/png", "fileUri": ""}}]}}]},
+            "$.candidates[0].content.parts[0].fileData.fileUri",
+            "must not be empty",
+        ),
     ],
 )
 def test_malformed_responses_name_the_response_path(response, path, message):
@@ -318,7 +329,7 @@ def test_the_tables_are_the_sdk_types(table, model):
     assert _table_kind(table) == _kind_of(getattr(t, model))
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@examples(30)
 @given(strategies.conversations(max_messages=4, max_text_size=12, max_binary_size=8))
 def test_generated_sdk_replies_go_back_with_no_loss(conversation):
     """Any model content, as an SDK response, reads to a reply that goes back to Gemini unchanged and loses nothing."""

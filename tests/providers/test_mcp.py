@@ -8,13 +8,13 @@ from typing import Any
 
 import attrs
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import contentblocks as cb
 from contentblocks import strategies
 from contentblocks.providers import LOSS_KINDS, LossError, mcp
-from provider_checks import assert_documented, documented_reasons
+from provider_checks import assert_documented, documented_reasons, examples, stamp
 
 mcp_types = pytest.importorskip("mcp.types")
 pydantic = pytest.importorskip("pydantic")
@@ -254,14 +254,13 @@ extra_metadata = st.dictionaries(
 
 
 @st.composite
-def decorated_results(draw: Any) -> cb.ToolResultBlock:
+def decorated_results(draw: st.DrawFn) -> cb.ToolResultBlock:
     """Generated tool results whose blocks carry arbitrary metadata, much of it in ``mcp/``."""
     block = draw(strategies.tool_result_blocks(max_text_size=12, max_binary_size=8))
-    content = [attrs.evolve(b, metadata={**b.metadata, **draw(extra_metadata)}) for b in block.content]
-    return attrs.evolve(block, content=content, metadata={**block.metadata, **draw(extra_metadata)})
+    return stamp(block, draw, extra_metadata)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@examples(60)
 @given(decorated_results())
 def test_generated_results_validate_and_are_stable(block):
     """Any tool result, whatever its metadata, gives a valid CallToolResult, documented losses, every stray key
@@ -290,7 +289,7 @@ def with_provider(block: cb.ToolResultBlock) -> cb.ToolResultBlock:
     return attrs.evolve(block, content=content)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@examples(40)
 @given(strategies.tool_result_blocks(max_text_size=12, max_binary_size=8))
 def test_a_result_without_losses_reads_back_the_same(block):
     """A tool result written with no loss reads back as the same block (a reference gains the ``mcp`` provider)."""

@@ -11,7 +11,7 @@ import pytest
 
 import contentblocks as cb
 from contentblocks.providers import LOSS_KINDS, mcp
-from contentblocks.providers.gemini._shapes import BOOL, FLOAT, INT, JSON, OBJECT, STR, ListOf, OneOf, Struct
+from contentblocks.providers._shapes import BOOL, FLOAT, INT, JSON, OBJECT, STR, ListOf, OneOf, Struct
 from contentblocks.providers.mcp import _wire
 from providers.test_mcp import validate
 

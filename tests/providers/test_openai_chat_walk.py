@@ -8,23 +8,21 @@ from typing import Any
 
 import attrs
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import contentblocks as cb
 from contentblocks import strategies
 from contentblocks.providers import CONTENT_LOSSES, LOSS_KINDS, LossError, openai_chat
 from contentblocks.providers.openai_chat._checks import RULES
-from provider_checks import assert_documented, documented_reasons
+from provider_checks import assert_documented, documented_reasons, examples, json_keys, stamped
 from providers.request_walk import walk
 
 sdk = pytest.importorskip("openai")
 
 MESSAGES = list[sdk.types.chat.ChatCompletionMessageParam]
 REASONS = documented_reasons("openai_chat.md")
-SETTINGS = settings(
-    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
-)
+SETTINGS = examples(40)
 
 #: Keys in the adapter's namespace: fields the request has somewhere, the adapter's own flags, fields it has
 #: nowhere (what a user or the stream accumulator stores), and another OpenAI adapter's flags.
@@ -78,55 +76,23 @@ EXTRAS = st.dictionaries(
 FORBIDDEN = {"latency_ms", "index", "caller", "transcript", "expires_at", "parsed", "parsed_arguments"}
 
 
-def _stamp(block: Any, draw: st.DrawFn) -> Any:
-    changes: dict[str, Any] = {"metadata": {**block.metadata, **draw(EXTRAS)}}
-    if isinstance(block, cb.ToolResultBlock):
-        changes["content"] = [_stamp(item, draw) for item in block.content]
-    return attrs.evolve(block, **changes)
-
-
-@st.composite
-def stamped_conversations(draw: st.DrawFn) -> cb.Conversation:
-    """Generated conversations whose messages and blocks carry arbitrary metadata, namespace keys included."""
-    conversation = draw(strategies.conversations(max_messages=6, max_text_size=12, max_binary_size=8))
-    messages = [
-        cb.Message(
-            role=m.role,
-            content=[_stamp(b, draw) for b in m.content],
-            metadata={**m.metadata, **draw(EXTRAS)},
-        )
-        for m in conversation
-    ]
-    return cb.Conversation(messages=messages)
-
-
-def keys(value: Any) -> set[str]:
-    """Every object key anywhere in a JSON value."""
-    found: set[str] = set()
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, dict):
-            found.update(item)
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-    return found
+#: Generated conversations whose messages and blocks carry arbitrary metadata, namespace keys included.
+STAMPED = stamped(strategies.conversations(max_messages=6, max_text_size=12, max_binary_size=8), EXTRAS)
 
 
 @SETTINGS
-@given(stamped_conversations(), st.sampled_from(["drop", "user_message"]))
+@given(STAMPED, st.sampled_from(["drop", "user_message"]))
 def test_the_strict_walk_refuses_nothing(conversation, files):
     """Whatever the metadata, the payload has only fields the SDK's request types declare, of their types."""
     converted = openai_chat.to_provider(conversation, tool_result_files=files)
     assert walk(converted.payload["messages"], MESSAGES) == []
-    assert not keys(converted.payload) & FORBIDDEN
+    assert not json_keys(converted.payload) & FORBIDDEN
     assert_documented(REASONS, converted.losses)
     assert all(loss.kind in LOSS_KINDS for loss in converted.losses)
 
 
 @SETTINGS
-@given(stamped_conversations(), st.sampled_from(["drop", "user_message"]))
+@given(STAMPED, st.sampled_from(["drop", "user_message"]))
 def test_same_provider_replay_of_any_payload_reports_nothing(conversation, files):
     """A payload read back and sent again to Chat Completions is the same payload, with no loss of any kind."""
     payload = openai_chat.to_provider(conversation, tool_result_files=files).payload
@@ -166,7 +132,7 @@ def _resolve(conversation: cb.Conversation, path: str) -> Any:
 
 
 @SETTINGS
-@given(stamped_conversations(), st.sampled_from(["drop", "user_message"]))
+@given(STAMPED, st.sampled_from(["drop", "user_message"]))
 def test_preflight_names_known_rules_at_real_places(conversation, files):
     """Every rejection over any conversation names a documented rule and a place that exists in the conversation."""
     for rejection in openai_chat.preflight(conversation, tool_result_files=files):

@@ -7,12 +7,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 
 import contentblocks as cb
 from contentblocks import strategies
 from contentblocks.providers import ISSUER_KEY, Rejection, openai_responses
 from contentblocks.providers.openai_responses._checks import RULES
+from provider_checks import examples
 
 DOCS = (Path(__file__).parents[2] / "docs" / "providers" / "openai_responses.md").read_text(encoding="utf-8")
 QUESTION = cb.Message(role="user", content="Weather in Paris?")
@@ -130,7 +131,7 @@ def test_every_rule_has_a_documented_source():
     assert all(re.search(r"\(https://[^)]+\)", source) for source in table.values())
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@examples(40)
 @given(strategies.conversations(max_messages=6, max_text_size=12, max_binary_size=8))
 def test_preflight_on_generated_conversations(conversation):
     """Preflight names only its own rules: one refusal per unanswered call, none for results (a Conversation pairs them)."""

@@ -7,25 +7,22 @@ import types
 import typing
 from typing import Any, get_args, get_origin, get_type_hints
 
-import attrs
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import contentblocks as cb
 from contentblocks import strategies
 from contentblocks.providers import ISSUER_KEY, LOSS_KINDS, openai_responses
 from contentblocks.providers.openai_responses import _native
-from provider_checks import assert_documented, documented_reasons
+from provider_checks import assert_documented, documented_reasons, examples, json_keys, stamped
 from providers.test_openai_responses import check_request
 
 typing_extensions = pytest.importorskip("typing_extensions")
 responses = pytest.importorskip("openai.types.responses")
 
 REASONS = documented_reasons("openai_responses.md")
-SETTINGS = settings(
-    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
-)
+SETTINGS = examples(40)
 
 #: Keys in the adapter's namespace with any value: fields the request has nowhere (what a user, a stream
 #: accumulator or an old version of this adapter stored) and the adapter's own flags, which must survive junk.
@@ -66,53 +63,29 @@ def _extra(draw: st.DrawFn) -> dict[str, Any]:
     return extra
 
 
-@st.composite
-def decorated(draw: st.DrawFn, conversation: cb.Conversation) -> cb.Conversation:
-    """``conversation`` with namespaced metadata everywhere, and some reasoning made OpenAI's (an id, the issuer)."""
-
-    def block(value: Any) -> Any:
-        meta = {**value.metadata, **draw(_extra())}
-        if isinstance(value, cb.ReasoningBlock) and draw(st.booleans()):
-            meta |= {"openai/id": draw(st.sampled_from(["rs_1", "rs_2"])), ISSUER_KEY: "openai"}
-        if isinstance(value, cb.TextBlock | cb.RefusalBlock) and draw(st.booleans()):
-            meta["openai/id"] = draw(st.sampled_from(["msg_1", "msg_2"]))
-        if isinstance(value, cb.ToolResultBlock):
-            return attrs.evolve(value, content=[block(part) for part in value.content], metadata=meta)
-        return attrs.evolve(value, metadata=meta)
-
-    return cb.Conversation(
-        messages=[
-            cb.Message(role=m.role, content=[block(b) for b in m.content], metadata={**m.metadata, **draw(_extra())})
-            for m in conversation
-        ]
-    )
+def _item_ids(block: Any) -> st.SearchStrategy[dict[str, Any]]:
+    """Some reasoning made OpenAI's (an item id, the issuer), some text and refusals given an output message id."""
+    if isinstance(block, cb.ReasoningBlock):
+        ids = st.sampled_from(["rs_1", "rs_2"]).map(lambda item: {"openai/id": item, ISSUER_KEY: "openai"})
+    elif isinstance(block, cb.TextBlock | cb.RefusalBlock):
+        ids = st.sampled_from(["msg_1", "msg_2"]).map(lambda item: {"openai/id": item})
+    else:
+        return st.just({})
+    return st.just({}) | ids
 
 
-def keys_of(value: Any) -> set[str]:
-    """Every object key anywhere in ``value``."""
-    out: set[str] = set()
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, dict):
-            out |= set(item)
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-    return out
+#: Conversations with namespaced metadata everywhere, and some blocks made parts of OpenAI items.
+DECORATED = stamped(strategies.conversations(max_messages=5, max_text_size=12, max_binary_size=8), _extra(), _item_ids)
 
 
 @SETTINGS
-@given(st.data())
-def test_generated_payloads_fit_the_request(data):
+@given(DECORATED)
+def test_generated_payloads_fit_the_request(conversation):
     """Any conversation with any metadata gives a payload the request types declare, key by key, and documented losses."""
-    conversation = data.draw(
-        decorated(data.draw(strategies.conversations(max_messages=5, max_text_size=12, max_binary_size=8)))
-    )
     converted = openai_responses.to_provider(conversation)
     check_request(converted.payload)
     assert_documented(REASONS, converted.losses)
-    assert not keys_of(converted.payload) & NEVER_KEYS
+    assert not json_keys(converted.payload) & NEVER_KEYS
     for loss in converted.losses:
         assert ("metadata[" in loss.path) == (loss.kind == "metadata_not_sent"), loss
 

@@ -1,17 +1,16 @@
-"""The provider toolkit: SDK objects as plain data, native extras in metadata, losses, JSON text, base64.
+"""The provider toolkit: SDK objects as plain data, explicit nulls as absent fields, errors at the provider's paths.
 
-The rule behind the extras: a provider-native field with no neutral home is kept verbatim in the block's (or
-message's) metadata under ``"<namespace>/<field>"`` when read, and written back as ``<field>`` when the same
-provider is the target, unless the adapter already wrote that field (metadata never overrides a mapped field).
+Every reader takes what an SDK hands out (``plain``), reads a field by its kind (``field``: an explicit ``null``
+where a field is optional is its absence, as ``model_dump()`` writes unset fields), and reports a problem at the
+path of the provider's own JSON (``fail``, ``require``, ``build``, ``reroot``). Beside those: JSON text, base64,
+``data:`` URLs, file names, UTF-8 offsets and tool-call arguments, each written once for every adapter.
 
->>> native = {"type": "text", "text": "hi", "cache_control": {"type": "ephemeral"}}
->>> meta = take_extras(native, {"type", "text"}, "anthropic")
->>> meta
-{'anthropic/cache_control': {'type': 'ephemeral'}}
->>> out = {"type": "text", "text": "hi"}
->>> used = put_extras(out, meta, "anthropic", {"cache_control"})
->>> out == native, sorted(used)
-(True, ['anthropic/cache_control'])
+>>> response = {"id": "msg_1", "stop_sequence": None}
+>>> field(response, "stop_sequence", str, "$", optional=True) is None
+True
+>>> field(response, "model", str, "$")
+Traceback (most recent call last):
+contentblocks.ValidationError: $.model: required field missing
 """
 
 from __future__ import annotations
@@ -19,29 +18,27 @@ from __future__ import annotations
 import base64
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Mapping
 from collections.abc import Set as AbstractSet
 from typing import Any, TypeVar
 
-from .._api import parse_json
+from .._api import file_from_data_url, parse_json
+from .._blocks import FileBlock
 from .._errors import ValidationError
-from .._json import thaw
-from .._rules import DEFAULT_LIMITS, check_base64, check_no_surrounding_space, check_uri
-from ._contract import ISSUER_KEY, LossKind, LossRecorder
+from .._rules import DEFAULT_LIMITS, check_base64, check_filename, check_no_surrounding_space, check_uri
 
 __all__ = [
-    "FORMAT_FLAGS",
-    "PayloadWriter",
+    "OCTET",
     "b64decode",
     "b64encode",
     "block_path",
     "build",
     "data_url",
-    "decode_base64",
+    "drop_nulls",
     "fail",
     "field",
-    "index_to_utf8",
     "is_clean",
+    "is_filename",
     "is_uri",
     "json_text",
     "key_path",
@@ -49,53 +46,19 @@ __all__ = [
     "obj",
     "parse_json_text",
     "plain",
-    "put_extras",
+    "present",
     "raw_arguments",
     "read_arguments",
-    "report_metadata",
+    "read_data_url",
     "require",
-    "take_extras",
+    "reroot",
     "utf8_to_index",
 ]
 
-#: Metadata flags that only record the shape of a provider's JSON (string or list content, a user turn split
-#: in two, a JSON block holding a provider's own block): no content of their own, so a target that cannot
-#: use them drops them without a loss. An adapter adding such a flag lists it here (every adapter's flags are here,
-#: so that a conversation read from one provider reports none of them when it goes to another).
-FORMAT_FLAGS: frozenset[str] = frozenset(
-    {
-        "anthropic/string_content",
-        "anthropic/same_message",
-        "anthropic/native_block",
-        "anthropic/in_messages",
-        "openai/content_list",
-        "openai/content",
-        "openai/type",
-        "openai/output_list",
-        "openai/input_item",
-        "openai/part",
-        "openai/file_data",
-        "openai/text",
-        "openai/invalid_arguments",
-        "openai/refusal_part",
-        "openai/file_data_base64",
-        "openai/arguments",
-        "openai/annotated",
-        "gemini/same_content",
-        "gemini/generated_id",
-        "gemini/role",
-        "gemini/output",
-        "gemini/response",
-        "gemini/text",
-        "gemini/part",
-        "mcp/is_error",
-        "mcp/mimeType",
-        "mcp/type",
-        "mcp/structured",
-    }
-)
-
 T = TypeVar("T")
+
+#: The media type of bytes whose type the provider's JSON does not say (RFC 2046's type for arbitrary data).
+OCTET = "application/octet-stream"
 
 _compact = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode
 
@@ -127,7 +90,22 @@ def data_url(media_type: str, data: bytes) -> str:
     >>> data_url("image/png", b"\x89PNG")
     'data:image/png;base64,iVBORw=='
     """
-    return f"data:{media_type};base64,{base64.b64encode(data).decode('ascii')}"
+    return f"data:{media_type};base64,{b64encode(data)}"
+
+
+def read_data_url(url: str, path: str) -> FileBlock:
+    r"""The inline file a ``data:`` URL holds (``cb.file_from_data_url``), a problem reported at ``path``.
+
+    >>> read_data_url("data:image/png;base64,iVBORw==", "$.image_url.url").source.data
+    b'\x89PNG'
+    >>> read_data_url("https://example.com/a.png", "$.image_url.url")
+    Traceback (most recent call last):
+    contentblocks.ValidationError: $.image_url.url: not a data: URL (data:[<media type>][;base64],<data>)
+    """
+    try:
+        return file_from_data_url(url)
+    except ValidationError as e:
+        raise reroot(e, path) from None
 
 
 def key_path(path: str, key: str) -> str:
@@ -138,61 +116,6 @@ def key_path(path: str, key: str) -> str:
 def block_path(index: int, block: int | None = None) -> str:
     """``$[index]`` or ``$[index].content[block]``: where a message or block sits in the conversation."""
     return f"$[{index}]" if block is None else f"$[{index}].content[{block}]"
-
-
-def take_extras(native: Mapping[str, Any], known: Iterable[str], namespace: str) -> dict[str, Any]:
-    """Metadata entries for the native fields the adapter does not map (kept verbatim, ``null`` included)."""
-    known = set(known)
-    return {f"{namespace}/{key}": value for key, value in native.items() if key not in known}
-
-
-def put_extras(
-    native: dict[str, Any],
-    metadata: Mapping[str, Any],
-    namespace: str,
-    allowed: AbstractSet[str],
-    skip: Iterable[str] = (),
-) -> set[str]:
-    """Write ``<namespace>/<field>`` metadata back as native fields; return the metadata keys used.
-
-    Only fields in ``allowed`` are written: the fields the provider's request type has at this position and
-    the adapter does not map itself (the allow-list keeps a stored ``latency_ms`` or ``index`` out of the
-    request). Keys in ``skip`` (the adapter's own flags) are left alone; a field already set is not
-    overwritten.
-
-    >>> out = {"type": "text", "text": "hi"}
-    >>> meta = {"anthropic/cache_control": {"type": "ephemeral"}, "anthropic/latency_ms": 12}
-    >>> sorted(put_extras(out, meta, "anthropic", {"cache_control"}))
-    ['anthropic/cache_control']
-    >>> out
-    {'type': 'text', 'text': 'hi', 'cache_control': {'type': 'ephemeral'}}
-    """
-    prefix = f"{namespace}/"
-    skipped = set(skip)
-    used: set[str] = set()
-    for key, value in metadata.items():
-        if key.startswith(prefix) and key not in skipped:
-            name = key[len(prefix) :]
-            if name in allowed and name not in native:
-                native[name] = thaw(value)
-                used.add(key)
-    return used
-
-
-def report_metadata(
-    recorder: LossRecorder, path: str, metadata: Mapping[str, Any], used: Iterable[str], target: str
-) -> None:
-    """Report every metadata key that did not make it into the payload (``used`` lists those that did).
-
-    The issuer key (bookkeeping for reasoning state) and the ``FORMAT_FLAGS`` of any provider are never
-    reported: they hold no content of their own.
-    """
-    done = set(used) | {ISSUER_KEY} | FORMAT_FLAGS
-    for key in metadata:
-        if key not in done:
-            recorder.add(
-                key_path(path, key), f"metadata has no place in the {target} request; not sent", "metadata_not_sent"
-            )
 
 
 def plain(value: object) -> Any:
@@ -225,7 +148,22 @@ def fail(path: str, message: str) -> ValidationError:
 def require(condition: bool, path: str, message: str) -> None:
     """Raise ``ValidationError`` at ``path`` unless ``condition`` holds (for reading provider payloads)."""
     if not condition:
-        raise ValidationError([(path, message)])
+        raise fail(path, message)
+
+
+def reroot(error: ValidationError, path: str, root: str = "$") -> ValidationError:
+    """``error`` with its problems moved from ``root`` (``$``, ``$.value``, ``$.raw``) to ``path``.
+
+    For a problem found by a library check (a block's, ``Usage``'s) in a value read from a provider: it is
+    reported where that value sits in the provider's JSON. A problem outside ``root`` moves from ``$``.
+
+    >>> error = ValidationError([("$.value.a", "too deep"), ("$.metadata", "not an object")])
+    >>> reroot(error, "$.content[0]", "$.value").errors
+    [('$.content[0].a', 'too deep'), ('$.content[0].metadata', 'not an object')]
+    """
+    inside = (root + ".", root + "[")
+    problems = [(path + (p[len(root) :] if p == root or p.startswith(inside) else p[1:]), m) for p, m in error.errors]
+    return ValidationError(problems, omitted=error.omitted)
 
 
 def build(cls: type[T], path: str, /, **fields: Any) -> T:
@@ -239,7 +177,7 @@ def build(cls: type[T], path: str, /, **fields: Any) -> T:
     try:
         return cls(**fields)
     except ValidationError as e:
-        raise ValidationError([(path + p[1:], m) for p, m in e.errors], omitted=e.omitted) from None
+        raise reroot(e, path) from None
 
 
 def obj(raw: object, path: str) -> dict[str, Any]:
@@ -270,12 +208,75 @@ def _kind_name(kind: type | tuple[type, ...]) -> str:
     return " or ".join(names.get(k, k.__name__) for k in kinds)
 
 
-def decode_base64(value: str, path: str) -> bytes:
-    """Strict, canonical base64 to bytes (the library's own rule), else a ``ValidationError`` at ``path``."""
-    decoded = check_base64(value, DEFAULT_LIMITS.max_binary_bytes)
-    if type(decoded) is str:
-        raise ValidationError([(path, decoded)])
-    return decoded  # type: ignore[return-value]
+def present(
+    raw: Mapping[str, Any], keep: AbstractSet[str] = frozenset(), rename: Mapping[str, str] | None = None
+) -> dict[str, Any]:
+    """``raw`` without its ``null`` members, one level deep: an explicit ``null`` is an absent field.
+
+    ``keep`` names the members whose ``null`` is a value the reader must see (a required field, so that the
+    error names it); ``rename`` turns an SDK's Python spelling of a key into its wire name (``async_``).
+
+    >>> present({"role": "user", "content": None, "name": None}, keep={"content"})
+    {'role': 'user', 'content': None}
+    """
+    names = rename or {}
+    return {names.get(key, key): value for key, value in raw.items() if value is not None or key in keep}
+
+
+def _never(_member: str, _parent: Mapping[str, Any]) -> bool:
+    return False
+
+
+def drop_nulls(
+    value: Any,
+    *,
+    keep: Callable[[str, Mapping[str, Any]], bool] = _never,
+    verbatim: Callable[[str, Mapping[str, Any]], bool] = _never,
+    rename: Mapping[str, str] | None = None,
+) -> Any:
+    """``value`` without its ``null`` object members at any depth, as the API writes what an SDK dump holds.
+
+    ``model_dump()`` writes ``null`` for every optional field left unset, ``to_dict()`` leaves them out: both
+    forms must read the same. Objects come out as dicts, arrays as lists. ``keep(member, parent)`` says which
+    ``null`` members stay (a field the request type requires and allows to be ``null``), ``verbatim(member,
+    parent)`` which members are copied without a change (free-form JSON, where ``null`` means ``null``):
+    ``member`` is the dotted path of object keys from the root, array levels left out (``tools.parameters``),
+    ``parent`` the object holding it. ``rename`` turns an SDK's Python spelling of a key into its wire name.
+
+    The walk uses an explicit stack and stops at the JSON depth limit, copying what lies deeper as it is (for the
+    block built from it to refuse), so neither a deeply nested value nor a cycle built in Python runs away.
+
+    >>> drop_nulls({"id": "fc_1", "caller": None, "action": {"query": None, "sources": [None, {"url": None}]}})
+    {'id': 'fc_1', 'action': {'sources': [None, {}]}}
+    >>> drop_nulls({"input": {"q": None}, "title": None}, verbatim=lambda member, _: member == "input")
+    {'input': {'q': None}}
+    """
+    names = rename or {}
+    holder: list[Any] = [None]
+    stack: list[tuple[Any, Any, Any, str, int]] = [(value, holder, 0, "", 0)]
+    while stack:
+        item, parent, slot, where, depth = stack.pop()
+        if depth > DEFAULT_LIMITS.max_depth or not isinstance(item, (Mapping, list, tuple)):
+            parent[slot] = item
+        elif isinstance(item, Mapping):
+            copy: dict[Any, Any] = {}
+            parent[slot] = copy
+            for raw_key, member_value in item.items():
+                key = names.get(raw_key, raw_key)
+                member = f"{where}.{key}" if where else str(key)
+                if member_value is None:
+                    if keep(member, item):
+                        copy[key] = None
+                elif verbatim(member, item):
+                    copy[key] = member_value
+                else:
+                    copy[key] = None  # its place, so the keys keep their order
+                    stack.append((member_value, copy, key, member, depth + 1))
+        else:
+            items: list[Any] = [None] * len(item)
+            parent[slot] = items
+            stack.extend((member_value, items, i, where, depth + 1) for i, member_value in enumerate(item))
+    return holder[0]
 
 
 def is_uri(value: str) -> bool:
@@ -288,35 +289,13 @@ def is_clean(value: object) -> bool:
     return type(value) is str and check_no_surrounding_space(value, DEFAULT_LIMITS.max_uri_chars) is None
 
 
-class PayloadWriter:
-    """What the adapters' payload writers share: a loss recorder, and writing a block's extras back.
+def is_filename(value: object) -> bool:
+    """Whether ``value`` is usable as ``FileBlock.filename`` (a provider's file name may not be).
 
-    A subclass sets ``namespace`` (its metadata prefix, ``anthropic``) and ``target`` (the name its loss
-    reasons use, ``Anthropic``).
+    >>> is_filename("report.pdf"), is_filename("../report.pdf"), is_filename(None)
+    (True, False, False)
     """
-
-    namespace: str
-    target: str
-
-    def __init__(self) -> None:
-        self.losses = LossRecorder()
-
-    def loss(self, path: str, reason: str, kind: LossKind) -> None:
-        """Report a loss of ``kind`` at ``path``."""
-        self.losses.add(path, reason, kind)
-
-    def finish(
-        self,
-        native: dict[str, Any],
-        metadata: Mapping[str, Any],
-        path: str,
-        allowed: AbstractSet[str],
-        skip: AbstractSet[str] = frozenset(),
-    ) -> dict[str, Any]:
-        """Write this provider's allowed extras into ``native``, report the metadata left over, return ``native``."""
-        used = put_extras(native, metadata, self.namespace, allowed, skip) | set(skip)
-        report_metadata(self.losses, path, metadata, used, self.target)
-        return native
+    return type(value) is str and check_filename(value) is None
 
 
 def b64encode(data: bytes) -> str:
@@ -332,7 +311,10 @@ def b64decode(text: object, path: str) -> bytes:
     """
     if type(text) is not str:
         raise fail(path, "expected a base64 string")
-    return decode_base64(text, path)
+    decoded = check_base64(text, DEFAULT_LIMITS.max_binary_bytes)
+    if type(decoded) is str:
+        raise fail(path, decoded)
+    return decoded  # type: ignore[return-value]
 
 
 def utf8_to_index(text: str, offset: int) -> int:
@@ -344,15 +326,6 @@ def utf8_to_index(text: str, offset: int) -> int:
     encoded = text.encode("utf-8", "surrogatepass")
     offset = max(0, min(offset, len(encoded)))
     return len(encoded[:offset].decode("utf-8", "ignore"))
-
-
-def index_to_utf8(text: str, index: int) -> int:
-    """The UTF-8 byte offset of code-point ``index`` in ``text``.
-
-    >>> index_to_utf8("日本語", 2)
-    6
-    """
-    return len(text[:index].encode("utf-8", "surrogatepass"))
 
 
 def read_arguments(raw: str) -> tuple[Any, dict[str, Any]]:

@@ -35,8 +35,8 @@ from typing import Any
 
 from ..providers import gemini as adapter
 from ..providers._contract import Reply
+from ..providers._shapes import canonical, pick
 from ..providers._toolkit import obj, plain
-from ..providers.gemini._shapes import canonical, pick
 from ..providers.gemini._wire import PART
 from ._errors import fail
 from ._events import StreamEvent

@@ -3,126 +3,90 @@
 The adapter keeps every native field it does not map in metadata as ``anthropic/<field>``; only the fields listed
 here for a position go back into a request, and only when their value has the shape the request type gives them
 (a stored ``cache_control`` of ``5`` is not sent). The shapes follow the SDK's request TypedDicts
-(``anthropic.types.TextBlockParam`` and the like), written out here so that no SDK is imported at run time.
+(``anthropic.types.TextBlockParam`` and the like), written in the shared shape vocabulary so that no SDK is
+imported at run time.
 
->>> EXTRAS["text"]["cache_control"]({"type": "ephemeral", "ttl": "1h"})
+>>> from contentblocks.providers._shapes import fits
+>>> fits({"type": "ephemeral", "ttl": "1h"}, EXTRAS["text"]["cache_control"])
 True
->>> EXTRAS["text"]["cache_control"]({"type": "persistent"}), "latency_ms" in EXTRAS["text"]
+>>> fits({"type": "persistent"}, EXTRAS["text"]["cache_control"]), "latency_ms" in EXTRAS["text"]
 (False, False)
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
-from ..._rules import DEFAULT_LIMITS
+from .._shapes import BOOL, INT, STR, Choice, Kind, Nullable, OneOf, Struct, fits
+from .._toolkit import drop_nulls
 
 __all__ = [
     "CITATION_FIELDS",
     "EXTRAS",
     "NS",
-    "Check",
     "absent_nulls",
     "request_citation",
 ]
 
 NS = "anthropic"
 
-Check = Callable[[Any], bool]
-"""Whether a (thawed) JSON value has the shape a request field takes."""
-
-
-def _is_str(value: Any) -> bool:
-    return type(value) is str
-
-
-def _is_int(value: Any) -> bool:
-    return type(value) is int
-
-
-def _is_bool(value: Any) -> bool:
-    return type(value) is bool
-
-
-def _str_or_null(value: Any) -> bool:
-    return value is None or type(value) is str
-
-
-def _literal(*values: str) -> Check:
-    return lambda value: type(value) is str and value in values
-
-
-def _record(required: Mapping[str, Check], optional: Mapping[str, Check] | None = None) -> Check:
-    """An object with every ``required`` key, and otherwise only ``optional`` keys, each of its shape."""
-    optional = optional or {}
-
-    def check(value: Any) -> bool:
-        if not isinstance(value, dict):
-            return False
-        if any(key not in value or not shape(value[key]) for key, shape in required.items()):
-            return False
-        return all(key in required or (key in optional and optional[key](item)) for key, item in value.items())
-
-    return check
-
-
-def _any_of(*checks: Check) -> Check:
-    return lambda value: any(check(value) for check in checks)
-
-
-_CACHE_CONTROL = _record({"type": _literal("ephemeral")}, {"ttl": _literal("5m", "1h")})
-_CALLER = _any_of(
-    _record({"type": _literal("direct")}),
-    _record({"type": _literal("code_execution_20250825", "code_execution_20260120"), "tool_id": _is_str}),
+_CACHE_CONTROL = Struct(
+    "CacheControlEphemeralParam", {"type": Choice("ephemeral"), "ttl": Choice("5m", "1h")}, required={"type"}
 )
+_DIRECT = Struct("DirectCallerParam", {"type": Choice("direct")}, required={"type"})
+_SERVER = Struct(
+    "ServerToolCallerParam",
+    {"type": Choice("code_execution_20250825", "code_execution_20260120"), "tool_id": STR},
+    required={"type", "tool_id"},
+)
+_CALLER = OneOf("caller", (_DIRECT, _SERVER), lambda value: _DIRECT if value.get("type") == "direct" else _SERVER)
 
 #: The native fields the adapter writes back from ``anthropic/<field>`` metadata, per position (the native
 #: block type, or ``"message"`` for a message), with the shape each takes. A field the adapter maps itself
 #: (``text``, ``source``, ``signature``...) is not listed: metadata never overrides it.
-EXTRAS: dict[str, dict[str, Check]] = {
+EXTRAS: dict[str, dict[str, Kind]] = {
     "text": {"cache_control": _CACHE_CONTROL},
     "image": {
         "cache_control": _CACHE_CONTROL,
-        "transformations": _record({}, {"oversized_image": _literal("downsize", "error")}),
+        "transformations": Struct("ImageTransformationsParam", {"oversized_image": Choice("downsize", "error")}),
     },
     "document": {
         "cache_control": _CACHE_CONTROL,
-        "citations": _record({}, {"enabled": _is_bool}),
-        "context": _is_str,
-        "title": _is_str,
+        "citations": Struct("CitationsConfigParam", {"enabled": BOOL}),
+        "context": STR,
+        "title": STR,
     },
     "thinking": {},
     "redacted_thinking": {},
-    "tool_use": {"cache_control": _CACHE_CONTROL, "caller": _CALLER, "toolset_name": _is_str},
-    "tool_result": {"cache_control": _CACHE_CONTROL, "toolset_name": _is_str},
+    "tool_use": {"cache_control": _CACHE_CONTROL, "caller": _CALLER, "toolset_name": STR},
+    "tool_result": {"cache_control": _CACHE_CONTROL, "toolset_name": STR},
     "message": {},
 }
 
-_LOCATION = {"cited_text": _is_str, "document_index": _is_int, "document_title": _str_or_null}
+_LOCATION: dict[str, Kind] = {"cited_text": STR, "document_index": INT, "document_title": Nullable(STR)}
 
 #: The fields of each citation kind a request takes back (``anthropic.types.TextCitationParam``), with their
 #: shapes. ``document_title`` and ``title`` are required but nullable; ``file_id`` is in responses only.
-CITATION_FIELDS: dict[str, dict[str, Check]] = {
-    "char_location": {**_LOCATION, "start_char_index": _is_int, "end_char_index": _is_int},
-    "page_location": {**_LOCATION, "start_page_number": _is_int, "end_page_number": _is_int},
-    "content_block_location": {**_LOCATION, "start_block_index": _is_int, "end_block_index": _is_int},
+CITATION_FIELDS: dict[str, dict[str, Kind]] = {
+    "char_location": {**_LOCATION, "start_char_index": INT, "end_char_index": INT},
+    "page_location": {**_LOCATION, "start_page_number": INT, "end_page_number": INT},
+    "content_block_location": {**_LOCATION, "start_block_index": INT, "end_block_index": INT},
     "web_search_result_location": {
-        "cited_text": _is_str,
-        "encrypted_index": _is_str,
-        "title": _str_or_null,
-        "url": _is_str,
+        "cited_text": STR,
+        "encrypted_index": STR,
+        "title": Nullable(STR),
+        "url": STR,
     },
     "search_result_location": {
-        "cited_text": _is_str,
-        "source": _is_str,
-        "title": _str_or_null,
-        "search_result_index": _is_int,
-        "start_block_index": _is_int,
-        "end_block_index": _is_int,
+        "cited_text": STR,
+        "source": STR,
+        "title": Nullable(STR),
+        "search_result_index": INT,
+        "start_block_index": INT,
+        "end_block_index": INT,
     },
 }
-_NULLABLE = frozenset({"document_title", "title"})
 _RESPONSE_ONLY = frozenset({"file_id"})
 
 
@@ -140,20 +104,33 @@ def request_citation(raw: Any) -> dict[str, Any] | None:
     >>> request_citation({"type": "char_location", "cited_text": "Hi"}) is None
     True
     """
-    if not isinstance(raw, dict):
-        return None
-    fields = CITATION_FIELDS.get(raw.get("type"))  # type: ignore[arg-type]
+    fields = _citation_fields(raw)
     if fields is None or any(key != "type" and key not in fields and key not in _RESPONSE_ONLY for key in raw):
         return None
     out: dict[str, Any] = {"type": raw["type"]}
     for key, shape in fields.items():
         value = raw.get(key)
-        if value is None and key not in _NULLABLE:
-            return None
-        if not shape(value):
+        if not fits(value, shape):
             return None
         out[key] = value
     return out
+
+
+def _citation_fields(raw: object) -> dict[str, Kind] | None:
+    """The fields of a citation of a kind this adapter knows, by the ``type`` of ``raw``; else ``None``."""
+    kind = raw.get("type") if isinstance(raw, Mapping) else None
+    return CITATION_FIELDS.get(kind) if type(kind) is str else None
+
+
+def _required_null(member: str, parent: Mapping[str, Any]) -> bool:
+    """Whether ``member`` of ``parent`` is a citation field whose request type requires it, ``null`` or not."""
+    fields = _citation_fields(parent)
+    return fields is not None and isinstance(fields.get(member.rpartition(".")[2]), Nullable)
+
+
+def _tool_input(member: str, _parent: Mapping[str, Any]) -> bool:
+    """Whether ``member`` is a tool's input: user data, where ``null`` means ``null``."""
+    return member.rpartition(".")[2] == "input"
 
 
 def absent_nulls(value: Any) -> Any:
@@ -161,36 +138,11 @@ def absent_nulls(value: Any) -> Any:
 
     ``model_dump()`` writes ``null`` for every optional field left unset (``"caller": None``, ``"page_age":
     None``), ``to_dict()`` leaves them out; both forms must read to the same block, and the request types take
-    most of those fields as absent only. Two things are kept as they are: a tool's ``input`` (user data, where
-    ``null`` means ``null``) and the nullable titles of a citation (its request form requires them). The walk
-    uses an explicit stack; a value deeper or larger than the library's JSON limits is returned unchanged, for
-    the block built from it to report.
+    most of those fields as absent only. This is the toolkit's ``drop_nulls`` with two Anthropic exceptions,
+    kept as they are: a tool's ``input`` (user data, where ``null`` means ``null``) and the nullable titles of a
+    citation (its request form requires them).
 
     >>> absent_nulls({"type": "server_tool_use", "caller": None, "input": {"q": None}})
     {'type': 'server_tool_use', 'input': {'q': None}}
     """
-    holder: list[Any] = [None]
-    stack: list[tuple[Any, Any, Any, int]] = [(value, holder, 0, 0)]
-    nodes = 0
-    while stack:
-        item, parent, key, depth = stack.pop()
-        nodes += 1
-        if nodes > DEFAULT_LIMITS.max_nodes or depth > DEFAULT_LIMITS.max_depth:
-            return value
-        if isinstance(item, dict):
-            keep = _NULLABLE if item.get("type") in CITATION_FIELDS else frozenset()
-            copy: dict[Any, Any] = {}
-            parent[key] = copy
-            for name, member in item.items():
-                if member is None and name not in keep:
-                    continue
-                copy[name] = member
-                if name != "input":
-                    stack.append((member, copy, name, depth + 1))
-        elif isinstance(item, (list, tuple)):
-            items = list(item)
-            parent[key] = items
-            stack.extend((member, items, index, depth + 1) for index, member in enumerate(items))
-        else:
-            parent[key] = item
-    return holder[0]
+    return drop_nulls(value, keep=_required_null, verbatim=_tool_input)

@@ -26,7 +26,8 @@ from ..._errors import ValidationError
 from ..._messages import Conversation, Message
 from ..._rules import DEFAULT_LIMITS, check_free_text
 from .._contract import ISSUER_KEY
-from .._toolkit import build, decode_base64, fail, field, is_clean, is_uri, obj, plain, require, take_extras
+from .._extras import take_extras
+from .._toolkit import OCTET, b64decode, build, fail, field, is_clean, is_uri, obj, plain, require, reroot
 from ._fields import NS, absent_nulls
 
 __all__ = [
@@ -113,7 +114,7 @@ def media_type_read_back(*, is_image: bool, url: bool) -> str:
     """The media type a file read from a URL or file-id source gets: Anthropic sends none with those."""
     if is_image:
         return "image/*"
-    return "application/pdf" if url else "application/octet-stream"
+    return "application/pdf" if url else OCTET
 
 
 def _file(raw: dict[str, Any], path: str, kind: str) -> FileBlock | JsonBlock:
@@ -123,7 +124,7 @@ def _file(raw: dict[str, Any], path: str, kind: str) -> FileBlock | JsonBlock:
     known = {"type"}
     if src_type == "base64":
         media_type = field(source, "media_type", str, src_path)
-        file_source: Any = BytesSource(data=decode_base64(field(source, "data", str, src_path), f"{src_path}.data"))
+        file_source: Any = BytesSource(data=b64decode(field(source, "data", str, src_path), f"{src_path}.data"))
         known |= {"media_type", "data"}
     elif src_type == "text" and kind == "document":
         media_type = field(source, "media_type", str, src_path)
@@ -161,8 +162,7 @@ def native_block(raw: dict[str, Any], path: str) -> JsonBlock:
     try:
         return JsonBlock(value=raw, metadata={NATIVE: True})
     except ValidationError as e:
-        problems = [(path + (p[len("$.value") :] if p.startswith("$.value") else p[1:]), m) for p, m in e.errors]
-        raise ValidationError(problems, omitted=e.omitted) from None
+        raise reroot(e, path, "$.value") from None
 
 
 def _reasoning(raw: dict[str, Any], path: str) -> ReasoningBlock:

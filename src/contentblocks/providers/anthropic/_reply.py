@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from ..._errors import ValidationError
 from ..._messages import Message
-from .._contract import Reply, StopReason, Usage
+from .._contract import Reply, StopReason
 from .._toolkit import build, field, obj, plain, require
-from ._fields import NS, absent_nulls
+from .._usage import Count, read_usage
+from ._fields import NS
 from ._read import read_block
 
 __all__ = ["STOP_REASONS", "read_reply"]
@@ -26,33 +24,14 @@ STOP_REASONS: dict[str, StopReason] = {
     "refusal": "refusal",
 }
 
-_COUNTS = {
+#: The counts of a Messages API ``usage`` object and the ``Usage`` field each fills.
+_COUNTS: dict[str, Count] = {
     "input_tokens": "input_tokens",
     "output_tokens": "output_tokens",
     "cache_read_input_tokens": "cache_read_tokens",
     "cache_creation_input_tokens": "cache_write_tokens",
+    "output_tokens_details.thinking_tokens": "reasoning_tokens",
 }
-
-
-def _count(raw: dict[str, Any], key: str, path: str) -> int | None:
-    value = field(raw, key, int, path, optional=True)
-    require(value is None or value >= 0, f"{path}.{key}", "expected a non-negative integer")
-    return value  # type: ignore[no-any-return]
-
-
-def _usage(response: dict[str, Any]) -> Usage | None:
-    """Token counts as Anthropic reports them, and the whole usage object (nulls left out) as ``raw``."""
-    raw = field(response, "usage", dict, "$", optional=True)
-    if raw is None:
-        return None
-    raw = absent_nulls(raw)
-    counts = {ours: _count(raw, theirs, "$.usage") for theirs, ours in _COUNTS.items()}
-    details = field(raw, "output_tokens_details", dict, "$.usage", optional=True) or {}
-    reasoning = _count(details, "thinking_tokens", "$.usage.output_tokens_details")
-    try:
-        return Usage(**counts, reasoning_tokens=reasoning, raw=raw)
-    except ValidationError as e:  # a value in the usage object that is not JSON (NaN, a lone surrogate)
-        raise ValidationError([("$.usage" + p[len("$.raw") :], m) for p, m in e.errors], omitted=e.omitted) from None
 
 
 def read_reply(response: object) -> Reply:
@@ -70,7 +49,7 @@ def read_reply(response: object) -> Reply:
         message=message,
         stop_reason=None if stop is None else STOP_REASONS.get(stop, "other"),
         provider_stop_reason=stop,
-        usage=_usage(response),
+        usage=read_usage(response.get("usage"), _COUNTS, "$.usage"),
         model=field(response, "model", str, "$", optional=True),
         response_id=field(response, "id", str, "$", optional=True),
         provider=NS,

@@ -20,7 +20,8 @@ from ..._blocks import (
 from ..._json import thaw
 from ..._messages import Conversation, Message
 from .._contract import ISSUER_KEY, LossRecorder, issuer_matches
-from .._toolkit import PayloadWriter, b64encode, block_path, json_text, key_path, report_metadata
+from .._extras import PayloadWriter
+from .._toolkit import b64encode, block_path, json_text
 from ._fields import EXTRAS, NS, request_citation
 from ._read import IN_MESSAGES, NATIVE, SAME, STRING, derive_citation, media_type_read_back
 
@@ -64,22 +65,16 @@ class _Writer(PayloadWriter):
         position: str,
         skip: frozenset[str] = frozenset(),
     ) -> dict[str, Any]:
-        """Write the allow-listed ``anthropic/<field>`` metadata of this position that has the right shape."""
-        allowed: set[str] = set()
-        rejected: set[str] = set()
-        for name, shape in EXTRAS[position].items():
-            key = f"{NS}/{name}"
-            if key in metadata and name not in native:
-                if shape(thaw(metadata[key])):
-                    allowed.add(name)
-                else:
-                    rejected.add(key)
-                    self.loss(
-                        key_path(path, key),
-                        f"not a valid Anthropic {name} for a {position}; not sent",
-                        "metadata_not_sent",
-                    )
-        return self.finish(native, metadata, path, allowed, skip | rejected)
+        """Write the allow-listed ``anthropic/<field>`` metadata of this position that has the field's shape.
+
+        A value of the wrong shape for an allow-listed field is reported as such, apart from the metadata that
+        has no place in the request at all.
+        """
+
+        def misfit(name: str) -> str:
+            return f"not a valid Anthropic {name} for a {position}; not sent"
+
+        return self.finish(native, metadata, path, EXTRAS[position], skip, misfit=misfit)
 
     # ------------------------------------------------------------------------------------------- text
 
@@ -249,7 +244,7 @@ class _Writer(PayloadWriter):
     def json(self, block: JsonBlock, path: str) -> dict[str, Any]:
         value = block.value
         if block.metadata.get(NATIVE) is True and isinstance(value, dict) and type(value.get("type")) is str:
-            return self.finish(thaw(value), block.metadata, path, frozenset(), frozenset({NATIVE}))
+            return self.finish(thaw(value), block.metadata, path, {}, frozenset({NATIVE}))
         self.loss(
             path, "Anthropic has no JSON block; sent as JSON text (reads back as a text block)", "content_degraded"
         )
@@ -329,7 +324,7 @@ class _Writer(PayloadWriter):
                     )
                 system_string = not system and message.metadata.get(STRING) is True
                 system.extend(self.text(b, block_path(i, j)) for j, b in enumerate(message.content))  # type: ignore[arg-type]
-                report_metadata(self.losses, path, message.metadata, _FLAGS, TARGET)
+                self.report(path, message.metadata, _FLAGS)
             else:
                 self._message(message, i, messages)
         payload: dict[str, Any] = {}
@@ -347,7 +342,7 @@ class _Writer(PayloadWriter):
             if native is not None:
                 content.append(native)
                 origins.append(block_path(index, j))
-        report_metadata(self.losses, block_path(index), message.metadata, _FLAGS, TARGET)
+        self.report(block_path(index), message.metadata, _FLAGS)
         if not content:  # every block's loss is reported; a message with nothing left is not sent
             return
         if message.metadata.get(SAME) is True and messages and messages[-1]["role"] == role:

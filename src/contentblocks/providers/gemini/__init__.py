@@ -38,11 +38,11 @@ from typing import Any
 
 from ..._messages import Conversation
 from .._contract import Converted, LossKind, Rejection, Reply
+from .._shapes import canonical, pick
 from .._toolkit import fail, obj, plain
 from ._checks import check
 from ._read import ISSUER, read_contents
 from ._reply import read_reply
-from ._shapes import canonical, pick
 from ._wire import CONTENT
 from ._write import Writer
 

@@ -19,7 +19,7 @@ from ..._blocks import (
 from ..._errors import ValidationError
 from ..._messages import Message
 from .._contract import ISSUER_KEY
-from .._toolkit import b64decode, build, fail, field
+from .._toolkit import b64decode, build, fail, field, is_filename, reroot
 from ._wire import DATA_KINDS, FILE_PART_EXTRAS, PART_EXTRAS, RESPONSE_EXTRAS
 
 __all__ = ["ISSUER", "NS", "SIG", "content_blocks", "read_contents", "tool_response"]
@@ -36,14 +36,15 @@ def _media(native: Mapping[str, Any], path: str, *, inline: bool, meta: dict[str
     if inline:
         source: Any = BytesSource(data=b64decode(field(native, "data", str, path), f"{path}.data"))
     else:
-        source = ReferenceSource(id=field(native, "fileUri", str, path), provider=NS)
-    name = native.get("displayName")
-    if name is not None:
         try:
-            return FileBlock(media_type=mime, source=source, filename=name, metadata=meta)
-        except ValidationError:
-            meta = {**meta, f"{NS}/displayName": name}
-    return build(FileBlock, path, media_type=mime, source=source, metadata=meta)
+            source = ReferenceSource(id=field(native, "fileUri", str, path), provider=NS)
+        except ValidationError as e:  # the id is the file URI: its problem is reported there
+            raise reroot(e, f"{path}.fileUri", "$.id") from None
+    name = native.get("displayName")
+    filename = name if is_filename(name) else None
+    if name is not None and filename is None:  # kept verbatim: not a valid neutral file name
+        meta = {**meta, f"{NS}/displayName": name}
+    return build(FileBlock, path, media_type=mime, source=source, filename=filename, metadata=meta)
 
 
 def tool_response(response: Mapping[str, Any]) -> tuple[str, list[Any], dict[str, Any]]:

@@ -11,9 +11,10 @@ from ..._errors import ValidationError
 from ..._messages import Message
 from ..._rules import check_identifier
 from .._contract import ISSUER_KEY, Reply, StopReason, Usage
+from .._shapes import canonical, pick
 from .._toolkit import build, fail, model_family, obj, utf8_to_index
+from .._usage import Count, read_usage
 from ._read import ISSUER, content_blocks
-from ._shapes import canonical, pick
 from ._wire import CONTENT, USAGE
 
 __all__ = ["read_reply"]
@@ -103,21 +104,18 @@ def grounding_citations(blocks: list[Block], candidate: Mapping[str, Any], issue
     return out
 
 
+#: The counts of ``usageMetadata`` (after ``canonical``, so by their wire names) and the ``Usage`` field of each.
+_COUNTS: dict[str, Count] = {
+    "promptTokenCount": "input_tokens",
+    "candidatesTokenCount": "output_tokens",
+    "cachedContentTokenCount": "cache_read_tokens",
+    "thoughtsTokenCount": "reasoning_tokens",
+    "totalTokenCount": "total_tokens",
+}
+
+
 def _usage(raw: object) -> Usage | None:
-    if raw is None:
-        return None
-    usage = canonical(raw, USAGE, "$.usageMetadata")
-    try:
-        return Usage(
-            input_tokens=usage.get("promptTokenCount"),
-            output_tokens=usage.get("candidatesTokenCount"),
-            cache_read_tokens=usage.get("cachedContentTokenCount"),
-            reasoning_tokens=usage.get("thoughtsTokenCount"),
-            total_tokens=usage.get("totalTokenCount"),
-            raw=usage,
-        )
-    except ValueError as e:
-        raise fail("$.usageMetadata", str(e)) from None
+    return None if raw is None else read_usage(canonical(raw, USAGE, "$.usageMetadata"), _COUNTS, "$.usageMetadata")
 
 
 def _text(raw: object, path: str) -> str | None:

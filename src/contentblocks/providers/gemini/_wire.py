@@ -6,7 +6,7 @@ the SDK adds is noticed there rather than refused here in silence.
 
 from __future__ import annotations
 
-from ._shapes import BOOL, BYTES, FLOAT, INT, OBJECT, STR, Kind, ListOf, Struct
+from .._shapes import BOOL, BYTES, FLOAT, INT, OBJECT, STR, Kind, ListOf, Struct
 
 __all__ = [
     "BLOCK_KINDS",

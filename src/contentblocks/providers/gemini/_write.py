@@ -21,9 +21,10 @@ from ..._blocks import (
 from ..._json import thaw
 from ..._messages import Message
 from .._contract import ISSUER_KEY, issuer_matches
-from .._toolkit import PayloadWriter, b64encode, json_text, key_path
+from .._extras import PayloadWriter, put_extras
+from .._shapes import BYTES, Kind, fits
+from .._toolkit import b64encode, json_text, key_path
 from ._read import NS, SIG, tool_response
-from ._shapes import BYTES, Kind, fits, put_fitting_extras
 from ._wire import CALL_EXTRAS, FILE_PART_EXTRAS, JSON_KINDS, PART_EXTRAS, RESPONSE_EXTRAS
 
 __all__ = ["TARGET", "Writer"]
@@ -59,16 +60,6 @@ class Writer(PayloadWriter):
         self.issuer = issuer
         self.origins: list[int] = []
         self.dropped: list[int] = []
-
-    def extras(
-        self,
-        path: str,
-        metadata: Mapping[str, Any],
-        targets: Sequence[tuple[dict[str, Any], Mapping[str, Kind]]] = (),
-        skip: frozenset[str] = frozenset(),
-    ) -> None:
-        """Write the allowed ``gemini/…`` extras that fit into ``targets``; report the rest."""
-        put_fitting_extras(self.losses, path, metadata, targets, NS, TARGET, skip)
 
     def _citations(self, where: str, block: TextBlock) -> None:
         if block.citations and not issuer_matches(block.metadata.get(ISSUER_KEY), NS):
@@ -113,8 +104,10 @@ class Writer(PayloadWriter):
 
     def _tool_result(self, block: ToolResultBlock, where: str) -> dict[str, Any]:
         meta = block.metadata
-        values = [b for b in block.content if type(b) is not FileBlock]
-        files = [b for b in block.content if type(b) is FileBlock]
+        # where each value and each file sits in the content: losses name a block by its own index
+        value_at = [j for j, b in enumerate(block.content) if type(b) is not FileBlock]
+        file_at = [j for j, b in enumerate(block.content) if type(b) is FileBlock]
+        values = [block.content[j] for j in value_at]
         if block.outcome == "denied":
             reason = "Gemini has no denied outcome; written as an error, reads back as failed"
             self.loss(f"{where}.outcome", reason, "content_degraded")
@@ -135,22 +128,23 @@ class Writer(PayloadWriter):
         if _same(tool_response(response)[1]) != _same(values):
             reason = "text and JSON content are written as one response value; they read back differently"
             self.loss(f"{where}.content", reason, "content_degraded")
-        for j, b in enumerate(values):
+        for j, b in zip(value_at, values, strict=True):
             if type(b) is TextBlock:
                 self._citations(f"{where}.content[{j}]", b)
-            self.extras(f"{where}.content[{j}]", b.metadata)
-        if files and values and block.content.index(files[0]) < block.content.index(values[-1]):
+            self.report(f"{where}.content[{j}]", b.metadata)
+        if file_at and value_at and file_at[0] < value_at[-1]:
             reason = "files go in functionResponse.parts after the response; their order changes"
             self.loss(f"{where}.content", reason, "order_changed")
         fr: dict[str, Any] = {"name": block.tool_name, "response": response}
         if meta.get(_GENERATED) is not True:
             fr = {"id": block.tool_call_id, **fr}
-        if files:
+        if file_at:
             fr["parts"] = []
-            for f in files:
-                path = f"{where}.content[{block.content.index(f)}]"
+            for j in file_at:
+                f, path = block.content[j], f"{where}.content[{j}]"
+                assert type(f) is FileBlock  # noqa: S101 - narrowed for mypy
                 sub = self.media(f, path)
-                self.extras(path, f.metadata, [(sub, FILE_PART_EXTRAS)], _name_used(f))
+                self.finish(sub, f.metadata, path, FILE_PART_EXTRAS, _name_used(f))
                 fr["parts"].append(sub)
         return fr
 
@@ -182,7 +176,7 @@ class Writer(PayloadWriter):
     def part(self, block: Block, where: str) -> dict[str, Any] | None:
         """The part for one block, or ``None`` when nothing of it can be sent (its losses say why)."""
         meta = block.metadata
-        targets: list[tuple[dict[str, Any], Mapping[str, Kind]]] = []
+        inner: tuple[dict[str, Any], Mapping[str, Kind]] | None = None  # the call or response, and its allow-list
         skip = frozenset({SIG})
         part: dict[str, Any]
         if type(block) is TextBlock:
@@ -193,7 +187,7 @@ class Writer(PayloadWriter):
             part = {"text": block.text}
         elif type(block) is ReasoningBlock:
             part = self._reasoning(block, where)
-            self.extras(where, meta, [(part, PART_EXTRAS)] if part else [])
+            self.finish(part, meta, where, PART_EXTRAS if part else {})
             return part or None
         elif type(block) is FileBlock:
             part = self.media(block, where)
@@ -209,7 +203,7 @@ class Writer(PayloadWriter):
                 self.loss(f"{where}.input", reason, "content_degraded")
                 fc["args"] = {"input": thaw(block.input)}
             part = {"functionCall": fc}
-            targets.append((fc, CALL_EXTRAS))
+            inner = (fc, CALL_EXTRAS)
         elif type(block) is JsonBlock:
             kind = meta.get(_PART)
             if type(kind) is str and kind in JSON_KINDS and fits(block.value, JSON_KINDS[kind]):
@@ -222,9 +216,12 @@ class Writer(PayloadWriter):
             assert type(block) is ToolResultBlock  # noqa: S101 - the last block kind
             fr = self._tool_result(block, where)
             part = {"functionResponse": fr}
-            targets.append((fr, RESPONSE_EXTRAS))
+            inner = (fr, RESPONSE_EXTRAS)
         self._signature(part, block, where)
-        self.extras(where, meta, [(part, PART_EXTRAS), *targets], skip)
+        if inner is not None:  # the call's or the response's own fields first, then the part's
+            native, allowed = inner
+            skip = skip | put_extras(native, meta, NS, allowed, skip)
+        self.finish(part, meta, where, PART_EXTRAS, skip)
         return part
 
     def write(self, messages: Sequence[Message]) -> dict[str, Any]:
@@ -243,7 +240,7 @@ class Writer(PayloadWriter):
                 elif i:
                     self.loss(f"$[{i}]", "system messages are merged into one systemInstruction", "content_degraded")
                 parts.extend(self.part(b, f"$[{i}].content[{j}]") for j, b in enumerate(message.content))
-                self.extras(f"$[{i}]", message.metadata)
+                self.report(f"$[{i}]", message.metadata)
             system: dict[str, Any] = {"parts": parts}
             role = messages[0].metadata.get(f"{NS}/role")
             payload["systemInstruction"] = {"role": role, **system} if type(role) is str else system
@@ -253,7 +250,7 @@ class Writer(PayloadWriter):
                 reason = f"Gemini has no {message.role} turn after the start; written as a user turn"
                 self.loss(f"{path}.role", reason, "content_degraded")
             parts = [p for j, b in enumerate(message.content) if (p := self.part(b, f"{path}.content[{j}]"))]
-            self.extras(path, message.metadata)
+            self.report(path, message.metadata)
             role = "model" if message.role == "assistant" else "user"
             if not parts:
                 self.dropped.append(i)

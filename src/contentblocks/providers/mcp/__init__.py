@@ -38,8 +38,8 @@ from collections.abc import Iterable
 
 from ..._blocks import ToolResultBlock
 from .._contract import Converted, LossKind
+from .._shapes import canonical
 from .._toolkit import plain
-from ..gemini._shapes import canonical
 from ._read import read_result
 from ._wire import CALL_TOOL_RESULT
 from ._write import Writer

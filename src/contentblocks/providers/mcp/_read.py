@@ -7,24 +7,22 @@ from typing import Any
 
 from ..._blocks import BytesSource, FileBlock, JsonBlock, ReferenceSource, TextBlock, ToolResultBlock, UrlSource
 from ..._errors import ValidationError
-from .._toolkit import b64decode, build, fail, field, take_extras
+from .._extras import take_extras
+from .._toolkit import OCTET, b64decode, build, fail, field, is_filename
 
-__all__ = ["GENERATED", "NS", "OCTET", "read_result"]
+__all__ = ["GENERATED", "NS", "read_result"]
 
 NS = "mcp"
-OCTET = "application/octet-stream"
 #: The URI prefix of the embedded resources written for inline files that are neither images nor audio.
 GENERATED = "urn:contentblocks:content:"
 
 
 def _filename(name: str, meta: dict[str, Any]) -> str | None:
     """``name`` when it is a valid filename; else ``None``, the name kept in ``mcp/name``."""
-    try:
-        FileBlock(media_type=OCTET, source=BytesSource(data=b""), filename=name)
-    except ValidationError:
-        meta[f"{NS}/name"] = name
-        return None
-    return name
+    if is_filename(name):
+        return name
+    meta[f"{NS}/name"] = name
+    return None
 
 
 def _text(text: str, meta: dict[str, Any], path: str) -> TextBlock | JsonBlock:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..gemini._shapes import BOOL, FLOAT, INT, JSON, OBJECT, STR, Kind, ListOf, OneOf, Struct
+from .._shapes import BOOL, FLOAT, INT, JSON, OBJECT, STR, Kind, ListOf, OneOf, Struct
 
 __all__ = ["CALL_TOOL_RESULT", "ITEM_EXTRAS", "RESOURCE_HEAD", "RESULT_EXTRAS"]
 

@@ -7,8 +7,9 @@ from typing import Any
 
 from ..._blocks import BytesSource, FileBlock, JsonBlock, ReferenceSource, TextBlock, ToolResultBlock, UrlSource
 from ..._json import thaw
-from .._toolkit import PayloadWriter, b64encode, json_text
-from ..gemini._shapes import Kind, fits, put_fitting_extras
+from .._extras import PayloadWriter
+from .._shapes import fits
+from .._toolkit import b64encode, json_text
 from ._read import GENERATED, NS
 from ._wire import ITEM_EXTRAS, RESOURCE_HEAD, RESULT_EXTRAS
 
@@ -52,12 +53,6 @@ class Writer(PayloadWriter):
 
     namespace = NS
     target = TARGET
-
-    def extras(
-        self, path: str, metadata: Mapping[str, Any], native: dict[str, Any], fields: Mapping[str, Kind]
-    ) -> None:
-        """Write the allowed ``mcp/…`` extras that fit into ``native``; report the rest."""
-        put_fitting_extras(self.losses, path, metadata, [(native, fields)], NS, TARGET, _FLAGS)
 
     def _link(self, block: FileBlock, path: str) -> dict[str, Any]:
         source, meta = block.source, block.metadata
@@ -107,7 +102,7 @@ class Writer(PayloadWriter):
                 if j != len(block.content) - 1:
                     reason = "structuredContent stands apart from content; reads back as the last part"
                     self.loss(path, reason, "order_changed")
-                self.extras(path, b.metadata, {}, {})
+                self.report(path, b.metadata, _FLAGS)
                 continue
             if type(b) is FileBlock:
                 item = self._file(b, sum(type(c) is FileBlock for c in block.content[:j]), path)
@@ -126,7 +121,7 @@ class Writer(PayloadWriter):
                 reason = "only one JSON object fits structuredContent; this JSON is written as text"
                 self.loss(path, reason, "content_degraded")
                 item = {"type": "text", "text": json_text(b.value)}
-            self.extras(path, b.metadata, item, ITEM_EXTRAS[item["type"]])
+            self.finish(item, b.metadata, path, ITEM_EXTRAS[item["type"]], _FLAGS)
             out.append(item)
         payload: dict[str, Any] = {"content": out}
         if structured is not None:
@@ -141,5 +136,5 @@ class Writer(PayloadWriter):
                 )
         elif block.metadata.get(f"{NS}/is_error") is False:
             payload["isError"] = False
-        self.extras("$", block.metadata, payload, RESULT_EXTRAS)
+        self.finish(payload, block.metadata, "$", RESULT_EXTRAS, _FLAGS)
         return payload

@@ -2,20 +2,26 @@
 
 Reading keeps a native field with no neutral home as ``openai/<field>`` metadata; writing sends such an entry
 back only where the request type has that field and only when its value has the shape the request type
-gives it. Everything else stays local and is reported as ``metadata_not_sent``.
+gives it (``ALLOWED``, in the shared shape vocabulary). Everything else stays local and is reported as
+``metadata_not_sent``.
 
->>> sendable("user", {"openai/name": "alice", "openai/latency_ms": 12, "openai/index": 0})
-frozenset({'name'})
->>> sendable("user", {"openai/name": 7})
-frozenset()
+>>> from contentblocks.providers._shapes import fits
+>>> fits("alice", ALLOWED["user"]["name"]), fits(7, ALLOWED["user"]["name"]), "latency_ms" in ALLOWED["user"]
+(True, False, False)
+>>> breakpoint = ALLOWED["text"]["prompt_cache_breakpoint"]
+>>> fits({"mode": "explicit", "ttl": "12h"}, breakpoint), fits({"mode": "explicit", "ttl": "1d"}, breakpoint)
+(True, False)
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
+from .._shapes import STR, Choice, Kind, Nullable, Struct
+
 __all__ = [
+    "ALLOWED",
     "ANNOTATED",
     "AUDIO",
     "AUDIO_FORMATS",
@@ -28,11 +34,9 @@ __all__ = [
     "LIST",
     "NS",
     "OTHER_ANNOTATIONS",
-    "PART_FIELDS",
     "REFUSAL_PART",
     "TARGET",
     "audio_id",
-    "sendable",
 ]
 
 NS = "openai"
@@ -67,62 +71,26 @@ AUDIO_FORMATS = {"wav": "audio/wav", "mp3": "audio/mpeg"}
 DETAILS = frozenset({"auto", "low", "high", "original"})
 
 
-def _is_str(value: object) -> bool:
-    return type(value) is str
+_CACHE_BREAKPOINT = Struct(
+    "PromptCacheBreakpoint", {"mode": Choice("explicit"), "ttl": Choice("30m", "12h")}, required={"mode"}
+)
+_FUNCTION_CALL = Struct("FunctionCall", {"name": STR, "arguments": STR}, required={"name", "arguments"})
+_PART: dict[str, Kind] = {"prompt_cache_breakpoint": _CACHE_BREAKPOINT}
 
-
-def _is_refusal(value: object) -> bool:
-    return value is None or type(value) is str
-
-
-def _is_function_call(value: object) -> bool:
-    return (
-        isinstance(value, Mapping)
-        and set(value) == {"name", "arguments"}
-        and all(type(v) is str for v in value.values())
-    )
-
-
-def _is_cache_breakpoint(value: object) -> bool:
-    if not isinstance(value, Mapping) or value.get("mode") != "explicit" or not set(value) <= {"mode", "ttl"}:
-        return False
-    return "ttl" not in value or value["ttl"] in {"30m", "12h"}
-
-
-_Check = Callable[[object], bool]
-
-#: The native fields each message role may carry from metadata, with the shape each must have. ``audio`` is
-#: written by the adapter itself (only its ``id``), so it is not here.
-_MESSAGE_FIELDS: dict[str, dict[str, _Check]] = {
-    "system": {"name": _is_str},
-    "developer": {"name": _is_str},
-    "user": {"name": _is_str},
-    "assistant": {"name": _is_str, "refusal": _is_refusal, "function_call": _is_function_call},
+#: The native fields each message role and each content part type may carry from metadata, with the shape each
+#: takes. ``audio`` is written by the adapter itself (only its ``id``), so it is not here.
+ALLOWED: dict[str, dict[str, Kind]] = {
+    "system": {"name": STR},
+    "developer": {"name": STR},
+    "user": {"name": STR},
+    "assistant": {"name": STR, "refusal": Nullable(STR), "function_call": _FUNCTION_CALL},
     "tool": {},
-}
-
-#: The native fields each content part type may carry from metadata.
-PART_FIELDS: dict[str, dict[str, _Check]] = {
-    "text": {"prompt_cache_breakpoint": _is_cache_breakpoint},
-    "image_url": {"prompt_cache_breakpoint": _is_cache_breakpoint},
-    "input_audio": {"prompt_cache_breakpoint": _is_cache_breakpoint},
-    "file": {"prompt_cache_breakpoint": _is_cache_breakpoint},
+    "text": _PART,
+    "image_url": _PART,
+    "input_audio": _PART,
+    "file": _PART,
     "refusal": {},
 }
-
-
-def sendable(position: str, metadata: Mapping[str, Any]) -> frozenset[str]:
-    """The native fields of ``position`` (a role, or a part type) that ``metadata`` may fill, by their shape.
-
-    >>> sendable("text", {"openai/prompt_cache_breakpoint": {"mode": "explicit", "ttl": "12h"}})
-    frozenset({'prompt_cache_breakpoint'})
-    >>> sendable("refusal", {"openai/prompt_cache_breakpoint": {"mode": "explicit"}})
-    frozenset()
-    """
-    checks = _MESSAGE_FIELDS.get(position) or PART_FIELDS.get(position) or {}
-    return frozenset(
-        name for name, check in checks.items() if f"{NS}/{name}" in metadata and check(metadata[f"{NS}/{name}"])
-    )
 
 
 def audio_id(metadata: Mapping[str, Any]) -> str | None:

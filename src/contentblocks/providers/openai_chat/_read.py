@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..._api import file_from_data_url
 from ..._blocks import (
     BytesSource,
     Citation,
@@ -22,21 +21,24 @@ from ..._blocks import (
     ToolResultBlock,
     UrlSource,
 )
-from ..._errors import ValidationError, join_key
+from ..._errors import join_key
 from ..._messages import Conversation, Message
-from ..._rules import check_filename
+from .._extras import take_extras
 from .._toolkit import (
+    OCTET,
+    b64decode,
     build,
-    decode_base64,
     fail,
     field,
     is_clean,
+    is_filename,
     is_uri,
     obj,
     plain,
+    present,
     read_arguments,
+    read_data_url,
     require,
-    take_extras,
 )
 from ._keys import (
     ANNOTATED,
@@ -60,11 +62,6 @@ __all__ = ["assistant_content", "read_conversation"]
 _DERIVED_MESSAGE = frozenset({"parsed"})
 _DERIVED_CALL = frozenset({"index"})  # the stream accumulator's position of the call in the list
 _DERIVED_FUNCTION = frozenset({"parsed_arguments"})
-
-
-def present(raw: dict[str, Any], required: frozenset[str] = frozenset()) -> dict[str, Any]:
-    """``raw`` without its ``null`` optional fields: an explicit ``null`` is read as absent."""
-    return {key: value for key, value in raw.items() if value is not None or key in required}
 
 
 def _unknown(raw: dict[str, Any], known: set[str], path: str, what: str) -> None:
@@ -101,13 +98,6 @@ def _parts(content: list[Any], path: str, allowed: set[str]) -> list[Any]:
     return blocks
 
 
-def _from_data_url(url: str, path: str, filename: str | None = None) -> FileBlock:
-    try:
-        return file_from_data_url(url, filename=filename)
-    except ValidationError as e:
-        raise ValidationError([(path, m) for _, m in e.errors]) from None
-
-
 def _image(part: dict[str, Any], path: str) -> FileBlock:
     image_path = f"{path}.image_url"
     image = present(obj(part.get("image_url"), image_path))
@@ -117,7 +107,7 @@ def _image(part: dict[str, Any], path: str) -> FileBlock:
     if "detail" in image:
         metadata[DETAIL] = image["detail"]
     if url[:5].lower() == "data:":
-        block = _from_data_url(url, f"{image_path}.url")
+        block = read_data_url(url, f"{image_path}.url")
         return build(FileBlock, path, media_type=block.media_type, source=block.source, metadata=metadata)
     source = build(UrlSource, image_path, url=url)
     return build(FileBlock, path, media_type="image/*", source=source, metadata=metadata)
@@ -128,7 +118,7 @@ def _audio(part: dict[str, Any], path: str) -> FileBlock:
     audio = obj(part.get("input_audio"), audio_path)
     _unknown(audio, {"data", "format"}, audio_path, "input_audio")
     fmt = field(audio, "format", str, audio_path)
-    data = decode_base64(field(audio, "data", str, audio_path), f"{audio_path}.data")
+    data = b64decode(field(audio, "data", str, audio_path), f"{audio_path}.data")
     media_type = AUDIO_FORMATS.get(fmt, f"audio/{fmt}")
     metadata = take_extras(part, {"type", "input_audio"}, NS)
     return build(FileBlock, path, media_type=media_type, source=BytesSource(data=data), metadata=metadata)
@@ -140,22 +130,22 @@ def _file(part: dict[str, Any], path: str) -> FileBlock:
     _unknown(file, {"file_id", "file_data", "filename"}, file_path, "file")
     metadata = take_extras(part, {"type", "file"}, NS)
     filename = field(file, "filename", str, file_path, optional=True)
-    if filename is not None and check_filename(filename) is not None:
+    if filename is not None and not is_filename(filename):
         metadata[FILENAME] = filename  # kept verbatim: not a valid neutral file name
         filename = None
     source: BytesSource | UrlSource | ReferenceSource
     if "file_id" in file:
         require("file_data" not in file, file_path, "file_id and file_data are exclusive")
         source = build(ReferenceSource, file_path, id=field(file, "file_id", str, file_path), provider=NS)
-        media_type = "application/octet-stream"
+        media_type = OCTET
     else:
         file_data = field(file, "file_data", str, file_path)
         if file_data[:5].lower() == "data:":
-            block = _from_data_url(file_data, f"{file_path}.file_data")
+            block = read_data_url(file_data, f"{file_path}.file_data")
             source, media_type = block.source, block.media_type
         else:
-            source = BytesSource(data=decode_base64(file_data, f"{file_path}.file_data"))
-            media_type = "application/octet-stream"
+            source = BytesSource(data=b64decode(file_data, f"{file_path}.file_data"))
+            media_type = OCTET
             metadata[FILE_DATA_BASE64] = True
     return build(FileBlock, path, media_type=media_type, source=source, filename=filename, metadata=metadata)
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from ..._blocks import RefusalBlock
-from ..._errors import ValidationError
 from ..._messages import Message
-from .._contract import Reply, StopReason, Usage
-from .._toolkit import build, fail, field, obj, plain, require
+from .._contract import Reply, StopReason
+from .._toolkit import build, fail, field, obj, plain, present, require
+from .._usage import Count, read_usage
 from ._keys import CONTENT
-from ._read import assistant_content, present
+from ._read import assistant_content
 
 __all__ = ["PROVIDER", "STOP_REASONS", "read_reply"]
 
@@ -27,42 +27,15 @@ STOP_REASONS: dict[str, StopReason] = {
 }
 
 
-def _count(raw: dict[str, Any], key: str, path: str) -> int | None:
-    value = field(raw, key, int, path, optional=True)
-    require(value is None or value >= 0, f"{path}.{key}", "expected a non-negative integer")
-    return value  # type: ignore[no-any-return]
-
-
-def _details(raw: dict[str, Any], key: str, path: str) -> tuple[dict[str, Any], str]:
-    return field(raw, key, dict, path, optional=True) or {}, f"{path}.{key}"
-
-
-def _no_nulls(value: Any) -> Any:
-    """``value`` with every ``null`` object member left out, at any depth (``null`` is absent in usage)."""
-    if isinstance(value, dict):
-        return {k: _no_nulls(v) for k, v in value.items() if v is not None}
-    return value
-
-
-def read_usage(raw: object, path: str = "$.usage") -> Usage | None:
-    """The reply's token counts: prompt, completion and total, cached prompt and reasoning tokens, plus raw."""
-    if raw is None:
-        return None
-    usage = obj(plain(raw), path)
-    prompt, prompt_path = _details(usage, "prompt_tokens_details", path)
-    completion, completion_path = _details(usage, "completion_tokens_details", path)
-    counts = {
-        "input_tokens": _count(usage, "prompt_tokens", path),
-        "output_tokens": _count(usage, "completion_tokens", path),
-        "total_tokens": _count(usage, "total_tokens", path),
-        "cache_read_tokens": _count(prompt, "cached_tokens", prompt_path),
-        "cache_write_tokens": _count(prompt, "cache_write_tokens", prompt_path),
-        "reasoning_tokens": _count(completion, "reasoning_tokens", completion_path),
-    }
-    try:
-        return Usage(**counts, raw=_no_nulls(usage))
-    except ValidationError as e:  # a value in the usage object that is not JSON (NaN, a lone surrogate)
-        raise ValidationError([(path + p[len("$.raw") :], m) for p, m in e.errors], omitted=e.omitted) from None
+#: The counts of a ChatCompletion's ``usage`` and the ``Usage`` field each fills.
+_COUNTS: dict[str, Count] = {
+    "prompt_tokens": "input_tokens",
+    "completion_tokens": "output_tokens",
+    "total_tokens": "total_tokens",
+    "prompt_tokens_details.cached_tokens": "cache_read_tokens",
+    "prompt_tokens_details.cache_write_tokens": "cache_write_tokens",
+    "completion_tokens_details.reasoning_tokens": "reasoning_tokens",
+}
 
 
 def _message(raw: dict[str, Any], path: str) -> Message | None:
@@ -95,7 +68,7 @@ def read_reply(response: object, choice: int) -> Reply:
         message=message,
         stop_reason=stop,
         provider_stop_reason=finish,
-        usage=read_usage(raw.get("usage")),
+        usage=read_usage(raw.get("usage"), _COUNTS, "$.usage"),
         model=field(raw, "model", str, "$", optional=True),
         response_id=field(raw, "id", str, "$", optional=True),
         provider=PROVIDER,

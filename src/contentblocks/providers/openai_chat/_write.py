@@ -24,8 +24,10 @@ from ..._blocks import (
 from ..._json import thaw
 from ..._messages import Conversation, Message
 from .._contract import LossKind
-from .._toolkit import PayloadWriter, b64encode, data_url, json_text, raw_arguments, report_metadata
+from .._extras import PayloadWriter
+from .._toolkit import OCTET, b64encode, data_url, json_text, raw_arguments
 from ._keys import (
+    ALLOWED,
     ANNOTATED,
     AUDIO,
     AUDIO_FORMATS,
@@ -41,14 +43,12 @@ from ._keys import (
     REFUSAL_PART,
     TARGET,
     audio_id,
-    sendable,
 )
 
 __all__ = ["Sent", "ToolResultFiles", "write_conversation"]
 
 ToolResultFiles = Literal["drop", "user_message"]
 
-_ID_MEDIA_TYPE = "application/octet-stream"  # what a file id reads back as
 _FORMATS = {media_type: fmt for fmt, media_type in AUDIO_FORMATS.items()}
 _TEXT_FLAGS = frozenset({ANNOTATED, OTHER_ANNOTATIONS})
 _CALL_FLAGS = frozenset({f"{NS}/arguments", f"{NS}/invalid_arguments", CUSTOM})
@@ -81,7 +81,7 @@ class _Writer(PayloadWriter):
         self, native: dict[str, Any], metadata: Mapping[str, Any], path: str, skip: frozenset[str] = frozenset()
     ) -> dict[str, Any]:
         """A content part with the extras its part type accepts."""
-        return self.finish(native, metadata, path, sendable(native["type"], metadata), skip)
+        return self.finish(native, metadata, path, ALLOWED[native["type"]], skip)
 
     def text(self, block: TextBlock, path: str) -> dict[str, Any]:
         if block.metadata.get(ANNOTATED) is not True:  # a Chat reply's own annotations are never sent back
@@ -112,9 +112,9 @@ class _Writer(PayloadWriter):
             if source.provider is None:
                 reason = "a file reference naming no provider is sent as an OpenAI file id (reads back as 'openai')"
                 self.loss(path, reason, "content_degraded")
-            if media_type != _ID_MEDIA_TYPE:
+            if media_type != OCTET:
                 reason = f"a file id carries no media type in Chat Completions; {media_type} reads back as "
-                self.loss(path, reason + _ID_MEDIA_TYPE, "content_degraded")
+                self.loss(path, reason + OCTET, "content_degraded")
             native = {"type": "file", "file": {"file_id": source.id}}
         elif major == "image" and not (isinstance(source, BytesSource) and media_type == "image/*"):
             url = source.url if isinstance(source, UrlSource) else data_url(media_type, source.data)
@@ -135,7 +135,7 @@ class _Writer(PayloadWriter):
                 self.loss(path, reason, "content_dropped")
                 return None
             native = {"type": "input_audio", "input_audio": {"data": b64encode(source.data), "format": fmt}}
-        elif meta.get(FILE_DATA_BASE64) is True and media_type == _ID_MEDIA_TYPE:
+        elif meta.get(FILE_DATA_BASE64) is True and media_type == OCTET:
             native = {"type": "file", "file": {"file_data": b64encode(source.data)}}
         else:
             native = {"type": "file", "file": {"file_data": data_url(media_type, source.data)}}
@@ -167,14 +167,14 @@ class _Writer(PayloadWriter):
     def with_content(self, message: Message, parts: list[dict[str, Any]], path: str) -> dict[str, Any]:
         native: dict[str, Any] = {"role": message.role}
         native["content"] = parts[0]["text"] if message.metadata.get(LIST) is not True and _plain_text(parts) else parts
-        return self.finish(native, message.metadata, path, sendable(message.role, message.metadata), {LIST})
+        return self.finish(native, message.metadata, path, ALLOWED[message.role], {LIST})
 
     def user(self, message: Message, path: str) -> dict[str, Any] | None:
         parts = [
             p for j, b in enumerate(message.content) if (p := self.user_part(b, f"{path}.content[{j}]")) is not None
         ]
         if not parts:  # every block was reported on its own; the message's metadata goes nowhere
-            report_metadata(self.losses, path, message.metadata, {LIST}, TARGET)
+            self.report(path, message.metadata, {LIST})
             return None
         return self.with_content(message, parts, path)
 
@@ -199,7 +199,7 @@ class _Writer(PayloadWriter):
                 # the refusal field is read back after the content: it takes only a refusal that comes last
                 if block.metadata.get(REFUSAL_PART) is not True and refusal is None and j == shown[-1]:
                     refusal = block.text
-                    self.finish({}, block.metadata, block_path, frozenset())
+                    self.report(block_path, block.metadata)
                 else:
                     part = {"type": "refusal", "refusal": block.text}
                     parts.append(self.part(part, block.metadata, block_path, frozenset({REFUSAL_PART})))
@@ -225,9 +225,9 @@ class _Writer(PayloadWriter):
             native["tool_calls"] = calls
         skip = {LIST, CONTENT, AUDIO}
         if len(native) == 1 or (native.keys() == {"role", "content"} and not parts):
-            report_metadata(self.losses, path, message.metadata, skip, TARGET)  # nothing left to send
+            self.report(path, message.metadata, skip)  # nothing left to send
             return
-        self.finish(native, message.metadata, path, sendable("assistant", message.metadata), skip)
+        self.finish(native, message.metadata, path, ALLOWED["assistant"], skip)
         self.emit(native, path, tuple(call_paths))
 
     def tool_call(self, block: ToolCallBlock, path: str) -> dict[str, Any]:
@@ -239,15 +239,14 @@ class _Writer(PayloadWriter):
                 )
             text = block.input if type(block.input) is str else json_text(block.input)
             custom = {"name": block.tool_name, "input": text}
-            return self.finish(
-                {"id": block.tool_call_id, "type": "custom", "custom": custom}, meta, path, frozenset(), _CALL_FLAGS
-            )
+            native = {"id": block.tool_call_id, "type": "custom", "custom": custom}
+            return self.finish(native, meta, path, {}, _CALL_FLAGS)
         function = {"name": block.tool_name, "arguments": raw_arguments(block.input, meta)}
         native = {"id": block.tool_call_id, "type": "function", "function": function}
-        return self.finish(native, meta, path, frozenset(), _CALL_FLAGS)
+        return self.finish(native, meta, path, {}, _CALL_FLAGS)
 
     def tool(self, message: Message, path: str) -> None:
-        report_metadata(self.losses, path, message.metadata, (), TARGET)
+        self.report(path, message.metadata)
         for j, result in enumerate(message.content):
             assert isinstance(result, ToolResultBlock)  # noqa: S101 - the role allows nothing else
             self.emit(self.tool_result(result, f"{path}.content[{j}]"), f"{path}.content[{j}]")
@@ -281,7 +280,7 @@ class _Writer(PayloadWriter):
             native["content"] = parts
         else:
             native["content"] = parts[0]["text"] if parts else ""
-        return self.finish(native, block.metadata, path, frozenset(), {LIST})
+        return self.finish(native, block.metadata, path, {}, {LIST})
 
     def flush_moved(self) -> None:
         if self.moved:

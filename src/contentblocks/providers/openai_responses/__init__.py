@@ -43,10 +43,11 @@ from ..._blocks import TextBlock
 from ..._messages import Conversation, Message
 from .._contract import Converted, LossKind, Rejection, Reply
 from .._toolkit import fail, field, obj, plain
+from .._usage import read_usage
 from ._checks import rejections
 from ._fields import ISSUER
 from ._read import REQUEST_ITEMS, RESPONSE_ITEMS, read_items
-from ._reply import stop_reason, usage
+from ._reply import USAGE_COUNTS, stop_reason
 from ._write import Writer
 
 __all__ = ["from_provider", "from_response", "preflight", "to_provider"]
@@ -128,7 +129,7 @@ def from_response(response: object) -> Reply:
         message=messages[0] if messages else None,
         stop_reason=reason,
         provider_stop_reason=provider_reason,
-        usage=usage(raw.get("usage")),
+        usage=read_usage(raw.get("usage"), USAGE_COUNTS, "$.usage"),
         model=field(raw, "model", str, "$", optional=True),
         response_id=field(raw, "id", str, "$", optional=True),
         provider=PROVIDER,

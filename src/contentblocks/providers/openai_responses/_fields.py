@@ -10,31 +10,38 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from .._shapes import JSON, Kind
+from .._toolkit import present as _present
+
 #: The metadata namespace of this adapter (shared with the OpenAI Chat adapter, as the keys mean the same).
 NS = "openai"
 #: Who issues the reasoning state this adapter reads (``contentblocks/issuer`` on its reasoning blocks).
 ISSUER = "openai"
 #: The name loss reasons give the target.
 TARGET = "Responses API"
-#: The media type of an ``input_file`` whose type the wire does not say.
-OCTET = "application/octet-stream"
+
+
+def _any(*names: str) -> dict[str, Kind]:
+    return dict.fromkeys(names, JSON)
+
 
 #: The ``openai/<field>`` metadata each item or part type takes back, by the ``type`` it is written as. An
 #: assistant message with an item id is a ``ResponseOutputMessageParam`` (``output_message``); one without is an
 #: ``EasyInputMessageParam`` (``easy_message``), as is a user message with string content; a user, system or
-#: developer message with list content is a ``Message`` (``message``).
-WIRE: Mapping[str, frozenset[str]] = {
-    "message": frozenset({"status"}),
-    "easy_message": frozenset({"phase"}),
-    "output_message": frozenset({"status", "phase"}),
-    "input_text": frozenset({"prompt_cache_breakpoint"}),
-    "input_image": frozenset({"detail", "prompt_cache_breakpoint"}),
-    "input_file": frozenset({"detail", "prompt_cache_breakpoint", "filename"}),
-    "output_text": frozenset({"logprobs"}),
-    "refusal": frozenset(),
-    "reasoning": frozenset({"status", "encrypted_content"}),
-    "function_call": frozenset({"id", "status", "namespace", "caller", "async"}),
-    "function_call_output": frozenset({"id", "status", "name", "namespace", "caller"}),
+#: developer message with list content is a ``Message`` (``message``). The values are not checked against the
+#: request types' shapes (each field is ``JSON``: any value kept in metadata goes back as it is).
+WIRE: Mapping[str, Mapping[str, Kind]] = {
+    "message": _any("status"),
+    "easy_message": _any("phase"),
+    "output_message": _any("status", "phase"),
+    "input_text": _any("prompt_cache_breakpoint"),
+    "input_image": _any("detail", "prompt_cache_breakpoint"),
+    "input_file": _any("detail", "prompt_cache_breakpoint", "filename"),
+    "output_text": _any("logprobs"),
+    "refusal": {},
+    "reasoning": _any("status", "encrypted_content"),
+    "function_call": _any("id", "status", "namespace", "caller", "async"),
+    "function_call_output": _any("id", "status", "name", "namespace", "caller"),
 }
 
 #: Keys an SDK writes under its own Python names when dumped without aliases (``model_dump()``), by wire name.
@@ -46,15 +53,16 @@ PARSED = frozenset({"parsed", "parsed_arguments"})
 
 
 def present(raw: Mapping[str, Any]) -> dict[str, Any]:
-    """``raw`` without its ``null`` members (an SDK dump writes ``null`` for every unset optional field).
+    """``raw`` without its ``null`` members (the toolkit's ``present``), keys in their wire names.
 
     Every field this adapter reads or keeps is optional-or-absent where it may be ``null``, so a ``null`` is
-    the field's absence; the SDK's Python names for keywords are turned back into wire names.
+    the field's absence; what this adapter adds is the SDK's Python names for keywords (``SDK_NAMES``), turned
+    back into wire names.
 
     >>> present({"id": "fc_1", "caller": None, "async_": True})
     {'id': 'fc_1', 'async': True}
     """
-    return {SDK_NAMES.get(key, key): value for key, value in raw.items() if value is not None}
+    return _present(raw, rename=SDK_NAMES)
 
 
 def flags(meta: Mapping[str, Any], *names: str) -> set[str]:

@@ -12,21 +12,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ... import _api
 from ..._blocks import BytesSource, FileBlock, ReferenceSource, UrlSource
-from ..._errors import ValidationError
-from .._toolkit import PayloadWriter, b64decode, b64encode, build, data_url, fail, take_extras
-from ._fields import NS, OCTET, WIRE, flags
+from .._extras import PayloadWriter, take_extras
+from .._toolkit import OCTET, b64decode, b64encode, build, data_url, fail, is_filename, read_data_url
+from ._fields import NS, WIRE, flags
 
 #: The ``detail`` values an ``input_image`` takes (the SDK's ``ImageDetail``); an ``input_file`` takes the first three.
 _DETAILS = ("low", "high", "auto", "original")
-
-
-def _data_url(value: str, path: str) -> FileBlock:
-    try:
-        return _api.file_from_data_url(value)
-    except ValidationError as e:
-        raise ValidationError([(path + p[1:], m) for p, m in e.errors], omitted=e.omitted) from None
 
 
 def read_file(part: Mapping[str, Any], path: str) -> FileBlock:
@@ -36,7 +28,7 @@ def read_file(part: Mapping[str, Any], path: str) -> FileBlock:
         meta.update(take_extras(part, {"type", "image_url", "file_id"}, NS))
         url, file_id = part.get("image_url"), part.get("file_id")
         if type(url) is str and url[:5].lower() == "data:":
-            block = _data_url(url, f"{path}.image_url")
+            block = read_data_url(url, f"{path}.image_url")
             media_type, source = block.media_type, block.source
         elif type(url) is str:
             media_type, source = "image/*", UrlSource(url=url)
@@ -49,7 +41,7 @@ def read_file(part: Mapping[str, Any], path: str) -> FileBlock:
     data, file_url, file_id = part.get("file_data"), part.get("file_url"), part.get("file_id")
     media_type = OCTET
     if type(data) is str and data[:5].lower() == "data:":
-        block = _data_url(data, f"{path}.file_data")
+        block = read_data_url(data, f"{path}.file_data")
         media_type, source = block.media_type, block.source
     elif type(data) is str:
         source = BytesSource(data=b64decode(data, f"{path}.file_data"))
@@ -63,12 +55,10 @@ def read_file(part: Mapping[str, Any], path: str) -> FileBlock:
     if media_type.startswith("image/"):
         meta[f"{NS}/part"] = "input_file"
     filename = part.get("filename")
-    if filename is not None:
-        try:
-            return FileBlock(media_type=media_type, source=source, filename=filename, metadata=meta)
-        except ValidationError:
-            meta[f"{NS}/filename"] = filename
-    return build(FileBlock, path, media_type=media_type, source=source, metadata=meta)
+    if filename is not None and not is_filename(filename):
+        meta[f"{NS}/filename"] = filename  # kept verbatim: not a valid neutral file name
+        filename = None
+    return build(FileBlock, path, media_type=media_type, source=source, filename=filename, metadata=meta)
 
 
 def write_file(block: FileBlock, path: str, out: PayloadWriter, *, tool_output: bool) -> dict[str, Any]:
@@ -125,4 +115,5 @@ def write_file(block: FileBlock, path: str, out: PayloadWriter, *, tool_output: 
         part["filename"] = meta[f"{NS}/filename"]
         skip |= flags(meta, "filename")
     # detail and filename are checked above: a value the part type does not take stays local.
-    return out.finish(part, meta, path, WIRE[part["type"]] - {"detail", "filename"}, skip)
+    allowed = {name: kind for name, kind in WIRE[part["type"]].items() if name not in ("detail", "filename")}
+    return out.finish(part, meta, path, allowed, skip)

@@ -20,8 +20,7 @@ from typing import Any
 
 from ..._blocks import JsonBlock
 from ..._json import thaw
-from ..._rules import DEFAULT_LIMITS
-from .._toolkit import build
+from .._toolkit import build, drop_nulls
 from ._fields import NS, SDK_NAMES
 
 #: The flag on a JSON block holding a Responses item verbatim.
@@ -68,8 +67,9 @@ _NOTHING: frozenset[str] = frozenset()
 def normalize(item: Mapping[str, Any], kind: str) -> dict[str, Any]:
     """The item as the API wrote it: unset ``null`` members dropped, the SDK's Python names made wire names.
 
-    The walk uses an explicit stack and stops at the JSON depth limit (copying what lies deeper as it is, for the
-    JSON block to refuse), so neither a deeply nested item nor a cycle built in Python can run away.
+    This is the toolkit's ``drop_nulls`` with the request types' own exceptions for this item type: the ``null``
+    members ``KEEP_NULL`` lists stay, the ``OPAQUE`` members are copied without a change. Like it, the walk is
+    bounded, so neither a deeply nested item nor a cycle built in Python can run away.
 
     >>> search = {"type": "web_search_call", "id": "ws_1", "action": {"type": "search", "query": None}}
     >>> normalize(search, "web_search_call")
@@ -78,31 +78,12 @@ def normalize(item: Mapping[str, Any], kind: str) -> dict[str, Any]:
     {'type': 'image_generation_call', 'id': 'ig_1', 'result': None}
     """
     keep, opaque = KEEP_NULL.get(kind, _NOTHING), OPAQUE.get(kind, _NOTHING)
-    root: dict[str, Any] = {}
-    stack: list[tuple[Any, Any, str, int]] = [(item, root, "", 1)]
-    while stack:
-        source, target, where, depth = stack.pop()
-        deeper = depth < DEFAULT_LIMITS.max_depth
-        if isinstance(source, Mapping):
-            for raw_key, value in source.items():
-                key = SDK_NAMES.get(raw_key, raw_key)
-                member = f"{where}.{key}" if where else key
-                if value is None:
-                    if member in keep:
-                        target[key] = None
-                elif member in opaque or not deeper or not isinstance(value, (Mapping, list)):
-                    target[key] = value
-                else:
-                    target[key] = {} if isinstance(value, Mapping) else []
-                    stack.append((value, target[key], member, depth + 1))
-        else:
-            for value in source:
-                if deeper and isinstance(value, (Mapping, list)):
-                    target.append({} if isinstance(value, Mapping) else [])
-                    stack.append((value, target[-1], where, depth + 1))
-                else:
-                    target.append(value)
-    return root
+    return drop_nulls(  # type: ignore[no-any-return]
+        item,
+        keep=lambda member, _: member in keep,
+        verbatim=lambda member, _: member in opaque,
+        rename=SDK_NAMES,
+    )
 
 
 def native_block(raw: Mapping[str, Any], kind: str, path: str) -> JsonBlock:

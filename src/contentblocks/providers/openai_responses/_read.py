@@ -12,7 +12,8 @@ from typing import Any
 from ..._blocks import Block, FileBlock, ReasoningBlock, RefusalBlock, TextBlock, ToolCallBlock, ToolResultBlock
 from ..._messages import Conversation, Message
 from .._contract import ISSUER_KEY
-from .._toolkit import build, fail, field, obj, plain, read_arguments, require, take_extras
+from .._extras import take_extras
+from .._toolkit import build, fail, field, obj, plain, read_arguments, require
 from ._annotations import annotations_for, citations_from_annotations
 from ._fields import ISSUER, NS, PARSED, present
 from ._files import read_file

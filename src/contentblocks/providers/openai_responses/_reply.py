@@ -1,4 +1,4 @@
-"""What a response says about itself: why it stopped and what it used.
+"""What a response says about itself: why it stopped (and, in ``USAGE_COUNTS``, which count is which).
 
 The stop reason comes from ``status`` and ``incomplete_details.reason``; the provider's own value is the more
 precise of the two (``"completed"``, ``"max_output_tokens"``, ``"failed"``...):
@@ -16,10 +16,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .._contract import StopReason, Usage
+from .._contract import StopReason
 from .._toolkit import field, obj, require
+from .._usage import Count
 from ._fields import present
-from ._native import normalize
 
 _INCOMPLETE: Mapping[str, StopReason] = {"max_output_tokens": "max_tokens", "content_filter": "content_filter"}
 #: The output items that ask the caller to run a tool and send its output back (the function calling guide's
@@ -59,34 +59,12 @@ def stop_reason(response: Mapping[str, Any], output: list[Any]) -> tuple[StopRea
     return ("error" if status == "failed" else "other"), status
 
 
-def _count(raw: Mapping[str, Any], key: str, path: str) -> int | None:
-    value = field(raw, key, int, path, optional=True)
-    require(value is None or value >= 0, f"{path}.{key}", "expected a non-negative integer")
-    return value  # type: ignore[no-any-return]
-
-
-def usage(raw: object) -> Usage | None:
-    """The token counts of a response's ``usage`` (``None`` when it has none), its object kept as ``raw``.
-
-    >>> counts = usage({"input_tokens": 10, "input_tokens_details": {"cached_tokens": 4},
-    ...                 "output_tokens": 20, "output_tokens_details": {"reasoning_tokens": 12}, "total_tokens": 30})
-    >>> counts.cache_read_tokens, counts.reasoning_tokens, counts.total_tokens
-    (4, 12, 30)
-    """
-    if raw is None:
-        return None
-    counts = normalize(obj(raw, "$.usage"), "usage")
-    details: dict[str, Any] = {}
-    for key in ("input_tokens_details", "output_tokens_details"):
-        details[key] = obj(counts.get(key, {}), f"$.usage.{key}")
-    return Usage(
-        input_tokens=_count(counts, "input_tokens", "$.usage"),
-        output_tokens=_count(counts, "output_tokens", "$.usage"),
-        cache_read_tokens=_count(details["input_tokens_details"], "cached_tokens", "$.usage.input_tokens_details"),
-        cache_write_tokens=_count(
-            details["input_tokens_details"], "cache_write_tokens", "$.usage.input_tokens_details"
-        ),
-        reasoning_tokens=_count(details["output_tokens_details"], "reasoning_tokens", "$.usage.output_tokens_details"),
-        total_tokens=_count(counts, "total_tokens", "$.usage"),
-        raw=counts,
-    )
+#: The counts of a response's ``usage`` and the ``Usage`` field each fills.
+USAGE_COUNTS: Mapping[str, Count] = {
+    "input_tokens": "input_tokens",
+    "output_tokens": "output_tokens",
+    "input_tokens_details.cached_tokens": "cache_read_tokens",
+    "input_tokens_details.cache_write_tokens": "cache_write_tokens",
+    "output_tokens_details.reasoning_tokens": "reasoning_tokens",
+    "total_tokens": "total_tokens",
+}

@@ -24,7 +24,8 @@ from ..._blocks import (
 from ..._json import thaw
 from ..._messages import Message
 from .._contract import ISSUER_KEY, issuer_matches
-from .._toolkit import PayloadWriter, json_text, raw_arguments, report_metadata
+from .._extras import PayloadWriter
+from .._toolkit import json_text, raw_arguments
 from ._annotations import annotations_for, kept_annotations
 from ._fields import NS, TARGET, WIRE, flags
 from ._files import write_file
@@ -77,7 +78,7 @@ class Writer(PayloadWriter):
     def as_json_text(self, block: JsonBlock, where: str, reason: str) -> str:
         """The JSON text a JSON block is written as, reporting the degradation and its metadata."""
         self.loss(where, reason, "content_degraded")
-        report_metadata(self.losses, where, block.metadata, (), TARGET)
+        self.report(where, block.metadata)
         return json_text(block.value)
 
     def input_parts(self, blocks: Sequence[Block], path: str, *, tool_output: bool = False) -> list[Any]:
@@ -161,7 +162,7 @@ class Writer(PayloadWriter):
                 self.loss(f"{where}.redacted", reason, "state_not_replayed")
             if j != first_index:
                 used = set(first.metadata) | flags(block.metadata, *REASONING)
-                report_metadata(self.losses, where, block.metadata, used, TARGET)
+                self.report(where, block.metadata, used)
         if content or first.metadata.get(f"{NS}/content") == []:
             item["content"] = content
         where = f"{path}.content[{first_index}]"
@@ -213,7 +214,7 @@ class Writer(PayloadWriter):
             else:
                 items.extend(self.single_item(block, where))
         close()
-        report_metadata(self.losses, path, message.metadata, (), TARGET)
+        self.report(path, message.metadata)
         return items
 
     def single_item(self, block: Block, where: str) -> list[Any]:
@@ -230,7 +231,7 @@ class Writer(PayloadWriter):
                 self.finish(item, meta, where, WIRE["function_call"], flags(meta, "arguments", "invalid_arguments"))
             ]
         if type(block) is JsonBlock and (native := native_item(block)) is not None:
-            report_metadata(self.losses, where, meta, {FLAG}, TARGET)
+            self.report(where, meta, {FLAG})
             return [native]
         message: dict[str, Any] = {"type": "message", "role": "assistant"}
         if type(block) is TextBlock:
@@ -241,7 +242,7 @@ class Writer(PayloadWriter):
             return [self.finish(message, meta, where, WIRE["easy_message"], flags(meta, "content", "type"))]
         if type(block) is RefusalBlock:
             self.loss(where, "a refusal needs an output message item id; written as assistant text", "content_degraded")
-            report_metadata(self.losses, where, meta, (), TARGET)
+            self.report(where, meta)
             message["content"] = block.text
             return [message]
         if type(block) is JsonBlock:
@@ -273,7 +274,7 @@ class Writer(PayloadWriter):
                 output = self.input_parts(block.content, where, tool_output=True)
             item = {"type": "function_call_output", "call_id": block.tool_call_id, "output": output}
             items.append(self.finish(item, meta, where, WIRE["function_call_output"], flags(meta, "output_list")))
-        report_metadata(self.losses, path, message.metadata, (), TARGET)
+        self.report(path, message.metadata)
         return items
 
     def write(self, messages: Sequence[Message]) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-r"""Every dump form of an SDK object read as the provider's own wire JSON, through a table of its types.
+r"""The shapes of provider types, written once: reading every dump form as wire JSON, and checking what is sent.
 
 An SDK's pydantic model reaches a user in several forms: ``model_dump()`` (Python names, bytes as ``bytes``,
 enums as members, every unset field as ``None``), ``model_dump(mode="json")`` (bytes as URL-safe base64),
@@ -8,8 +8,9 @@ names, and ``canonical`` turns any of those forms into one: wire names (a field'
 it), ``None`` left out (an explicit null is an absent optional field), bytes as standard base64, enum members
 as their values. A key the table does not name is refused with its path, never dropped.
 
-The same table checks what a writer sends: ``fits`` says whether a value kept in metadata is exactly a valid
-wire value of its field, and ``put_fitting_extras`` writes back only such values.
+The same vocabulary states each adapter's allow-list, the request fields that metadata may fill at a position:
+``fits`` says whether a value kept in metadata is exactly a valid wire value of its field, so that a stored
+``cache_control`` of ``5`` stays local instead of breaking the request.
 
 >>> blob = Struct("Blob", {"data": BYTES, "mimeType": STR})
 >>> canonical({"mime_type": "image/png", "data": b"\xfb\xff", "display": None}, blob, "$.inlineData")
@@ -19,6 +20,9 @@ wire value of its field, and ``put_fitting_extras`` writes back only such values
 >>> canonical({"mimeType": "image/png", "size": 3}, blob, "$.inlineData")
 Traceback (most recent call last):
 contentblocks.ValidationError: $.inlineData.size: unknown key (a Blob has: data, mimeType)
+>>> cache_control = Struct("CacheControl", {"type": Choice("ephemeral"), "ttl": Choice("5m", "1h")}, required={"type"})
+>>> fits({"type": "ephemeral", "ttl": "1h"}, cache_control), fits({"ttl": "1h"}, cache_control)
+(True, False)
 """
 
 from __future__ import annotations
@@ -26,15 +30,13 @@ from __future__ import annotations
 import enum
 import re
 from collections.abc import Callable, Iterable, Mapping
-from collections.abc import Set as AbstractSet
 from typing import Any, TypeAlias
 
 import attrs
 
-from ..._errors import ValidationError
-from ..._json import thaw
-from .._contract import LossRecorder
-from .._toolkit import b64encode, decode_base64, fail, put_extras, report_metadata
+from .._errors import ValidationError
+from .._json import thaw
+from ._toolkit import b64decode, b64encode, fail
 
 __all__ = [
     "BOOL",
@@ -44,14 +46,15 @@ __all__ = [
     "JSON",
     "OBJECT",
     "STR",
+    "Choice",
     "Kind",
     "ListOf",
+    "Nullable",
     "OneOf",
     "Struct",
     "canonical",
     "fits",
     "pick",
-    "put_fitting_extras",
     "scalar",
     "snake",
     "standard_base64",
@@ -76,17 +79,23 @@ def snake(wire: str) -> str:
     return _CAMEL_HUMP.sub("_", wire.lstrip("_")).lower()
 
 
+def _names(names: Iterable[str]) -> frozenset[str]:
+    return frozenset(names)
+
+
 @attrs.frozen(eq=False)
 class Struct:
     """A provider type: its name and its fields by wire name, each with its kind.
 
-    ``open`` types keep a key they do not name as it is (for reports such as token counts, where a new count
-    should not fail a reply); the others refuse it.
+    ``required`` names the fields the type cannot do without (a request type's ``Required`` keys). ``open``
+    types keep a key they do not name as it is (for reports such as token counts, where a new count should not
+    fail a reply); the others refuse it.
     """
 
     name: str
     fields: Mapping[str, Kind]
-    open: bool = False
+    required: frozenset[str] = attrs.field(default=frozenset(), converter=_names, kw_only=True)
+    open: bool = attrs.field(default=False, kw_only=True)
     lookup: Mapping[str, str] = attrs.field(init=False)
 
     @lookup.default
@@ -112,7 +121,28 @@ class OneOf:
     choose: Callable[[Mapping[str, Any]], Struct | None]
 
 
-Kind: TypeAlias = "str | Struct | ListOf | OneOf"
+@attrs.frozen(eq=False, init=False)
+class Choice:
+    """A string from a fixed set (a ``Literal`` of the request type): ``Choice("ephemeral")``."""
+
+    values: frozenset[str]
+
+    def __init__(self, *values: str) -> None:
+        self.__attrs_init__(frozenset(values))
+
+
+@attrs.frozen(eq=False)
+class Nullable:
+    """``null`` or a value of ``kind``: a field whose request type is ``X | None`` and where ``null`` is sent.
+
+    Inside a ``Struct`` a ``null`` member is an absent field, as everywhere; ``Nullable`` matters for a value
+    checked on its own (a metadata value written back as a field, one field of a citation).
+    """
+
+    kind: Kind
+
+
+Kind: TypeAlias = "str | Struct | ListOf | OneOf | Choice | Nullable"
 
 
 def scalar(value: object) -> object:
@@ -134,15 +164,12 @@ def standard_base64(value: object, path: str) -> str:
     """
     if isinstance(value, (bytes, bytearray)):
         return b64encode(bytes(value))
-    if type(value) is not str:
-        raise fail(path, "expected a base64 string")
-    text = value
-    if "-" in text or "_" in text:
-        if "+" in text or "/" in text:
+    if type(value) is str and ("-" in value or "_" in value):
+        if "+" in value or "/" in value:
             raise fail(path, "base64 mixing the standard and URL-safe alphabets")
-        text = text.translate(_URLSAFE)
-    decode_base64(text, path)
-    return text
+        value = value.translate(_URLSAFE)
+    b64decode(value, path)
+    return value  # type: ignore[return-value]
 
 
 def canonical(value: object, kind: Kind, path: str) -> Any:
@@ -158,6 +185,13 @@ def canonical(value: object, kind: Kind, path: str) -> Any:
         if member is None:
             raise fail(path, f"expected a {kind.name}")
         return _struct(value, member, path)
+    if isinstance(kind, Nullable):
+        return None if value is None else canonical(value, kind.kind, path)
+    if isinstance(kind, Choice):
+        value = scalar(value)
+        if type(value) is not str or value not in kind.values:
+            raise fail(path, f"expected one of: {', '.join(sorted(kind.values))}")
+        return value
     if kind == BYTES:
         return standard_base64(value, path)
     if kind == JSON:
@@ -188,6 +222,9 @@ def _struct(value: object, struct: Struct, path: str) -> dict[str, Any]:
         if wire in out:
             raise fail(f"{path}.{key}", f"the field {wire} is given twice")
         out[wire] = canonical(item, struct.fields[wire], f"{path}.{wire}")
+    for wire in struct.required:
+        if wire not in out:
+            raise fail(f"{path}.{wire}", "required field missing")
     return out
 
 
@@ -196,6 +233,8 @@ def fits(value: object, kind: Kind) -> bool:
 
     >>> fits({"fps": 2.0}, Struct("VideoMetadata", {"fps": FLOAT})), fits({"fps": "2"}, Struct("V", {"fps": FLOAT}))
     (True, False)
+    >>> fits(None, Nullable(STR)), fits(None, STR), fits("low", Choice("low", "high")), fits("huge", Choice("low"))
+    (True, False, True, False)
     """
     plain = thaw(value)
     try:
@@ -218,31 +257,3 @@ def pick(raw: object, wire: str) -> Any:
     if value is None:
         value = raw.get(snake(wire))
     return scalar(value)
-
-
-def put_fitting_extras(
-    recorder: LossRecorder,
-    path: str,
-    metadata: Mapping[str, Any],
-    targets: Iterable[tuple[dict[str, Any], Mapping[str, Kind]]],
-    namespace: str,
-    target: str,
-    skip: AbstractSet[str] = frozenset(),
-) -> None:
-    """Write the ``<namespace>/<field>`` metadata that fits into the native objects whose allow-list has the field.
-
-    Each of ``targets`` is a native object and its allow-list (field -> kind); a value is written only when it
-    fits the field's kind. Every other metadata key is reported (``skip`` holds the flags the caller consumed).
-    This is ``put_extras`` with value checks: a ``gemini/thought`` of ``"yes"`` stays local instead of breaking the
-    request.
-    """
-    used: set[str] = set(skip)
-    prefix = f"{namespace}/"
-    for native, fields in targets:
-        fitting = {
-            key: value
-            for key, value in metadata.items()
-            if key.startswith(prefix) and key[len(prefix) :] in fields and fits(value, fields[key[len(prefix) :]])
-        }
-        used |= put_extras(native, fitting, namespace, fields.keys(), skip)
-    report_metadata(recorder, path, metadata, used, target)
