@@ -25,8 +25,19 @@ REASONS = documented_reasons("openai_responses.md")
 SETTINGS = examples(40)
 
 #: Keys in the adapter's namespace with any value: fields the request has nowhere (what a user, a stream
-#: accumulator or an old version of this adapter stored) and the adapter's own flags, which must survive junk.
+#: accumulator or an old version of this adapter stored), the adapter's own flags, which must survive junk, and
+#: the allow-listed fields, whose junk values must stay local.
 JUNK_KEYS = [
+    "openai/status",
+    "openai/phase",
+    "openai/prompt_cache_breakpoint",
+    "openai/logprobs",
+    "openai/encrypted_content",
+    "openai/id",
+    "openai/name",
+    "openai/namespace",
+    "openai/caller",
+    "openai/async",
     "openai/latency_ms",
     "openai/index",
     "openai/item_id",

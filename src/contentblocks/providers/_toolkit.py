@@ -25,7 +25,14 @@ from typing import Any, TypeVar
 from .._api import file_from_data_url, parse_json
 from .._blocks import FileBlock
 from .._errors import ValidationError
-from .._rules import DEFAULT_LIMITS, check_base64, check_filename, check_no_surrounding_space, check_uri
+from .._rules import (
+    DEFAULT_LIMITS,
+    check_base64,
+    check_filename,
+    check_identifier,
+    check_no_surrounding_space,
+    check_uri,
+)
 
 __all__ = [
     "OCTET",
@@ -37,6 +44,7 @@ __all__ = [
     "drop_nulls",
     "fail",
     "field",
+    "identifier",
     "is_clean",
     "is_filename",
     "is_uri",
@@ -178,6 +186,23 @@ def build(cls: type[T], path: str, /, **fields: Any) -> T:
         return cls(**fields)
     except ValidationError as e:
         raise reroot(e, path) from None
+
+
+def identifier(raw: Mapping[str, Any], key: str, path: str, *, optional: bool = False) -> Any:
+    """``raw[key]`` checked to be a string and a valid identifier (a tool call's id or name), as ``field`` reads it.
+
+    The neutral block names the field otherwise (``tool_call_id`` for a Responses ``call_id``): checked here, a bad
+    value is reported at the provider's own key.
+
+    >>> identifier({"call_id": "call 1"}, "call_id", "$.output[0]")
+    Traceback (most recent call last):
+    contentblocks.ValidationError: $.output[0].call_id: contains whitespace or a control character
+    """
+    value = field(raw, key, str, path, optional=optional)
+    problem = None if value is None else check_identifier(value)
+    if problem is not None:
+        raise fail(f"{path}.{key}", problem)
+    return value
 
 
 def obj(raw: object, path: str) -> dict[str, Any]:

@@ -27,7 +27,7 @@ from ..._messages import Conversation, Message
 from ..._rules import DEFAULT_LIMITS, check_free_text
 from .._contract import ISSUER_KEY
 from .._extras import take_extras
-from .._toolkit import OCTET, b64decode, build, fail, field, is_clean, is_uri, obj, plain, require, reroot
+from .._toolkit import OCTET, b64decode, build, fail, field, identifier, is_clean, is_uri, obj, plain, require, reroot
 from ._fields import NS, absent_nulls
 
 __all__ = [
@@ -183,8 +183,8 @@ def _tool_use(raw: dict[str, Any], path: str) -> ToolCallBlock:
     return build(
         ToolCallBlock,
         path,
-        tool_call_id=field(raw, "id", str, path),
-        tool_name=field(raw, "name", str, path),
+        tool_call_id=identifier(raw, "id", path),
+        tool_name=identifier(raw, "name", path),
         input=raw["input"],
         metadata=extras(raw, {"type", "id", "name", "input"}),
     )

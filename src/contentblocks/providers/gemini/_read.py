@@ -19,7 +19,7 @@ from ..._blocks import (
 from ..._errors import ValidationError
 from ..._messages import Message
 from .._contract import ISSUER_KEY
-from .._toolkit import b64decode, build, fail, field, is_filename, reroot
+from .._toolkit import b64decode, build, fail, field, identifier, is_filename, reroot
 from ._wire import DATA_KINDS, FILE_PART_EXTRAS, PART_EXTRAS, RESPONSE_EXTRAS
 
 __all__ = ["ISSUER", "NS", "SIG", "content_blocks", "read_contents", "tool_response"]
@@ -47,37 +47,52 @@ def _media(native: Mapping[str, Any], path: str, *, inline: bool, meta: dict[str
     return build(FileBlock, path, media_type=mime, source=source, filename=filename, metadata=meta)
 
 
-def tool_response(response: Mapping[str, Any]) -> tuple[str, list[Any], dict[str, Any]]:
-    """The outcome, content and flags a ``functionResponse.response`` object reads as.
+def tool_response(response: Mapping[str, Any], path: str = "$") -> tuple[str, list[Any], dict[str, Any]]:
+    """The outcome, content and flags a ``functionResponse.response`` object (at ``path``) reads as.
 
     ``output`` is a success and ``error`` a failure: a non-empty string is a text block, a list of non-empty
     strings one text block each, any other value a JSON block. Any other object is one JSON block, flagged
-    ``gemini/response: "object"``.
+    ``gemini/response: "object"``. A value a block refuses (nested too deep, a NaN) is reported at its path in
+    the response.
+
+    >>> tool_response({"output": {"n": float("nan")}}, "$.contents[1].parts[0].functionResponse.response")
+    Traceback (most recent call last):
+    contentblocks.ValidationError: $.contents[1].parts[0].functionResponse.response.output.n: NaN and infinities \
+are not JSON numbers
     """
     meta: dict[str, Any] = {}
     key = "error" if "error" in response else "output"
     if set(response) - {key}:
         meta[f"{NS}/response"] = "object"
-        return "succeeded", [JsonBlock(value=dict(response))], meta
+        return "succeeded", [_block(dict(response), path)], meta
     outcome = "failed" if key == "error" else "succeeded"
     if key not in response:
         return outcome, [], meta
-    value = response[key]
+    value, where = response[key], f"{path}.{key}"
     content: list[Any] = []
     if type(value) is str and value:
-        content.append(TextBlock(text=value))
+        content.append(_block(value, where))
     elif type(value) is list and value and all(type(v) is str and v for v in value):
-        content.extend(TextBlock(text=v) for v in value)
+        content.extend(_block(v, f"{where}[{i}]") for i, v in enumerate(value))
         meta[f"{NS}/output"] = "list" if len(value) > 1 else "list1"
     elif value is not None:
-        content.append(JsonBlock(value=value))
+        content.append(_block(value, where))
     elif key == "output":
         meta[f"{NS}/output"] = None
     return outcome, content, meta
 
 
+def _block(value: Any, path: str) -> TextBlock | JsonBlock:
+    """The text (a string) or JSON block for a response value at ``path``; a problem in it is reported there."""
+    text = type(value) is str
+    try:
+        return TextBlock(text=value) if text else JsonBlock(value=value)
+    except ValidationError as e:
+        raise reroot(e, path, "$.text" if text else "$.value") from None
+
+
 def _result(fr: Mapping[str, Any], path: str, pending: list[ToolCallBlock], meta: dict[str, Any]) -> ToolResultBlock:
-    name, call_id = field(fr, "name", str, path), fr.get("id")
+    name, call_id = identifier(fr, "name", path), identifier(fr, "id", path, optional=True)
     match = next(
         (c for c in pending if (c.tool_call_id == call_id if call_id is not None else c.tool_name == name)), None
     )
@@ -89,7 +104,7 @@ def _result(fr: Mapping[str, Any], path: str, pending: list[ToolCallBlock], meta
     response = fr.get("response")
     if response is None:
         raise fail(f"{path}.response", "required field missing")
-    outcome, content, flags = tool_response(response)
+    outcome, content, flags = tool_response(response, f"{path}.response")
     meta.update(flags)
     meta.update({f"{NS}/{k}": fr[k] for k in RESPONSE_EXTRAS if k in fr})
     for j, sub in enumerate(fr.get("parts", [])):
@@ -150,14 +165,14 @@ def part_block(part: Mapping[str, Any], path: str, issuer: str, pending: list[To
         fc = part[kind]
         meta.update({f"{NS}/{k}": fc[k] for k in ("willContinue", "partialArgs") if k in fc})
         if "id" in fc:
-            call_id = fc["id"]
+            call_id = identifier(fc, "id", where)
         else:
             meta[f"{NS}/generated_id"] = True
         call = build(
             ToolCallBlock,
             where,
             tool_call_id=call_id,
-            tool_name=field(fc, "name", str, where),
+            tool_name=identifier(fc, "name", where),
             input=fc.get("args"),
             metadata=meta,
         )

@@ -30,6 +30,7 @@ from .._toolkit import (
     build,
     fail,
     field,
+    identifier,
     is_clean,
     is_filename,
     is_uri,
@@ -167,8 +168,8 @@ def _tool_call(item: object, path: str) -> ToolCallBlock:
     return build(
         ToolCallBlock,
         path,
-        tool_call_id=field(raw, "id", str, path),
-        tool_name=field(inner, "name", str, inner_path),
+        tool_call_id=identifier(raw, "id", path),
+        tool_name=identifier(inner, "name", inner_path),
         input=value,
         metadata=metadata,
     )

@@ -2,15 +2,20 @@
 
 Reading keeps a native field with no neutral home in metadata as ``openai/<field>``; writing sends it back only
 where the request type (the SDK's ``ResponseInputItemParam`` members and their parts) declares that field at
-that position. Everything else stays local and is reported as ``metadata_not_sent``.
+that position, and only with a value of the shape the request type gives it (``openai/status: 5`` is not sent).
+Everything else stays local and is reported as ``metadata_not_sent``.
+
+>>> from contentblocks.providers._shapes import fits
+>>> fits("completed", WIRE["reasoning"]["status"]), fits(5, WIRE["reasoning"]["status"])
+(True, False)
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from .._shapes import JSON, Kind
+from .._shapes import BOOL, FLOAT, INT, STR, Choice, Kind, ListOf, Nullable, OneOf, Struct
 from .._toolkit import present as _present
 
 #: The metadata namespace of this adapter (shared with the OpenAI Chat adapter, as the keys mean the same).
@@ -21,28 +26,62 @@ ISSUER = "openai"
 TARGET = "Responses API"
 
 
-def _any(*names: str) -> dict[str, Kind]:
-    return dict.fromkeys(names, JSON)
+_STATUS = Choice("in_progress", "completed", "incomplete")
+_PHASE = Choice("commentary", "final_answer")
+_BREAKPOINT = Struct(
+    "PromptCacheBreakpoint", {"mode": Choice("explicit"), "ttl": Choice("30m", "12h")}, required={"mode"}
+)
+_TOP_LOGPROB = Struct(
+    "LogprobTopLogprob", {"token": STR, "bytes": ListOf(INT), "logprob": FLOAT}, required={"token", "bytes", "logprob"}
+)
+_LOGPROB = Struct(
+    "Logprob",
+    {"token": STR, "bytes": ListOf(INT), "logprob": FLOAT, "top_logprobs": ListOf(_TOP_LOGPROB)},
+    required={"token", "bytes", "logprob", "top_logprobs"},
+)
+_DIRECT = Struct("CallerDirect", {"type": Choice("direct")}, required={"type"})
+_PROGRAM = Struct("CallerProgram", {"type": Choice("program"), "caller_id": STR}, required={"type", "caller_id"})
+_CALLER = OneOf("Caller", (_DIRECT, _PROGRAM), lambda value: _DIRECT if value.get("type") == "direct" else _PROGRAM)
 
-
-#: The ``openai/<field>`` metadata each item or part type takes back, by the ``type`` it is written as. An
-#: assistant message with an item id is a ``ResponseOutputMessageParam`` (``output_message``); one without is an
-#: ``EasyInputMessageParam`` (``easy_message``), as is a user message with string content; a user, system or
-#: developer message with list content is a ``Message`` (``message``). The values are not checked against the
-#: request types' shapes (each field is ``JSON``: any value kept in metadata goes back as it is).
+#: The ``openai/<field>`` metadata each item or part type takes back, by the ``type`` it is written as, with the
+#: shape its request type gives the field (``Nullable`` where it is ``Optional``, so ``null`` is sent): a value
+#: that does not fit stays local. An assistant message with an item id is a ``ResponseOutputMessageParam``
+#: (``output_message``); one without is an ``EasyInputMessageParam`` (``easy_message``), as is a user message with
+#: string content; a user, system or developer message with list content is a ``Message`` (``message``).
 WIRE: Mapping[str, Mapping[str, Kind]] = {
-    "message": _any("status"),
-    "easy_message": _any("phase"),
-    "output_message": _any("status", "phase"),
-    "input_text": _any("prompt_cache_breakpoint"),
-    "input_image": _any("detail", "prompt_cache_breakpoint"),
-    "input_file": _any("detail", "prompt_cache_breakpoint", "filename"),
-    "output_text": _any("logprobs"),
+    "message": {"status": _STATUS},
+    "easy_message": {"phase": Nullable(_PHASE)},
+    "output_message": {"status": _STATUS, "phase": Nullable(_PHASE)},
+    "input_text": {"prompt_cache_breakpoint": _BREAKPOINT},
+    "input_image": {"detail": Choice("low", "high", "auto", "original"), "prompt_cache_breakpoint": _BREAKPOINT},
+    "input_file": {"detail": Choice("low", "high", "auto"), "prompt_cache_breakpoint": _BREAKPOINT, "filename": STR},
+    "output_text": {"logprobs": ListOf(_LOGPROB)},
     "refusal": {},
-    "reasoning": _any("status", "encrypted_content"),
-    "function_call": _any("id", "status", "namespace", "caller", "async"),
-    "function_call_output": _any("id", "status", "name", "namespace", "caller"),
+    "reasoning": {"status": _STATUS, "encrypted_content": Nullable(STR)},
+    "function_call": {"id": STR, "status": _STATUS, "namespace": STR, "caller": Nullable(_CALLER), "async": BOOL},
+    "function_call_output": {
+        "id": Nullable(STR),
+        "status": Nullable(_STATUS),
+        "name": Nullable(STR),
+        "namespace": Nullable(STR),
+        "caller": Nullable(_CALLER),
+    },
 }
+
+
+def misfit(position: str) -> Callable[[str], str]:
+    """The loss reason for an allow-listed field whose value does not fit it, at ``position`` (a ``WIRE`` key).
+
+    >>> misfit("output_message")("status")
+    'not a valid Responses API status for a message; not sent'
+    """
+    label = "message" if position.endswith("message") else position
+
+    def reason(name: str) -> str:
+        return f"not a valid {TARGET} {name} for a {label}; not sent"
+
+    return reason
+
 
 #: Keys an SDK writes under its own Python names when dumped without aliases (``model_dump()``), by wire name.
 SDK_NAMES: Mapping[str, str] = {"async_": "async", "schema_": "schema"}

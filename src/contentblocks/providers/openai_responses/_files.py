@@ -14,11 +14,9 @@ from typing import Any
 
 from ..._blocks import BytesSource, FileBlock, ReferenceSource, UrlSource
 from .._extras import PayloadWriter, take_extras
-from .._toolkit import OCTET, b64decode, b64encode, build, data_url, fail, is_filename, read_data_url
-from ._fields import NS, WIRE, flags
-
-#: The ``detail`` values an ``input_image`` takes (the SDK's ``ImageDetail``); an ``input_file`` takes the first three.
-_DETAILS = ("low", "high", "auto", "original")
+from .._shapes import fits
+from .._toolkit import OCTET, b64decode, b64encode, build, data_url, fail, is_filename, key_path, read_data_url
+from ._fields import NS, WIRE, flags, misfit
 
 
 def read_file(part: Mapping[str, Any], path: str) -> FileBlock:
@@ -66,6 +64,7 @@ def write_file(block: FileBlock, path: str, out: PayloadWriter, *, tool_output: 
 
     ``detail`` comes from ``openai/detail`` when it is a value the part type takes; in a message an ``input_image``
     needs one, so it is ``auto`` otherwise. A filename a file block cannot hold is sent from ``openai/filename``.
+    A value of either that does not fit the part's field is reported as such.
     """
     meta, source = block.metadata, block.source
     image = block.media_type.startswith("image/") and meta.get(f"{NS}/part") != "input_file"
@@ -104,16 +103,22 @@ def write_file(block: FileBlock, path: str, out: PayloadWriter, *, tool_output: 
             out.loss(f"{path}.filename", "input_image has no filename; dropped", "content_dropped")
         else:
             part["filename"] = block.filename
+    wire = WIRE[part["type"]]
     skip = flags(meta, "part", "file_data")
-    detail = meta.get(f"{NS}/detail")
-    if detail in (_DETAILS if image else _DETAILS[:3]):
-        part["detail"] = detail
+    if f"{NS}/detail" in meta:
+        if fits(meta[f"{NS}/detail"], wire["detail"]):
+            part["detail"] = meta[f"{NS}/detail"]
+        else:
+            out.loss(key_path(path, f"{NS}/detail"), misfit(part["type"])("detail"), "metadata_not_sent")
         skip |= flags(meta, "detail")
-    elif image and not tool_output:
+    if "detail" not in part and image and not tool_output:
         part["detail"] = "auto"
-    if type(meta.get(f"{NS}/filename")) is str and not image and "filename" not in part:
-        part["filename"] = meta[f"{NS}/filename"]
+    if not image and "filename" not in part and f"{NS}/filename" in meta:
+        if fits(meta[f"{NS}/filename"], wire["filename"]):
+            part["filename"] = meta[f"{NS}/filename"]
+        else:
+            out.loss(key_path(path, f"{NS}/filename"), misfit(part["type"])("filename"), "metadata_not_sent")
         skip |= flags(meta, "filename")
-    # detail and filename are checked above: a value the part type does not take stays local.
-    allowed = {name: kind for name, kind in WIRE[part["type"]].items() if name not in ("detail", "filename")}
-    return out.finish(part, meta, path, allowed, skip)
+    # detail and filename are written above: a value the part type does not take stays local, reported there.
+    allowed = {name: kind for name, kind in wire.items() if name not in ("detail", "filename")}
+    return out.finish(part, meta, path, allowed, skip, misfit=misfit(part["type"]))

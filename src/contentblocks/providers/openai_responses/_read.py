@@ -13,7 +13,7 @@ from ..._blocks import Block, FileBlock, ReasoningBlock, RefusalBlock, TextBlock
 from ..._messages import Conversation, Message
 from .._contract import ISSUER_KEY
 from .._extras import take_extras
-from .._toolkit import build, fail, field, obj, plain, read_arguments, require
+from .._toolkit import build, fail, field, identifier, obj, plain, read_arguments, require
 from ._annotations import annotations_for, citations_from_annotations
 from ._fields import ISSUER, NS, PARSED, present
 from ._files import read_file
@@ -101,7 +101,7 @@ def reasoning_blocks(item: Mapping[str, Any], path: str) -> list[ReasoningBlock]
 
 def function_call(item: Mapping[str, Any], path: str) -> ToolCallBlock:
     """A ``function_call`` item; invalid JSON arguments are kept verbatim as the input (``read_arguments``)."""
-    call_id, name = field(item, "call_id", str, path), field(item, "name", str, path)
+    call_id, name = identifier(item, "call_id", path), identifier(item, "name", path)
     value, kept = read_arguments(field(item, "arguments", str, path))
     meta = {**take_extras(item, {"type", "call_id", "name", "arguments"} | PARSED, NS), **kept}
     return build(ToolCallBlock, path, tool_call_id=call_id, tool_name=name, input=value, metadata=meta)

@@ -7,7 +7,8 @@ field the item or part type declares (``WIRE``); the rest is reported as ``metad
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from ..._blocks import (
@@ -25,9 +26,10 @@ from ..._json import thaw
 from ..._messages import Message
 from .._contract import ISSUER_KEY, issuer_matches
 from .._extras import PayloadWriter
-from .._toolkit import json_text, raw_arguments
+from .._shapes import fits
+from .._toolkit import json_text, key_path, raw_arguments
 from ._annotations import annotations_for, kept_annotations
-from ._fields import NS, TARGET, WIRE, flags
+from ._fields import NS, TARGET, WIRE, flags, misfit
 from ._files import write_file
 from ._native import FLAG, native_item
 
@@ -54,6 +56,21 @@ class Writer(PayloadWriter):
     def __init__(self, issuer: str) -> None:
         super().__init__()
         self.issuer = issuer
+
+    def extras(
+        self,
+        native: dict[str, Any],
+        meta: Mapping[str, Any],
+        path: str,
+        position: str,
+        skip: AbstractSet[str] = frozenset(),
+    ) -> dict[str, Any]:
+        """Write the ``openai/<field>`` metadata the ``position`` (a ``WIRE`` key) takes and that fits its field.
+
+        A value of the wrong shape for an allow-listed field is reported as such, apart from the metadata that has
+        no place in the request at all.
+        """
+        return self.finish(native, meta, path, WIRE[position], skip, misfit=misfit(position))
 
     def citation_losses(self, path: str, block: TextBlock, *, carried: bool) -> None:
         """Report what the written annotations (or their absence, ``carried=False``) lose of the citations."""
@@ -88,9 +105,7 @@ class Writer(PayloadWriter):
             where = f"{path}.content[{j}]"
             if type(block) is TextBlock:
                 self.citation_losses(where, block, carried=False)
-                out.append(
-                    self.finish({"type": "input_text", "text": block.text}, block.metadata, where, WIRE["input_text"])
-                )
+                out.append(self.extras({"type": "input_text", "text": block.text}, block.metadata, where, "input_text"))
             elif type(block) is FileBlock:
                 out.append(write_file(block, where, self, tool_output=tool_output))
             elif type(block) is JsonBlock:
@@ -106,13 +121,13 @@ class Writer(PayloadWriter):
         item: dict[str, Any] = {"type": "message", "role": message.role}
         if meta.get(f"{NS}/content") == "string" and is_plain(message.content):
             item["content"] = message.content[0].text  # type: ignore[union-attr]
-            allowed = WIRE["easy_message"]
+            position = "easy_message"
         else:
             item["content"] = self.input_parts(message.content, path)
-            allowed = WIRE["message"] if f"{NS}/status" in meta else WIRE["easy_message"]
+            position = "message" if f"{NS}/status" in meta else "easy_message"
         if f"{NS}/type" in meta and meta[f"{NS}/type"] is None:
             del item["type"]
-        return self.finish(item, meta, path, allowed, flags(meta, "content", "type", "input_item"))
+        return self.extras(item, meta, path, position, flags(meta, "content", "type", "input_item"))
 
     def output_item(self, group: list[tuple[int, TextBlock | RefusalBlock]], path: str) -> dict[str, Any]:
         """An assistant ``message`` output item: the blocks that share its id, as its parts."""
@@ -131,10 +146,14 @@ class Writer(PayloadWriter):
                 if not (kept_annotations(kept) and part["annotations"] == kept):  # verbatim: nothing lost
                     self.citation_losses(where, block, carried=True)
             for key in ("status", "phase"):
-                if f"{NS}/{key}" in meta:
+                if f"{NS}/{key}" not in meta:
+                    continue
+                if fits(meta[f"{NS}/{key}"], WIRE["output_message"][key]):
                     item.setdefault(key, thaw(meta[f"{NS}/{key}"]))
+                else:
+                    self.loss(key_path(where, f"{NS}/{key}"), misfit("output_message")(key), "metadata_not_sent")
             skip = flags(meta, "id", "status", "phase", "annotations", "part")
-            parts.append(self.finish(part, meta, where, WIRE[part["type"]], skip))
+            parts.append(self.extras(part, meta, where, part["type"], skip))
         item["content"] = parts
         item.setdefault("status", "completed")
         return item
@@ -166,7 +185,7 @@ class Writer(PayloadWriter):
         if content or first.metadata.get(f"{NS}/content") == []:
             item["content"] = content
         where = f"{path}.content[{first_index}]"
-        return self.finish(item, first.metadata, where, WIRE["reasoning"], flags(first.metadata, *REASONING))
+        return self.extras(item, first.metadata, where, "reasoning", flags(first.metadata, *REASONING))
 
     def drop_reasoning(self, block: ReasoningBlock, where: str) -> None:
         """Report a reasoning block that is not sent: its text is content, a bare signature is provider state."""
@@ -227,9 +246,7 @@ class Writer(PayloadWriter):
                 "name": block.tool_name,
                 "arguments": raw_arguments(block.input, meta),
             }
-            return [
-                self.finish(item, meta, where, WIRE["function_call"], flags(meta, "arguments", "invalid_arguments"))
-            ]
+            return [self.extras(item, meta, where, "function_call", flags(meta, "arguments", "invalid_arguments"))]
         if type(block) is JsonBlock and (native := native_item(block)) is not None:
             self.report(where, meta, {FLAG})
             return [native]
@@ -239,7 +256,7 @@ class Writer(PayloadWriter):
             message["content"] = block.text
             if f"{NS}/type" in meta and meta[f"{NS}/type"] is None:
                 del message["type"]
-            return [self.finish(message, meta, where, WIRE["easy_message"], flags(meta, "content", "type"))]
+            return [self.extras(message, meta, where, "easy_message", flags(meta, "content", "type"))]
         if type(block) is RefusalBlock:
             self.loss(where, "a refusal needs an output message item id; written as assistant text", "content_degraded")
             self.report(where, meta)
@@ -273,7 +290,7 @@ class Writer(PayloadWriter):
             else:
                 output = self.input_parts(block.content, where, tool_output=True)
             item = {"type": "function_call_output", "call_id": block.tool_call_id, "output": output}
-            items.append(self.finish(item, meta, where, WIRE["function_call_output"], flags(meta, "output_list")))
+            items.append(self.extras(item, meta, where, "function_call_output", flags(meta, "output_list")))
         self.report(path, message.metadata)
         return items
 
