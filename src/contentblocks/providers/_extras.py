@@ -128,12 +128,13 @@ def report_metadata(
 class PayloadWriter:
     """What the adapters' payload writers share: a loss recorder, and writing a block's extras back.
 
-    A subclass sets ``namespace`` (its metadata prefix, ``anthropic``) and ``target`` (the name its loss
-    reasons use, ``Anthropic``).
+    A subclass sets ``namespace`` (its metadata prefix, ``anthropic``), ``target`` (the name its loss
+    reasons use, ``Anthropic``) and, to use :meth:`extras`, ``allow_lists`` (position -> field -> kind).
     """
 
     namespace: str
     target: str
+    allow_lists: Mapping[str, Mapping[str, Kind]]
 
     def __init__(self) -> None:
         self.losses = LossRecorder()
@@ -145,6 +146,34 @@ class PayloadWriter:
     def report(self, path: str, metadata: Mapping[str, Any], used: Iterable[str] = ()) -> None:
         """Report the metadata at ``path`` that is not sent: every key but the ``used`` ones (and the flags)."""
         report_metadata(self.losses, path, metadata, used, self.target)
+
+    def position_label(self, position: str) -> str:
+        """How loss reasons name a position of ``allow_lists`` (the position itself unless a subclass says)."""
+        return position
+
+    def misfit(self, position: str) -> Callable[[str], str]:
+        """The loss reason for an allow-listed field of ``position`` whose value does not fit the field."""
+        label = self.position_label(position)
+
+        def reason(name: str) -> str:
+            return f"not a valid {self.target} {name} for a {label}; not sent"
+
+        return reason
+
+    def extras(
+        self,
+        native: dict[str, Any],
+        metadata: Mapping[str, Any],
+        path: str,
+        position: str,
+        skip: AbstractSet[str] = frozenset(),
+    ) -> dict[str, Any]:
+        """Write the allow-listed metadata of ``position`` that fits its field; report the rest, return ``native``.
+
+        A value of the wrong shape for an allow-listed field is reported with :meth:`misfit`'s reason, apart from
+        the metadata that has no place in the request at all.
+        """
+        return self.finish(native, metadata, path, self.allow_lists[position], skip, misfit=self.misfit(position))
 
     def finish(
         self,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from ..._blocks import (
@@ -51,30 +50,12 @@ class _Writer(PayloadWriter):
 
     namespace = NS
     target = TARGET
+    allow_lists = EXTRAS
 
     def __init__(self, issuer: str) -> None:
         super().__init__()
         self.issuer = issuer
         self.origins: list[list[str]] = []
-
-    def extras(
-        self,
-        native: dict[str, Any],
-        metadata: Mapping[str, Any],
-        path: str,
-        position: str,
-        skip: frozenset[str] = frozenset(),
-    ) -> dict[str, Any]:
-        """Write the allow-listed ``anthropic/<field>`` metadata of this position that has the field's shape.
-
-        A value of the wrong shape for an allow-listed field is reported as such, apart from the metadata that
-        has no place in the request at all.
-        """
-
-        def misfit(name: str) -> str:
-            return f"not a valid Anthropic {name} for a {position}; not sent"
-
-        return self.finish(native, metadata, path, EXTRAS[position], skip, misfit=misfit)
 
     # ------------------------------------------------------------------------------------------- text
 

@@ -12,7 +12,7 @@ Everything else stays local and is reported as ``metadata_not_sent``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from .._shapes import BOOL, FLOAT, INT, STR, Choice, Kind, ListOf, Nullable, OneOf, Struct
@@ -67,20 +67,6 @@ WIRE: Mapping[str, Mapping[str, Kind]] = {
         "caller": Nullable(_CALLER),
     },
 }
-
-
-def misfit(position: str) -> Callable[[str], str]:
-    """The loss reason for an allow-listed field whose value does not fit it, at ``position`` (a ``WIRE`` key).
-
-    >>> misfit("output_message")("status")
-    'not a valid Responses API status for a message; not sent'
-    """
-    label = "message" if position.endswith("message") else position
-
-    def reason(name: str) -> str:
-        return f"not a valid {TARGET} {name} for a {label}; not sent"
-
-    return reason
 
 
 #: Keys an SDK writes under its own Python names when dumped without aliases (``model_dump()``), by wire name.

@@ -16,7 +16,7 @@ from ..._blocks import BytesSource, FileBlock, ReferenceSource, UrlSource
 from .._extras import PayloadWriter, take_extras
 from .._shapes import fits
 from .._toolkit import OCTET, b64decode, b64encode, build, data_url, fail, is_filename, key_path, read_data_url
-from ._fields import NS, WIRE, flags, misfit
+from ._fields import NS, WIRE, flags
 
 
 def read_file(part: Mapping[str, Any], path: str) -> FileBlock:
@@ -109,7 +109,7 @@ def write_file(block: FileBlock, path: str, out: PayloadWriter, *, tool_output: 
         if fits(meta[f"{NS}/detail"], wire["detail"]):
             part["detail"] = meta[f"{NS}/detail"]
         else:
-            out.loss(key_path(path, f"{NS}/detail"), misfit(part["type"])("detail"), "metadata_not_sent")
+            out.loss(key_path(path, f"{NS}/detail"), out.misfit(part["type"])("detail"), "metadata_not_sent")
         skip |= flags(meta, "detail")
     if "detail" not in part and image and not tool_output:
         part["detail"] = "auto"
@@ -117,8 +117,8 @@ def write_file(block: FileBlock, path: str, out: PayloadWriter, *, tool_output: 
         if fits(meta[f"{NS}/filename"], wire["filename"]):
             part["filename"] = meta[f"{NS}/filename"]
         else:
-            out.loss(key_path(path, f"{NS}/filename"), misfit(part["type"])("filename"), "metadata_not_sent")
+            out.loss(key_path(path, f"{NS}/filename"), out.misfit(part["type"])("filename"), "metadata_not_sent")
         skip |= flags(meta, "filename")
     # detail and filename are written above: a value the part type does not take stays local, reported there.
     allowed = {name: kind for name, kind in wire.items() if name not in ("detail", "filename")}
-    return out.finish(part, meta, path, allowed, skip, misfit=misfit(part["type"]))
+    return out.finish(part, meta, path, allowed, skip, misfit=out.misfit(part["type"]))

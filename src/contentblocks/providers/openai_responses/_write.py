@@ -7,8 +7,7 @@ field the item or part type declares (``WIRE``); the rest is reported as ``metad
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from collections.abc import Set as AbstractSet
+from collections.abc import Sequence
 from typing import Any
 
 from ..._blocks import (
@@ -29,7 +28,7 @@ from .._extras import PayloadWriter
 from .._shapes import fits
 from .._toolkit import json_text, key_path, raw_arguments
 from ._annotations import annotations_for, kept_annotations
-from ._fields import NS, TARGET, WIRE, flags, misfit
+from ._fields import NS, TARGET, WIRE, flags
 from ._files import write_file
 from ._native import FLAG, native_item
 
@@ -52,25 +51,15 @@ class Writer(PayloadWriter):
 
     namespace = NS
     target = TARGET
+    allow_lists = WIRE
 
     def __init__(self, issuer: str) -> None:
         super().__init__()
         self.issuer = issuer
 
-    def extras(
-        self,
-        native: dict[str, Any],
-        meta: Mapping[str, Any],
-        path: str,
-        position: str,
-        skip: AbstractSet[str] = frozenset(),
-    ) -> dict[str, Any]:
-        """Write the ``openai/<field>`` metadata the ``position`` (a ``WIRE`` key) takes and that fits its field.
-
-        A value of the wrong shape for an allow-listed field is reported as such, apart from the metadata that has
-        no place in the request at all.
-        """
-        return self.finish(native, meta, path, WIRE[position], skip, misfit=misfit(position))
+    def position_label(self, position: str) -> str:
+        """Input and output messages are both a message to the reader of a loss."""
+        return "message" if position.endswith("message") else position
 
     def citation_losses(self, path: str, block: TextBlock, *, carried: bool) -> None:
         """Report what the written annotations (or their absence, ``carried=False``) lose of the citations."""
@@ -151,7 +140,7 @@ class Writer(PayloadWriter):
                 if fits(meta[f"{NS}/{key}"], WIRE["output_message"][key]):
                     item.setdefault(key, thaw(meta[f"{NS}/{key}"]))
                 else:
-                    self.loss(key_path(where, f"{NS}/{key}"), misfit("output_message")(key), "metadata_not_sent")
+                    self.loss(key_path(where, f"{NS}/{key}"), self.misfit("output_message")(key), "metadata_not_sent")
             skip = flags(meta, "id", "status", "phase", "annotations", "part")
             parts.append(self.extras(part, meta, where, part["type"], skip))
         item["content"] = parts
