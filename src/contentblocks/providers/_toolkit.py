@@ -61,6 +61,7 @@ __all__ = [
     "require",
     "reroot",
     "utf8_to_index",
+    "within",
 ]
 
 T = TypeVar("T")
@@ -159,6 +160,15 @@ def require(condition: bool, path: str, message: str) -> None:
         raise fail(path, message)
 
 
+def within(path: str, root: str) -> bool:
+    """Whether the JSON path ``path`` is ``root`` or a place inside it (``$.value[0]`` is in ``$.value``).
+
+    >>> within("$.value[0]", "$.value"), within("$.values", "$.value")
+    (True, False)
+    """
+    return path == root or path.startswith((root + ".", root + "["))
+
+
 def reroot(error: ValidationError, path: str, root: str = "$") -> ValidationError:
     """``error`` with its problems moved from ``root`` (``$``, ``$.value``, ``$.raw``) to ``path``.
 
@@ -169,8 +179,7 @@ def reroot(error: ValidationError, path: str, root: str = "$") -> ValidationErro
     >>> reroot(error, "$.content[0]", "$.value").errors
     [('$.content[0].a', 'too deep'), ('$.content[0].metadata', 'not an object')]
     """
-    inside = (root + ".", root + "[")
-    problems = [(path + (p[len(root) :] if p == root or p.startswith(inside) else p[1:]), m) for p, m in error.errors]
+    problems = [(path + (p[len(root) :] if within(p, root) else p[1:]), m) for p, m in error.errors]
     return ValidationError(problems, omitted=error.omitted)
 
 

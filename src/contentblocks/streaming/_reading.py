@@ -19,7 +19,7 @@ from .._blocks import Block, Citation, FileBlock, JsonBlock, ReasoningBlock, Ref
 from .._errors import ValidationError, describe_type
 from .._json import json_key
 from ..providers._contract import Reply, Usage
-from ..providers._toolkit import json_text, parse_json_text, plain
+from ..providers._toolkit import json_text, parse_json_text, plain, within
 from ._errors import StreamError, fail
 from ._events import (
     ArgumentsAppended,
@@ -72,7 +72,7 @@ def read_completed(
     except ValidationError as e:
         problems = []
         for p, m in e.errors:
-            if reroot is not None and (p == reroot[0] or p.startswith((f"{reroot[0]}.", f"{reroot[0]}["))):
+            if reroot is not None and within(p, reroot[0]):
                 problems.append((reroot[1] + p[len(reroot[0]) :], m))
             else:
                 problems.append((path, f"the response the stream built does not read: {p}: {m}"))
