@@ -397,3 +397,16 @@ def test_malformed_replies_name_the_response_path(response, path, message):
     with pytest.raises(cb.ValidationError) as info:
         openai_chat.from_response(response)
     assert (info.value.errors[0][0], message in info.value.errors[0][1]) == (path, True)
+
+
+def test_an_assistant_message_left_with_only_its_audio_reference_is_not_sent():
+    """A message whose blocks Chat cannot take, holding only an audio id, is not sent: no reader could hold it."""
+    reasoning = cb.Message(role="assistant", content=[cb.ReasoningBlock(text="r")], metadata={"openai/audio": {"id": "a1"}})
+    conversation = cb.Conversation(messages=[cb.Message(role="user", content="hi"), reasoning])
+    converted = openai_chat.to_provider(conversation)
+    assert converted.payload == {"messages": [{"role": "user", "content": "hi"}]}
+    assert {(loss.path, loss.kind) for loss in converted.losses} == {
+        ("$[1].content[0]", "content_dropped"),
+        ('$[1].metadata["openai/audio"]', "metadata_not_sent"),
+    }
+    assert openai_chat.from_provider(converted.payload) == cb.Conversation(messages=conversation[:1])

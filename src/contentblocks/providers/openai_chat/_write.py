@@ -9,10 +9,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from ..._blocks import (
+from ..._conversation import Conversation
+from ..._json import thaw
+from ..._model import (
     BytesSource,
     FileBlock,
     JsonBlock,
+    Message,
     ReasoningBlock,
     ReferenceSource,
     RefusalBlock,
@@ -21,8 +24,6 @@ from ..._blocks import (
     ToolResultBlock,
     UrlSource,
 )
-from ..._json import thaw
-from ..._messages import Conversation, Message
 from .._contract import LossKind
 from .._extras import PayloadWriter
 from .._toolkit import OCTET, b64encode, data_url, json_text, raw_arguments
@@ -226,6 +227,10 @@ class _Writer(PayloadWriter):
         skip = {LIST, CONTENT, AUDIO}
         if len(native) == 1 or (native.keys() == {"role", "content"} and not parts):
             self.report(path, message.metadata, skip)  # nothing left to send
+            return
+        if native.keys() - {"content"} == {"role", "audio"} and not parts:
+            # An audio reference alone is no message a reader can hold (a message carries a block): not sent.
+            self.report(path, message.metadata, {LIST, CONTENT})
             return
         self.finish(native, message.metadata, path, ALLOWED["assistant"], skip)
         self.emit(native, path, tuple(call_paths))
