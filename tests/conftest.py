@@ -9,12 +9,10 @@ Choose a profile with the ``HYPOTHESIS_PROFILE`` environment variable:
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from pathlib import Path
 
-import pytest
 from hypothesis import HealthCheck, settings
 
 # Test modules import their helpers as ``import strategies`` (pytest runs with --import-mode=importlib,
@@ -31,22 +29,3 @@ settings.register_profile(
     "long", max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
-
-
-@pytest.fixture
-def pure_python(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The library's module-level C calls turned off, in this process: the pure-Python JSON walks, base64
-    decoder, duplicate-key hook and JSON writer run instead.
-
-    The instance makers, the unstructurer and the surrogate scan are bound into the hooks when a converter is
-    built, so they stay; a fresh interpreter with ``CONTENTBLOCKS_PURE_PYTHON=1`` (the second run in CI) covers
-    them.
-    """
-    from contentblocks import _api, _json, _rules  # noqa: PLC0415
-
-    monkeypatch.setattr(_api, "_c_dumps", None)
-    monkeypatch.setattr(_rules, "_c_b64decode", None)
-    monkeypatch.setattr(_json, "_c_freeze", None)
-    monkeypatch.setattr(_json, "_c_thaw", None)
-    decode = json.JSONDecoder(object_pairs_hook=_api._python_pairs, parse_constant=_api._constant).decode
-    monkeypatch.setattr(_api, "_decode", decode)

@@ -27,14 +27,6 @@ CASES = {case["id"]: case for case in json.loads(CASES_PATH.read_text(encoding="
 TARGETS = {"block": cb.Block, "message": cb.Message, "conversation": cb.Conversation}
 
 
-@pytest.fixture(params=["accelerated", "pure-python"], autouse=True)
-def walk(request):
-    """Every vector runs twice: with the C accelerator (when built) and with the pure-Python walks."""
-    if request.param == "pure-python":
-        request.getfixturevalue("pure_python")
-    return request.param
-
-
 def build_input(case):
     """The case's raw input: its JSON value, or its Python expression evaluated."""
     if "python" in case:

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 import contentblocks as cb
-from contentblocks import _rules
+from contentblocks import _kernels, _patterns
 
 
 def accepts(conv, raw, target=cb.Block) -> bool:
@@ -82,35 +82,31 @@ def test_max_binary_bytes_native_mode() -> None:
     assert not accepts(conv, raw)
 
 
-@pytest.mark.parametrize("decoder", ["binascii", "accelerator"])
-def test_base64_length_is_checked_before_decoding(monkeypatch, decoder) -> None:
-    """An oversized base64 string is refused without ever being decoded, by either decoder."""
+def test_base64_length_is_checked_before_decoding(monkeypatch) -> None:
+    """An oversized base64 string is refused without ever being decoded, by the converter and both decoders."""
     calls = []
-    if decoder == "binascii":
-        real = binascii.a2b_base64
-        monkeypatch.setattr(_rules, "_c_b64decode", None)
+    real = binascii.a2b_base64
 
-        def spy(*args, **kwargs):
-            calls.append(len(args[0]))
-            return real(*args, **kwargs)
+    def spy(*args, **kwargs):
+        calls.append(len(args[0]))
+        return real(*args, **kwargs)
 
-        monkeypatch.setattr(binascii, "a2b_base64", spy)
-    else:
-        real_c = _rules._c_b64decode
-        if real_c is None:
-            pytest.skip("the C accelerator is not built or is turned off")
+    monkeypatch.setattr(binascii, "a2b_base64", spy)
+    if _kernels.speedups is not None:
+        real_c = _kernels.speedups.b64decode
 
         def spy_c(text, miss):
             calls.append(len(text))
             return real_c(text, miss)
 
-        monkeypatch.setattr(_rules, "_c_b64decode", spy_c)
+        monkeypatch.setattr(_kernels, "_c_b64decode", spy_c)
     conv = cb.make_converter(max_binary_bytes=3)
     assert accepts(conv, {"type": "reasoning", "redacted": "AAAA"})
     assert calls == [4]
     for data in ("AAAAAA==", "A" * 4_000_000):
         with pytest.raises(cb.ValidationError, match="bytes once decoded"):
             conv.structure({"type": "reasoning", "redacted": data}, cb.Block)
+        assert _patterns.check_base64(data, 3) == "more than 3 bytes once decoded"
     assert calls == [4]
 
 

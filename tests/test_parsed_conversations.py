@@ -12,13 +12,11 @@ import json
 
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 import contentblocks as cb
 import hostile_strategies as hs
-from contentblocks import _json
 from contentblocks._api import parse_json
-from contentblocks._hooks import structure_parsed
+from contentblocks._converter import structure_parsed
 
 CALL = {"type": "tool_call", "tool_call_id": "c1", "tool_name": "f", "input": {"q": [1, {"r": None}]}}
 RESULT = {"type": "tool_result", "tool_call_id": "c1", "tool_name": "f", "outcome": "succeeded",
@@ -38,6 +36,7 @@ def _outcome(function, *args):
 
 
 def test_the_parsed_array_is_emptied_as_its_messages_are_structured():
+    """structure_parsed drops each message's dicts from the array once the message is built."""
     parsed = copy.deepcopy(VALID)
     conversation = structure_parsed(cb.make_converter(), parsed, cb.Conversation)
     assert parsed == [None, None, None]
@@ -45,6 +44,7 @@ def test_the_parsed_array_is_emptied_as_its_messages_are_structured():
 
 
 def test_the_callers_data_is_never_emptied():
+    """structure and converter.structure leave the caller's list whole; other targets and tuples are not emptied."""
     raw = copy.deepcopy(VALID)
     cb.structure(raw, cb.Conversation)
     cb.make_converter().structure(raw, cb.Conversation)
@@ -72,6 +72,7 @@ def test_errors_are_those_of_structure_with_paths_past_the_emptied_messages():
 
 @pytest.mark.parametrize("fmt", ["json", "orjson", "msgpack", "cbor2"])
 def test_every_preconf_loads_structures_parsed_conversations_the_same(fmt):
+    """Each preconf converter's loads of its own dumps gives the conversation back."""
     pytest.importorskip(fmt)
     converter = importlib.import_module(f"contentblocks.preconf.{fmt}").make_converter()
     conversation = cb.structure(VALID, cb.Conversation)
@@ -108,70 +109,16 @@ def test_loads_of_any_conversation_text_matches_structure(text):
     assert _outcome(cb.loads, text, cb.Conversation) == _outcome(cb.structure, json.loads(text), cb.Conversation)
 
 
-# ------------------------------------------------------------------------------------------ split texts
-
-speedups = _json.speedups
-JSON_VALUES = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
-    lambda children: st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=4), children, max_size=3),
-    max_leaves=12,
-)
-needs_speedups = pytest.mark.skipif(speedups is None, reason="the C accelerator is not built or is turned off")
-MISS = object()
+# ------------------------------------------------------------------------------------------ damaged texts
 
 
-def _whole_outcome(text):
-    """What loads gave before texts were split: parse the whole text, then structure it."""
-    return _outcome(lambda t: structure_parsed(cb.make_converter(), parse_json(t), cb.Conversation), text)
+def _parse_then_structure(text):
+    """Parse the text (strictly, as loads does), then structure the value as a caller's own data."""
+    return cb.structure(parse_json(text), cb.Conversation)
 
 
 @settings(max_examples=150)
 @given(hs.text_mutants("conversation"))
-def test_loads_of_split_texts_gives_what_the_whole_parse_gives(text):
-    """Valid or damaged at the text level, a conversation's text loads as it did when parsed whole."""
-    assert _outcome(cb.loads, text, cb.Conversation) == _whole_outcome(text)
-
-
-@needs_speedups
-@given(st.lists(JSON_VALUES, max_size=6), st.sampled_from(["", " ", "\n\t ", "\r\n"]), st.booleans())
-def test_split_array_gives_each_element_of_an_array(items, space, compact):
-    separators = (",", ":") if compact else (", ", ": ")
-    text = space + "[" + space + f"{space},{space}".join(json.dumps(i, separators=separators) for i in items)
-    text += space + "]" + space
-    parts = speedups.split_array(text.encode(), 600, MISS)
-    assert [json.loads(p) for p in parts] == [[item] for item in items]
-    assert all(p.startswith(b"[") and p.endswith(b"]") and p[1:-1] == p[1:-1].strip() for p in parts)
-
-
-@needs_speedups
-@given(st.binary(max_size=60) | hs.text_mutants("conversation").map(lambda t: t if isinstance(t, bytes) else t.encode("utf-8", "surrogatepass")))
-def test_split_array_never_splits_a_text_the_whole_parse_refuses(data):
-    """Soundness: when every part parses, the whole text parses, to the list of the parts."""
-    parts = speedups.split_array(data, 600, MISS)
-    if parts is MISS:
-        return
-    try:
-        values = [json.loads(p.decode("utf-8")) for p in parts]
-    except ValueError:
-        return  # a part is refused: loads then parses the whole text, which refuses it too
-    assert all(len(value) == 1 for value in values)
-    assert json.loads(data.decode("utf-8")) == [value[0] for value in values]
-
-
-@needs_speedups
-@pytest.mark.parametrize(
-    "text",
-    [b"", b" ", b"{}", b"1", b"[", b"[1", b"[1,", b"[1,]", b"[,1]", b"[1,,2]", b"[1 2", b"[1}", b"[{]",
-     b'["a]', b'["a\\"]', b"[1] x", b"\xef\xbb\xbf[1]", b"[[[1]]]"],
-)  # fmt: skip
-def test_split_array_misses_what_it_cannot_split_plainly(text):
-    assert speedups.split_array(text, 2, MISS) is MISS
-
-
-@needs_speedups
-def test_split_array_edge_cases():
-    assert speedups.split_array(b" [ ] ", 1, MISS) == []
-    assert speedups.split_array(b'["a\\\\",  "b\\"c", {"d":[1,2]}]', 3, MISS) == [b'["a\\\\"]', b'["b\\"c"]', b'[{"d":[1,2]}]']
-    assert speedups.split_array(b'["\xf0\x9f\x99\x82,]"]', 1, MISS) == [b'["\xf0\x9f\x99\x82,]"]']
-    with pytest.raises(TypeError):
-        speedups.split_array("[1]", 3, MISS)
+def test_loads_of_damaged_texts_gives_what_parsing_then_structure_gives(text):
+    """Valid or damaged at the text level, a conversation's text loads as parsing it and structuring a copy does."""
+    assert _outcome(cb.loads, text, cb.Conversation) == _outcome(_parse_then_structure, text)

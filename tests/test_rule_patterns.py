@@ -13,7 +13,7 @@ import time
 from hypothesis import given
 from hypothesis import strategies as st
 
-from contentblocks import _rules
+from contentblocks import _patterns
 
 _URI_CHARS = r"(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/?\[\]]|%[0-9A-Fa-f]{2})"
 PLAIN_URI = re.compile(rf"[A-Za-z][A-Za-z0-9+.\-]*:(?P<rest>{_URI_CHARS}*(?:#{_URI_CHARS}*)?)")
@@ -34,7 +34,7 @@ PREFIXES = st.sampled_from(["", "https://", "http://h", "https://[::1]", "mailto
 def test_uri_pattern_is_the_plain_grammar(prefix, text):
     value = prefix + text
     plain = PLAIN_URI.fullmatch(value)
-    fast = _rules._URI.fullmatch(value)
+    fast = _patterns._URI.fullmatch(value)
     assert (plain is None) == (fast is None)
     if plain is not None:
         assert fast.group("rest") == plain.group("rest")
@@ -43,11 +43,11 @@ def test_uri_pattern_is_the_plain_grammar(prefix, text):
 @given(PREFIXES, TEXTS)
 def test_url_pattern_is_the_plain_grammar(prefix, text):
     value = prefix + text
-    assert (PLAIN_URL.fullmatch(value) is None) == (_rules._URL.fullmatch(value) is None)
+    assert (PLAIN_URL.fullmatch(value) is None) == (_patterns._URL.fullmatch(value) is None)
 
 
 def test_long_hostile_strings_are_refused_in_linear_time():
     for value in ("a:" + "%2" * 20_000 + "#", "https://h/" + "a" * 40_000 + " ", "https://" + "é" * 40_000 + "#%"):
         started = time.perf_counter()
-        assert _rules._URI.fullmatch(value) is None or _rules._URL.fullmatch(value) is None
+        assert _patterns._URI.fullmatch(value) is None or _patterns._URL.fullmatch(value) is None
         assert time.perf_counter() - started < 0.5

@@ -24,7 +24,8 @@ import pytest
 jsonschema = pytest.importorskip("jsonschema")
 
 import contentblocks as cb  # noqa: E402 - after the optional-dependency check
-from contentblocks._rules import (  # noqa: E402
+from contentblocks._gen import CLASSES  # noqa: E402
+from contentblocks._patterns import (  # noqa: E402
     check_base64,
     check_filename,
     check_identifier,
@@ -34,7 +35,7 @@ from contentblocks._rules import (  # noqa: E402
     check_url,
 )
 from contentblocks._schema import SCHEMA_TARGETS, json_schema, schema_command  # noqa: E402
-from contentblocks._structure import KEYS, TAGS  # noqa: E402
+from contentblocks._wire import TAGGED, UNIONS, keys_of  # noqa: E402
 
 Validator = jsonschema.Draft202012Validator
 ROOT = Path(__file__).resolve().parent.parent
@@ -110,7 +111,7 @@ def case_value(case: dict[str, Any]) -> Any:
 # -------------------------------------------------------------------------------- the schema itself
 
 
-ALL_TARGETS = [cb.Block, cb.Message, cb.Conversation, cb.ToolResultContent, cb.FileSource, cb.CitationSource, *KEYS]
+ALL_TARGETS = [cb.Block, cb.Message, cb.Conversation, cb.ToolResultContent, cb.FileSource, cb.CitationSource, *CLASSES]
 
 
 @pytest.mark.parametrize("target", ALL_TARGETS, ids=lambda t: getattr(t, "__name__", None) or str(t))
@@ -131,20 +132,36 @@ def test_schema_is_a_fresh_dict_each_time():
     first["$defs"]["Text"]["maxLength"] = 1
     assert json_schema(cb.Block)["$defs"]["Text"]["maxLength"] == 10_000_000
     citation = first["$defs"]["Citation"]["properties"]
-    citation["start"]["minimum"] = 5
-    assert citation["end"]["minimum"] == 0
+    citation["start"]["minimum"] = 5  # start and end refer to one definition, through parts of their own
+    assert citation["end"] == {"$ref": "#/$defs/Offset"}
+    assert first["$defs"]["Offset"]["minimum"] == 0
+    # The content of a message holds the free-text definition inline: a copy, not the one under $defs.
+    message = json_schema(cb.Message)
+    message["$defs"]["Message"]["properties"]["content"]["anyOf"][0]["minLength"] = 9
+    assert message["$defs"]["Text"]["minLength"] == 1
 
 
-@pytest.mark.parametrize("cls", list(KEYS), ids=lambda c: c.__name__)
+def test_descriptions_are_the_first_lines_of_the_docstrings():
+    """Each class definition is described by its class docstring's first line, each union by its members."""
+    for cls in (*CLASSES, cb.Conversation):
+        first_line = cls.__doc__.strip().splitlines()[0]
+        assert FULL["$defs"][cls.__name__]["description"] == first_line
+    for union in UNIONS:
+        description = FULL["$defs"][union.name]["description"]
+        assert all(tag in description for tag in union.members)
+
+
+@pytest.mark.parametrize("cls", CLASSES, ids=lambda c: c.__name__)
 def test_definitions_follow_the_wire_keys(cls: type):
-    """Each class definition is closed, lists exactly the wire keys of the structure hooks, and pins its tag."""
+    """Each class definition is closed, lists exactly the wire keys in their order, and pins its tag."""
     definition = FULL["$defs"][cls.__name__]
     assert definition["type"] == "object"
     assert definition["additionalProperties"] is False
-    assert tuple(definition["properties"]) == KEYS[cls]
-    if cls in TAGS:
-        key = "kind" if cls in (cb.CitedUri, cb.CitedReference) else "type"
-        assert definition["properties"][key] == {"const": TAGS[cls]}
+    assert tuple(definition["properties"]) == keys_of(cls)
+    if cls in TAGGED:
+        key, tag, _ = TAGGED[cls]
+        assert key == ("kind" if cls in (cb.CitedUri, cb.CitedReference) else "type")
+        assert definition["properties"][key] == {"const": tag}
         assert key in definition["required"]
 
 
@@ -334,7 +351,7 @@ def known_gap(rule: str, value: str) -> bool:
     """Whether ``value`` is refused by the library for a reason the schema for ``rule`` cannot express."""
     if re.search("[\ud800-\udfff]", value):
         return True
-    if rule in {"Identifier", "UrlSource/properties/url", "Filename"} and ASTRAL_FORMAT.search(value):
+    if rule in {"Identifier", "Url", "Filename"} and ASTRAL_FORMAT.search(value):
         return True
     return rule == "Filename" and len(value.encode("utf-8", "surrogatepass")) > 255
 
@@ -342,8 +359,8 @@ def known_gap(rule: str, value: str) -> bool:
 RULES = {
     "Identifier": lambda v: check_identifier(v) is None,
     "MediaType": lambda v: check_media_type(v) is None,
-    "UrlSource/properties/url": lambda v: check_url(v, 8192) is None,
-    "CitedUri/properties/value": lambda v: check_uri(v, 8192) is None,
+    "Url": lambda v: check_url(v, 8192) is None,
+    "Uri": lambda v: check_uri(v, 8192) is None,
     "Filename": lambda v: check_filename(v) is None,
     "Title": lambda v: check_no_surrounding_space(v, 10_000_000) is None,
     "Reference": lambda v: check_no_surrounding_space(v, 8192) is None,

@@ -1,11 +1,13 @@
-"""The optional C accelerator (``_speedups.c``) against the pure-Python walks it stands in for.
+"""The optional C accelerator (``_speedups``) against the pure-Python code it stands in for.
 
-The Python walks in ``_json.py`` are the reference. For every input, valid or not, the C ``freeze`` must
-either return exactly what the Python walk returns (same values, same types, ``JsonObject``/``JsonArray``
-at every level, no aliasing) when the Python walk finds no problem, or hand the value back as a miss;
-it may miss a valid value only when that value holds a subclass, which the Python walk reads safely.
-``thaw`` must give the Python copy exactly. The whole library is also run on the conformance vectors and
-the example transcript with the accelerator turned off, so the pure-Python path stays correct.
+The pure functions are the reference: ``_freeze.freeze``, ``_json.thaw``, ``_patterns.check_base64`` and
+``_patterns.find_surrogate``. For every input, valid or not, the C ``freeze`` must either return exactly what
+the Python walk returns (same values, same types, ``JsonObject``/``JsonArray`` at every level, no aliasing)
+when the Python walk finds no problem, or hand the value back as a miss; it may miss a valid value only when
+that value holds a subclass, which the Python walk reads safely. ``thaw`` must give the Python copy exactly.
+The C-first wrappers of ``_kernels`` must give what the pure functions give, problems included. Both are
+called directly, side by side; the whole library runs without the accelerator in CI's second run
+(``CONTENTBLOCKS_PURE_PYTHON=1``) and, here, on the conformance vectors in a fresh pure-Python interpreter.
 """
 
 from __future__ import annotations
@@ -31,10 +33,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import contentblocks as cb
-from contentblocks import _api, _json, _rules, _unchecked, strategies
+from contentblocks import _api, _freeze, _json, _kernels, _patterns, _unchecked, _unstructure, strategies
 from contentblocks._rules import Limits
 
-speedups = _json.speedups
+speedups = _kernels.speedups
 needs_speedups = pytest.mark.skipif(speedups is None, reason="the C accelerator is not built or is turned off")
 MISS = object()
 LIMITS = Limits(max_text_chars=6, max_depth=4, max_nodes=40)
@@ -143,13 +145,9 @@ def same_frozen(a: Any, b: Any) -> bool:
 
 
 def python_freeze(value: Any, limits: Limits, extra_depth: int = 0) -> tuple[Any, list[tuple[str, str]]]:
+    """The pure walk's copy of ``value`` and the problems it found."""
     problems: list[tuple[str, str]] = []
-    saved = _json._c_freeze
-    _json._c_freeze = None
-    try:
-        out = _json.freeze(value, "$", limits, problems, extra_depth=extra_depth)
-    finally:
-        _json._c_freeze = saved
+    out = _freeze.freeze(value, "$", limits, problems, extra_depth=extra_depth)
     return out, problems
 
 
@@ -186,13 +184,27 @@ def check_freeze(value: Any, limits: Limits, extra_depth: int = 0) -> None:
 @needs_speedups
 @given(ANY_VALUES)
 def test_freeze_agrees_with_python_on_any_value(value):
+    """On any value, the C copy is the Python copy, or a miss where the Python walk finds a problem or a subclass."""
     check_freeze(value, LIMITS)
     check_freeze(value, Limits())
+
+
+@given(ANY_VALUES, st.integers(0, 1))
+def test_the_converters_freeze_gives_what_the_pure_walk_gives(value, extra_depth):
+    """``_kernels.freeze`` (C first, where built) returns the pure walk's copy and finds the same problems, in order."""
+    for limits in (LIMITS, Limits()):
+        expected, expected_problems = python_freeze(value, limits, extra_depth)
+        problems: list[tuple[str, str]] = []
+        got = _kernels.freeze(value, "$", limits, problems, extra_depth=extra_depth)
+        assert problems == expected_problems
+        if not problems:
+            assert same_frozen(got, expected)
 
 
 @needs_speedups
 @given(strategies.json_values(max_depth=6, max_leaves=60))
 def test_freeze_copies_every_valid_value(value):
+    """Every valid JSON value of exact built-in types is copied in C: none misses."""
     got = c_freeze(value, Limits())
     assert got is not MISS
     expected, problems = python_freeze(value, Limits())
@@ -255,6 +267,7 @@ def test_freeze_scalar_rules_at_their_boundaries(value, valid, place):
 @pytest.mark.parametrize("depth", [3, 4, 5])
 @pytest.mark.parametrize("extra_depth", [0, 1])
 def test_freeze_depth_limit_matches(depth, extra_depth):
+    """The C walk's depth limit, metadata's extra level included, is the Python walk's, on both sides of it."""
     value: Any = 1
     for _ in range(depth):
         value = [value]
@@ -274,6 +287,7 @@ def test_freeze_node_limit_matches(size):
 
 @needs_speedups
 def test_freeze_gives_up_on_cycles_and_hostile_depth():
+    """A cycle, a value nested past the limit and a limit past what C recurses are all handed back."""
     cyclic: list[Any] = []
     cyclic.append(cyclic)
     assert c_freeze(cyclic, Limits()) is MISS
@@ -300,6 +314,7 @@ def test_limits_beyond_a_c_size_are_no_limit():
 
 @needs_speedups
 def test_freeze_recopies_frozen_values():
+    """A value already frozen is copied again, to an equal value, never returned as it is."""
     frozen = c_freeze({"a": [1, {"b": None}]}, Limits())
     again = c_freeze(frozen, Limits())
     assert again is not frozen
@@ -329,15 +344,6 @@ def test_freeze_survives_a_finalizer_that_mutates_the_input():
 # ------------------------------------------------------------------------------------------ thaw
 
 
-def python_thaw(value: Any) -> Any:
-    saved = _json._c_thaw
-    _json._c_thaw = None
-    try:
-        return _json.thaw(value)
-    finally:
-        _json._c_thaw = saved
-
-
 def only_plain(value: Any) -> bool:
     if type(value) is dict:
         return all(only_plain(v) for v in value.values())
@@ -349,20 +355,31 @@ def only_plain(value: Any) -> bool:
 @needs_speedups
 @given(strategies.json_values(max_depth=6, max_leaves=60))
 def test_thaw_agrees_with_python(value):
+    """The C thaw gives the pure walk's plain copy exactly, sharing no container with the frozen value."""
     frozen, _ = python_freeze(value, Limits())
     got = speedups.thaw(frozen, MISS)
-    assert same_frozen(got, python_thaw(frozen))
+    assert same_frozen(got, _json.thaw(frozen))
     assert only_plain(got)
     assert no_shared_containers(got, frozen)
 
 
+@given(strategies.json_values(max_depth=6, max_leaves=60))
+def test_the_converters_thaw_gives_what_the_pure_walk_gives(value):
+    """``_kernels.thaw`` (C first, where built) returns the pure walk's plain copy."""
+    frozen, _ = python_freeze(value, Limits())
+    got = _kernels.thaw(frozen)
+    assert same_frozen(got, _json.thaw(frozen))
+    assert only_plain(got)
+
+
 @needs_speedups
 def test_thaw_hands_back_what_it_does_not_recurse_into():
+    """A frozen value nested deeper than the C thaw recurses is a miss, and the converter's thaw copies it all."""
     deep = _json._array_from_items([1])
     for _ in range(1_500):  # only unpickling builds a frozen value this deep
         deep = _json._array_from_items([deep])
     assert speedups.thaw(deep, MISS) is MISS
-    copy = _json.thaw(deep)  # the Python walk takes over
+    copy = _kernels.thaw(deep)  # the Python walk takes over
     assert type(copy) is list
     for _ in range(1_500):
         copy = copy[0]
@@ -373,12 +390,14 @@ def test_thaw_hands_back_what_it_does_not_recurse_into():
 
 
 def refuse(pairs):
+    """The refusal callback: says how many pairs it was handed."""
     raise ValueError(f"duplicate in {len(pairs)} pairs")
 
 
 @needs_speedups
 @given(st.lists(st.tuples(st.sampled_from("abcde"), st.integers()), max_size=8))
 def test_unique_pairs_is_dict_or_refusal(pairs):
+    """Pairs with distinct keys become a dict in their order; a repeated key calls the refusal."""
     hook = functools.partial(speedups.unique_pairs, refuse)
     if len({k for k, _ in pairs}) == len(pairs):
         out = hook(pairs)
@@ -391,6 +410,7 @@ def test_unique_pairs_is_dict_or_refusal(pairs):
 
 @needs_speedups
 def test_unique_pairs_refuses_what_json_never_passes():
+    """A tuple of pairs, a triple or a list pair is a TypeError: json only ever passes a list of 2-tuples."""
     with pytest.raises(TypeError):
         speedups.unique_pairs(refuse, (("a", 1),))
     with pytest.raises(TypeError):
@@ -399,21 +419,36 @@ def test_unique_pairs_refuses_what_json_never_passes():
         speedups.unique_pairs(refuse, [["a", 1]])
 
 
-def test_loads_refuses_duplicates_on_both_paths(monkeypatch):
-    text = '{"type": "text", "text": "a", "text": "b"}'
-    for hook in {_api._pairs, _api._python_pairs}:
-        decode = json.JSONDecoder(object_pairs_hook=hook, parse_constant=_api._constant).decode
-        monkeypatch.setattr(_api, "_decode", decode)
-        with pytest.raises(cb.ValidationError, match="duplicate key"):
-            cb.loads(text)
-        assert cb.loads('{"type": "text", "text": "a"}') == cb.TextBlock(text="a")
+@given(st.lists(st.tuples(st.sampled_from(["a", "b", "c", "\u00e9", "\U0001f600"]), st.integers()), max_size=6))
+def test_the_pair_hook_in_use_is_the_python_one(pairs):
+    """The hook loads parses with (C where built) gives the Python hook's dict, or its refusal word for word."""
+
+    def outcome(hook):
+        try:
+            return "ok", list(hook(list(pairs)).items())
+        except ValueError as e:
+            return "refused", str(e)
+
+    assert outcome(_api._pairs) == outcome(_api._python_pairs)
+
+
+@pytest.mark.parametrize("text", [
+    '{"type": "text", "text": "a", "text": "b"}',
+    '{"type": "json", "value": [{"k": 1, "j": 2, "k": 3}]}',
+    '{"type": "json", "value": 1, "metadata": {"x": {"y": {"z": 1, "z": 1}}}}',
+])  # fmt: skip
+def test_loads_refuses_duplicate_keys_at_any_depth(text):
+    """A key repeated in any object of the text is refused, and named, before anything is structured."""
+    with pytest.raises(cb.ValidationError, match="invalid JSON: duplicate key") as info:
+        cb.loads(text)
+    assert [path for path, _ in info.value.errors] == ["$"]
 
 
 # ------------------------------------------------------------------------------------------ the whole library, pure
 
 
-@pytest.mark.usefixtures("pure_python")
-def test_the_pure_path_checks_the_example_transcript():
+def test_the_example_transcript_round_trips():
+    """Each message of the shipped transcript loads, and comes back equal through unstructure and dumps."""
     text = (Path(cb.__file__).parent / "examples" / "conversation.jsonl").read_text(encoding="utf-8")
     for line in text.splitlines():
         message = cb.loads(line, cb.Message)
@@ -434,7 +469,8 @@ BASE64_TEXTS = st.one_of(
     ).map(lambda t: _replace_at(base64.b64encode(t[0]).decode(), t[1], t[2])),
     st.text(alphabet=_B64_CHARS + "=", max_size=16),
     st.text(max_size=8),
-    st.sampled_from(["", "=", "==", "====", "A===", "AA==", "AB==", "AAA=", "AAB=", "AAAA", "A", "data:xx"]),
+    st.sampled_from(["", "=", "==", "====", "A===", "AA==", "AB==", "AAA=", "AAB=", "AAAA", "A", "data:xx",
+                     "AAAA====", "QUJD====", "AA==AA=="]),
 )
 
 
@@ -446,7 +482,8 @@ def _replace_at(text: str, index: int, char: str) -> str:
 @needs_speedups
 @given(BASE64_TEXTS)
 def test_b64decode_agrees_with_binascii_and_the_pad_bit_rule(text):
-    expected = _rules._decode_base64(text, 10**9)
+    """The C decoder gives the reference decoder's bytes, and misses every text the reference refuses."""
+    expected = _patterns.check_base64(text, 10**9)
     got = speedups.b64decode(text, MISS)
     if type(expected) is str:  # a problem: the C decoder hands the text back
         assert got is MISS
@@ -456,9 +493,16 @@ def test_b64decode_agrees_with_binascii_and_the_pad_bit_rule(text):
     assert speedups.b64decode(StrKey(text), MISS) is MISS  # a subclass is never read in C
 
 
+@given(BASE64_TEXTS, st.integers(0, 31))
+def test_the_converters_decoder_gives_what_the_reference_gives(text, max_bytes):
+    """``_kernels.decode_base64`` (C first, where built) gives the reference's bytes or its wording, limit included."""
+    assert _kernels.decode_base64(text, max_bytes) == _patterns.check_base64(text, max_bytes)
+
+
 @needs_speedups
 @given(st.binary(max_size=100))
 def test_b64encode_is_binascii(data):
+    """The C encoder writes binascii's canonical text, which the C decoder reads back."""
     assert speedups.b64encode(data) == binascii.b2a_base64(data, newline=False).decode("ascii")
     assert speedups.b64decode(speedups.b64encode(data), MISS) == data
 
@@ -477,20 +521,32 @@ def _exhaustive_quads():
 
 @needs_speedups
 def test_b64decode_agrees_on_every_final_quantum():
+    """On every padded final quantum and every Latin-1 character anywhere in one, C and the reference agree."""
     for text in _exhaustive_quads():
-        expected = _rules._decode_base64(text, 10**9)
+        expected = _patterns.check_base64(text, 10**9)
         got = speedups.b64decode(text, MISS)
         assert got is MISS if type(expected) is str else got == expected, text
 
 
+@pytest.mark.parametrize("text", ["AAAA====", "QUJD====", "AAAAAAAA===="])
+def test_a_quantum_of_padding_alone_is_a_problem(text):
+    """Padding after a whole quantum, which binascii's strict mode lets through, is worded, never an exception."""
+    assert type(_patterns.check_base64(text, 100)) is str
+    assert type(_kernels.decode_base64(text, 100)) is str
+    with pytest.raises(cb.ValidationError):
+        cb.structure({"type": "base64", "data": text}, cb.BytesSource)
+
+
 @needs_speedups
 def test_b64_boundaries():
+    """Only exact bytes are encoded and only str decoded; the byte limit holds on the C-first path."""
     with pytest.raises(TypeError):
         speedups.b64encode(bytearray(b"x"))
     assert speedups.b64decode(b"AAAA", MISS) is MISS
     assert speedups.b64decode("", MISS) == b""
-    assert _rules.check_base64("AAAA", 2) == "more than 2 bytes once decoded"  # the limit holds on the C path
-    assert _rules.check_base64("AA==", 1) == b"\x00"
+    assert _kernels.decode_base64("AAAA", 2) == "more than 2 bytes once decoded"
+    assert _kernels.decode_base64("AAAA", 3) == b"\x00\x00\x00"
+    assert _kernels.decode_base64("AA==", 1) == b"\x00"
 
 
 # ------------------------------------------------------------------------------------------ dumps_ascii
@@ -519,6 +575,7 @@ JSON_TEXT_VALUES = st.recursive(
 @needs_speedups
 @given(JSON_TEXT_VALUES)
 def test_dumps_ascii_writes_what_json_writes(value):
+    """Any JSON value, plain or frozen, is written as json.dumps writes it (compact, ASCII, no NaN)."""
     assert speedups.dumps_ascii(value, MISS) == stdlib_dumps(value)
     frozen, problems = python_freeze(value, Limits(max_text_chars=10**6, max_depth=500, max_nodes=10**6))
     if not problems:  # the read-only containers are written as the plain ones
@@ -528,6 +585,7 @@ def test_dumps_ascii_writes_what_json_writes(value):
 @needs_speedups
 @given(ANY_VALUES)
 def test_dumps_ascii_hands_back_what_json_must_handle(value):
+    """On any value, the C writer gives json's text or a miss, never another text."""
     got = speedups.dumps_ascii(value, MISS)
     if got is MISS:
         return  # json writes it, or refuses it, as before
@@ -540,11 +598,13 @@ def test_dumps_ascii_hands_back_what_json_must_handle(value):
     [math.nan, [math.inf], {"a": -math.inf}, {1: 2}, {"a": {None: 1}}, [b"x"], StrKey("a"), [IntSub(1)], DictSub()],
 )
 def test_dumps_ascii_hands_back_non_json(value):
+    """NaN, infinities, non-str keys, bytes and subclasses are left to json, which words or writes them."""
     assert speedups.dumps_ascii(value, MISS) is MISS
 
 
 @needs_speedups
 def test_dumps_ascii_hands_back_deep_values():
+    """A value deeper than the C writer recurses is a miss; one just within it is written whole."""
     deep: Any = []
     for _ in range(2_000):
         deep = [deep]
@@ -555,11 +615,13 @@ def test_dumps_ascii_hands_back_deep_values():
     assert speedups.dumps_ascii(shallow, MISS) == "[" * 901 + "]" * 901
 
 
-@needs_speedups
+DUMP_HOOKS = _unstructure.dump_hooks(native_binary=False)
+
+
 @given(strategies.conversations(max_messages=6))
 def test_cb_dumps_is_the_stdlib_text(conversation):
-    value = _api._dump_hooks[cb.Conversation](conversation)
-    assert cb.dumps(conversation) == _api._encode(value)
+    """cb.dumps of a conversation is json's compact ASCII text of its unstructured form."""
+    assert cb.dumps(conversation) == stdlib_dumps(DUMP_HOOKS[cb.Conversation](conversation))
 
 
 class _Part:
@@ -589,6 +651,7 @@ def test_dumps_ascii_writes_parts_at_the_top_and_in_tuples(value, at):
 
 @needs_speedups
 def test_dumps_ascii_offers_no_part_inside_lists_and_dicts():
+    """Inside a list or a dict no part is offered: the object there makes a miss, the callback is never called."""
     calls = []
 
     def part(obj):
@@ -604,6 +667,7 @@ def test_dumps_ascii_offers_no_part_inside_lists_and_dicts():
 
 @needs_speedups
 def test_dumps_ascii_parts_miss_raise_and_are_released():
+    """What a part returns is released once written; a miss from it is a miss, and its exception goes through."""
     held = ["x"]
     before = sys.getrefcount(held)
     assert speedups.dumps_ascii((_Part(1), _Part(2)), MISS, lambda obj: held) == '[["x"],["x"]]'
@@ -621,21 +685,18 @@ def test_dumps_ascii_parts_miss_raise_and_are_released():
 
 @needs_speedups
 @given(strategies.conversations(max_messages=6))
-def test_cb_dumps_writes_a_conversation_message_by_message(conversation):
-    """The text written part by part is the text of the whole tree, and each message is unstructured once."""
+def test_a_conversation_is_written_message_by_message(conversation):
+    """Handed a conversation's parts, the writer unstructures each message once, and writes cb.dumps' text."""
     calls = []
-    original = _api._dump_part
+    default = _unstructure.dump_default(native_binary=False)
 
     def counting(obj):
         calls.append(type(obj))
-        return original(obj)
+        return default(obj)
 
-    _api._dump_part = counting
-    try:
-        text = cb.dumps(conversation)
-    finally:
-        _api._dump_part = original
-    assert text == _api._encode(_api._dump_hooks[cb.Conversation](conversation))
+    parts = _unstructure.serialised_parts(conversation)
+    assert parts is conversation.messages
+    assert speedups.dumps_ascii(parts, MISS, counting) == cb.dumps(conversation)
     assert calls == [type(m) for m in conversation.messages]
 
 
@@ -652,6 +713,7 @@ CLASSES = [
 @needs_speedups
 @pytest.mark.parametrize("cls", CLASSES, ids=lambda c: c.__name__)
 def test_instance_maker_builds_what_the_generated_constructor_builds(cls):
+    """The C maker and the Python one put each value in its slot as it is, and the instance stays frozen."""
     names = [a.name for a in attrs.fields(cls)]
     values = [object() for _ in names]  # unchecked: any value goes in its slot as it is
     made = speedups.instance_maker(cls, tuple(names))(*values)
@@ -666,6 +728,7 @@ def test_instance_maker_builds_what_the_generated_constructor_builds(cls):
 
 @needs_speedups
 def test_instance_maker_refuses_what_it_cannot_build():
+    """Wrong arity, keywords, unknown names, non-slots, built-in classes and foreign slots are refused."""
     maker = speedups.instance_maker(cb.CitedUri, ("value",))
     with pytest.raises(TypeError, match="exactly 1 positional"):
         maker()
@@ -715,6 +778,7 @@ def test_conformance_runner_passes_in_pure_python():
 
 
 def test_cli_checks_the_example_in_pure_python():
+    """``python -m contentblocks check`` passes the shipped example in a fresh pure-Python interpreter."""
     env = {**os.environ, "CONTENTBLOCKS_PURE_PYTHON": "1"}
     run = subprocess.run(
         [sys.executable, "-m", "contentblocks", "check"], env=env, capture_output=True, text=True, check=False
@@ -746,7 +810,14 @@ ANY_CODE_POINTS = st.text(alphabet=st.characters(min_codepoint=0, max_codepoint=
 @needs_speedups
 @given(ANY_CODE_POINTS)
 def test_has_surrogate_is_the_regex(text):
+    """The C scan finds a surrogate exactly where the regex does."""
     assert speedups.has_surrogate(text) is (re.search("[\ud800-\udfff]", text) is not None)
+
+
+@given(ANY_CODE_POINTS)
+def test_the_converters_surrogate_scan_is_the_pure_one(text):
+    """``_kernels.find_surrogate`` (C first, where built) is truthy exactly when ``_patterns.find_surrogate`` is."""
+    assert bool(_kernels.find_surrogate(text)) is bool(_patterns.find_surrogate(text))
 
 
 @needs_speedups
@@ -756,6 +827,7 @@ def test_has_surrogate_is_the_regex(text):
      ("\u0100\udbff", True), ("\U0001f600\udc00", True), ("\U0001f600", False), (StrKey("\ud800"), True)],
 )  # fmt: skip
 def test_has_surrogate_at_the_edges(text, found):
+    """Just outside the surrogate range, inside it after wide characters, and in a str subclass."""
     assert speedups.has_surrogate(text) is found
 
 

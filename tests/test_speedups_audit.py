@@ -18,10 +18,8 @@ from typing import Any
 
 import pytest
 
-from contentblocks import _json
-from contentblocks._accel import MISS
+from contentblocks._kernels import MISS, speedups
 
-speedups = _json.speedups
 needs_speedups = pytest.mark.skipif(speedups is None, reason="the C accelerator is not built or is turned off")
 
 # ------------------------------------------------------------------------------------------ thaw
@@ -30,7 +28,7 @@ THAW_DURING_A_COLLECTION = textwrap.dedent(
     """
     import gc
     from contentblocks import _json
-    from contentblocks._accel import MISS, speedups
+    from contentblocks._kernels import MISS, speedups
 
     victim = _json._array_from_items([_json._array_from_items([i]) for i in range(100)])
     shrunk = []

@@ -11,7 +11,13 @@ Frozen attrs classes hold the data; cattrs hooks turn raw dicts and JSON into bl
 from __future__ import annotations
 
 from ._api import dumps, file_from_data_url, loads, normalize, structure, unstructure
-from ._blocks import (
+from ._checking import Checker, CheckResult, Problem, check_conversation
+from ._conversation import Conversation
+from ._converter import configure_converter, make_converter
+from ._errors import ValidationError, format_exception, transform_error
+from ._json import JsonArray, JsonObject, JsonValue
+from ._kernels import speedups_enabled
+from ._model import (
     Block,
     BytesSource,
     Citation,
@@ -21,21 +27,18 @@ from ._blocks import (
     FileBlock,
     FileSource,
     JsonBlock,
+    Message,
     Outcome,
     ReasoningBlock,
     ReferenceSource,
     RefusalBlock,
+    Role,
     TextBlock,
     ToolCallBlock,
     ToolResultBlock,
     ToolResultContent,
     UrlSource,
 )
-from ._checking import Checker, CheckResult, Problem, check_conversation
-from ._errors import ValidationError, format_exception, transform_error
-from ._hooks import configure_converter, make_converter
-from ._json import JsonArray, JsonObject, JsonValue, speedups_enabled
-from ._messages import Conversation, Message, Role
 from ._rules import Limits
 from ._schema import json_schema
 
@@ -83,6 +86,16 @@ __all__ = [
     "transform_error",
     "unstructure",
 ]
+
+
+# The public classes are documented, shown and pickled as the facade's: ``contentblocks.TextBlock``.
+for _public in (
+    Checker, CheckResult, Citation, CitedReference, CitedUri, Conversation, FileBlock, BytesSource, JsonArray,
+    JsonBlock, JsonObject, Limits, Message, Problem, ReasoningBlock, ReferenceSource, RefusalBlock, TextBlock,
+    ToolCallBlock, ToolResultBlock, UrlSource, ValidationError,
+):  # fmt: skip
+    _public.__module__ = __name__
+del _public
 
 
 def __getattr__(name: str) -> str:

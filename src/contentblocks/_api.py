@@ -5,14 +5,15 @@ from __future__ import annotations
 import functools
 import json
 import re
-from typing import Any, TypeVar, overload
+from typing import Any, TypeVar, get_args, overload
 from urllib.parse import unquote_to_bytes
 
-from ._accel import MISS, speedups
-from ._blocks import BLOCK_CLASSES, Block, BytesSource, FileBlock, TextBlock
+from ._converter import make_converter, structure_parsed
 from ._errors import ValidationError, describe_type, preview
-from ._hooks import make_converter, structure_text
-from ._rules import DEFAULT_LIMITS, check_base64, check_media_type
+from ._kernels import MISS, decode_base64, speedups
+from ._model import Block, BytesSource, FileBlock, TextBlock
+from ._patterns import check_media_type
+from ._rules import DEFAULT_LIMITS
 from ._unstructure import dump_default, dump_hooks, serialised_parts
 
 __all__ = ["dumps", "file_from_data_url", "loads", "normalize", "structure", "unstructure"]
@@ -89,24 +90,7 @@ def _constant(name: str) -> Any:
     raise _RefusedError(f"{name} is not a JSON number")
 
 
-_decoder = json.JSONDecoder(object_pairs_hook=_pairs, parse_constant=_constant)
-_decode = _decoder.decode
-_scan = _decoder.scan_once  # type: ignore[attr-defined]  # set by JSONDecoder(); what decode() calls
-
-
-def _parse_part(data: bytes) -> Any:
-    """One element of a split text (see ``structure_text``), given as the text of an array holding only it.
-
-    Whatever it raises (ValueError, or StopIteration from the scanner) sends the whole text to parse_json.
-    """
-    text = data.decode("utf-8")
-    try:
-        value, end = _scan(text, 0)
-    except StopIteration:
-        raise ValueError("not a JSON value") from None
-    if end != len(text):
-        raise ValueError("extra data")
-    return value[0]
+_decode = json.JSONDecoder(object_pairs_hook=_pairs, parse_constant=_constant).decode
 
 
 #: What a JSON parser is told of a text that starts with a byte-order mark (RFC 8259 §8.1 allows none).
@@ -164,7 +148,7 @@ def loads(data: str | bytes | bytearray, target: object = Block) -> Any:
     Traceback (most recent call last):
     contentblocks.ValidationError: $: invalid JSON: duplicate key "text" in an object
     """
-    return structure_text(_converter, data, target, parse_json, _parse_part)
+    return structure_parsed(_converter, parse_json(data), target)
 
 
 def dumps(obj: object, *, ensure_ascii: bool = True, indent: int | str | None = None) -> str:
@@ -223,6 +207,9 @@ def _dumps_compact_ascii(obj: object) -> str:
     return _encode(value)
 
 
+_BLOCK_CLASSES: tuple[type, ...] = get_args(Block)
+
+
 def normalize(value: object) -> Any:
     """A block from what people pass around: a string becomes a text block, a dict is structured, a block is kept.
 
@@ -230,7 +217,7 @@ def normalize(value: object) -> Any:
     >>> cb.normalize("hello")
     TextBlock(text='hello', citations=(), metadata=JsonObject({}))
     """
-    if issubclass(type(value), BLOCK_CLASSES):
+    if issubclass(type(value), _BLOCK_CLASSES):
         return value
     if type(value) is str:
         return TextBlock(text=value)
@@ -269,7 +256,7 @@ def file_from_data_url(url: str, *, filename: str | None = None) -> FileBlock:
     if problem is not None:
         raise ValidationError([("$", f"media type: {problem}")])
     if is_base64:
-        decoded = check_base64(payload, DEFAULT_LIMITS.max_binary_bytes)
+        decoded = decode_base64(payload, DEFAULT_LIMITS.max_binary_bytes)
         if type(decoded) is str:
             raise ValidationError([("$", decoded)])
         data: bytes = decoded  # type: ignore[assignment]

@@ -20,14 +20,13 @@ from typing import IO, Any, Literal, NamedTuple, TypeAlias, TypeVar
 import attrs
 
 from ._api import parse_json
-from ._blocks import Block
 from ._checking import Checker, CheckResult, Problem, count_blocks, failed, unreadable, without_newline
+from ._conversation import Conversation, tool_summary
+from ._converter import structure_parsed
 from ._errors import ValidationError, join_key
 from ._growth import ToolBlockSummary, ToolPairing
-from ._hooks import structure_parsed
 from ._locate import line_of
-from ._messages import Conversation, Message
-from ._messages import _tool_summary as tool_summary
+from ._model import Block, Message
 
 __all__ = [
     "CHUNK_BYTES",

@@ -17,11 +17,11 @@ import attrs
 from cattrs import Converter
 
 from ._api import parse_json
-from ._blocks import ToolResultBlock
+from ._conversation import Conversation
+from ._converter import make_converter, structure_parsed
 from ._errors import ValidationError
-from ._hooks import make_converter, structure_parsed
 from ._json import EMPTY_OBJECT, _object_from_items
-from ._messages import KIND_NAMES, Conversation
+from ._model import ToolResultBlock, kind_name
 from ._rules import DEFAULT_LIMITS, Limits
 
 __all__ = [
@@ -231,6 +231,6 @@ def failed(error: ValidationError, prefix: str = "$") -> CheckResult:
 def count_blocks(kinds: Counter[str], blocks: Iterable[object]) -> None:
     """Count ``blocks`` by kind into ``kinds``, with the parts of tool results."""
     for block in blocks:
-        kinds[KIND_NAMES[type(block)]] += 1
+        kinds[kind_name(type(block))] += 1
         if type(block) is ToolResultBlock:
             count_blocks(kinds, block.content)

@@ -1,18 +1,15 @@
-"""Field checks for the structure hooks: a fast test inline in each hook, and these for the problem's wording.
+"""What reading raw objects needs besides the rules: objects, unknown keys, paths, the error cap, foreign keys.
 
-The hooks test the common, valid case with a few inline comparisons; only when that test fails do they call
-one of these functions, which finds out exactly what is wrong and records it. Paths here are suffixes
-relative to the object being structured (``.text``, ``.source.data``); the caller prefixes its own.
+Paths here are suffixes relative to the object being structured (``.text``, ``.source.data``); the caller
+prefixes its own.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from itertools import repeat
 from typing import Any
 
 from ._errors import describe_type, join_key
-from ._rules import check_free_text
 
 __all__ = [
     "MISSING",
@@ -21,13 +18,11 @@ __all__ = [
     "foreign_key",
     "objects_past_cap",
     "prefix_since",
-    "string_problem",
     "unknown_keys",
 ]
 
 Problems = list[tuple[str, str]]
 MISSING: Any = type("Missing", (), {"__repr__": lambda _self: "MISSING", "__slots__": ()})()
-NULL_OPTIONAL = "null is not allowed; omit the key instead"
 
 
 def as_object(value: object, path: str, problems: Problems) -> dict[str, Any] | None:
@@ -59,33 +54,6 @@ def unknown_keys(
             problems.append((path, _key_not_a_string(key)))
         elif key not in allowed:
             problems.append((join_key(path, key), f"unknown key ({listing})"))
-
-
-def string_problem(
-    problems: Problems,
-    path: str,
-    value: object,
-    max_chars: int,
-    rule: Callable[[str], str | None] | None = None,
-    *,
-    optional: bool = False,
-) -> None:
-    """Record what is wrong with a string field whose fast check failed (absent, null, type, empty, rule)."""
-    if value is MISSING:
-        if not optional:
-            problems.append((path, "required key missing"))
-        return
-    if value is None:
-        problems.append((path, NULL_OPTIONAL if optional else "expected a string, got null"))
-        return
-    if type(value) is not str:
-        problems.append((path, f"expected a string, got {describe_type(value)}"))
-        return
-    message = (
-        rule(value) if rule is not None else ("must not be empty" if not value else check_free_text(value, max_chars))
-    )
-    if message is not None:
-        problems.append((path, message))
 
 
 def prefix_since(problems: Problems, start: int, prefix: str) -> None:

@@ -1,56 +1,59 @@
-"""The field readers the structure bodies are built from: one closure per kind of field, per converter.
+"""The readers that generated structure functions call: one closure per kind of field, per converter.
 
-Each reader takes the raw object (or value), the key and the problems list; it does the common, valid case
-inline and calls on ``_fields`` and ``_rules`` only to word a problem. ``_bodies`` binds them as locals of
-the bodies of every block, source and citation.
+A generated function tests the common, valid value of a field inline (the rule's fast condition) and calls
+one of these only for the rest, or for the kinds that always need a call (binary, metadata, nested objects,
+arrays). Each takes the raw object (or value), the key and the problems list; paths are suffixes relative
+to the object being read (``.text``), which the caller prefixes with its own.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Any
 
-from ._checks import check_identifier_field, freeze_metadata
+from . import _kernels
 from ._errors import describe_type, preview
-from ._fields import (
-    MISSING,
-    NULL_OPTIONAL,
-    Problems,
-    as_object,
-    objects_past_cap,
-    prefix_since,
-    string_problem,
-)
+from ._freeze import freeze_metadata
 from ._json import EMPTY_OBJECT, plain_container
-from ._rules import MAX_IDENTIFIER_CHARS, Limits, check_base64, find_surrogate
+from ._raw import MISSING, Problems, as_object, objects_past_cap, prefix_since
+from ._rules import MISSING_KEY, NULL_OPTIONAL, Limits, Rule, text_problem
 
 __all__ = ["Body", "Readers", "tag_problem"]
 
 Body = Callable[[dict[str, Any], Problems], Any]
-
-_ASCII_IDENTIFIER = re.compile(r"[!-~]{1,%d}" % MAX_IDENTIFIER_CHARS).fullmatch  # noqa: UP031 - a regex, braces clash
 
 
 def tag_problem(tag: object, where: str, allowed: list[str]) -> str:
     """The message for a missing, mistyped or unknown tag, naming the tags allowed there."""
     names = ", ".join(allowed)
     if tag is MISSING:
-        return f"required key missing: {where} needs one of: {names}"
+        return f"{MISSING_KEY}: {where} needs one of: {names}"
     if type(tag) is not str:
         return f"expected a string naming one of: {names}; got {describe_type(tag)}"
     return f"unknown {where} {preview(tag)}; expected one of: {names}"
+
+
+def read_text(raw: dict[str, Any], key: str, problems: Problems, rule: Rule, max_chars: int, optional: bool) -> Any:
+    """A ``text`` field whose fast condition failed: record its problem; the value read (None when absent)."""
+    value = raw.get(key, MISSING)
+    if value is MISSING:
+        if not optional:
+            problems.append((f".{key}", MISSING_KEY))
+        return None
+    message = text_problem(rule, value, max_chars, optional=optional)
+    if message is not None:
+        problems.append((f".{key}", message))
+    return value
 
 
 class Readers:
     """The readers for one converter's limits and binary mode, as attributes."""
 
     def __init__(self, limits: Limits, *, native_binary: bool) -> None:  # noqa: C901, PLR0915 - the closures share locals on purpose
-        max_chars = limits.max_text_chars
         max_bytes = limits.max_binary_bytes
         cap = limits.max_errors
-        surrogate = find_surrogate
-        ascii_identifier = _ASCII_IDENTIFIER
+        freeze = _kernels.freeze
+        decode = _kernels.decode_base64
 
         def metadata(raw: dict[str, Any], problems: Problems) -> Any:
             value = raw.get("metadata", MISSING)
@@ -59,86 +62,55 @@ class Readers:
             if value is None:
                 problems.append((".metadata", NULL_OPTIONAL))
                 return EMPTY_OBJECT
-            return freeze_metadata(problems, ".metadata", value, limits)
+            return freeze_metadata(problems, ".metadata", value, limits, freeze)
 
-        def identifier(raw: dict[str, Any], key: str, problems: Problems) -> Any:
-            value = raw.get(key, MISSING)
-            if type(value) is not str or ascii_identifier(value) is None:
-                if value is MISSING:
-                    problems.append((f".{key}", "required key missing"))
-                else:
-                    check_identifier_field(problems, f".{key}", value)
-            return value
-
-        def call_identifiers(raw: dict[str, Any], problems: Problems) -> tuple[Any, Any]:
-            """``tool_call_id`` and ``tool_name``: the common ASCII case inline, the rest through identifier()."""
-            call_id = raw.get("tool_call_id", MISSING)
-            if type(call_id) is not str or ascii_identifier(call_id) is None:
-                call_id = identifier(raw, "tool_call_id", problems)
-            name = raw.get("tool_name", MISSING)
-            if type(name) is not str or ascii_identifier(name) is None:
-                name = identifier(raw, "tool_name", problems)
-            return call_id, name
-
-        def free_text(raw: dict[str, Any], key: str, problems: Problems, *, optional: bool = False) -> Any:
-            value = raw.get(key, MISSING)
-            if type(value) is str and value and len(value) <= max_chars and (value.isascii() or not surrogate(value)):
-                return value
-            if optional and value is MISSING:
-                return None
-            string_problem(problems, f".{key}", value, max_chars, optional=optional)
-            return None if value is MISSING else value
-
-        def ruled(
-            raw: dict[str, Any],
-            key: str,
-            problems: Problems,
-            rule: Callable[[str], str | None],
-            *,
-            optional: bool = False,
-        ) -> Any:
-            value = raw.get(key, MISSING)
-            if optional and value is MISSING:
-                return None
-            if type(value) is str:
-                message = rule(value)
-                if message is None:
-                    return value
-                problems.append((f".{key}", message))
-                return value
-            string_problem(problems, f".{key}", value, max_chars, optional=optional)
-            return None if value is MISSING else value
-
-        def binary(raw: dict[str, Any], key: str, problems: Problems, *, optional: bool = False) -> Any:
+        def binary(raw: dict[str, Any], key: str, problems: Problems, optional: bool, nonempty: str) -> Any:
+            """Bytes, or the raw value where it is wrong (so that a cross rule sees the key was given)."""
             value = raw.get(key, MISSING)
             if value is MISSING:
                 if not optional:
-                    problems.append((f".{key}", "required key missing"))
+                    problems.append((f".{key}", MISSING_KEY))
+                return None
+            if value is None and optional:
+                problems.append((f".{key}", NULL_OPTIONAL))
                 return None
             if native_binary:
-                if type(value) is bytes and len(value) <= max_bytes:
+                if type(value) is not bytes:
+                    problems.append((f".{key}", f"expected bytes, got {describe_type(value)}"))
                     return value
-                if type(value) is bytes:
+                if len(value) > max_bytes:
                     problems.append((f".{key}", f"more than {max_bytes:,} bytes"))
-                else:
-                    got = NULL_OPTIONAL if value is None and optional else f"expected bytes, got {describe_type(value)}"
-                    problems.append((f".{key}", got))
-                return None
-            if type(value) is not str:
-                got = (
-                    NULL_OPTIONAL
-                    if value is None and optional
-                    else f"expected a base64 string, got {describe_type(value)}"
-                )
-                problems.append((f".{key}", got))
-                return None
-            decoded = check_base64(value, max_bytes)
-            if type(decoded) is str:
-                problems.append((f".{key}", decoded))
-                return None
+                    return value
+                decoded: Any = value
+            else:
+                if type(value) is not str:
+                    problems.append((f".{key}", f"expected a base64 string, got {describe_type(value)}"))
+                    return value
+                decoded = decode(value, max_bytes)
+                if type(decoded) is str:
+                    problems.append((f".{key}", decoded))
+                    return value
+            if nonempty and not decoded:
+                problems.append((f".{key}", nonempty))
             return decoded
 
         def items(value: object, key: str, problems: Problems, body: Body) -> tuple[Any, ...]:
+            """An array of objects read by ``body``: a list of valid dicts in one loop, anything else item by item."""
+            if type(value) is list:
+                before = len(problems)
+                out: list[Any] = []
+                append = out.append
+                for item in value:
+                    if type(item) is not dict:
+                        break
+                    append(body(item, problems))
+                else:
+                    if len(problems) == before:
+                        return tuple(out)
+                del problems[before:]
+            return _items(value, key, problems, body)
+
+        def _items(value: object, key: str, problems: Problems, body: Body) -> tuple[Any, ...]:
             kind, array = plain_container(value)
             if kind != 2:  # an array
                 problems.append((key, f"expected an array, got {describe_type(value)}"))
@@ -159,10 +131,10 @@ class Readers:
             return tuple(out)
 
         def tagged_items(value: object, key: str, problems: Problems, get: Callable[[str], Any], body: Body) -> Any:
-            """items() for an array of tagged objects, dispatching inline on ``type``: the valid case in one loop.
+            """items() for an array of tagged objects, dispatching inline on the tag: the valid case in one loop.
 
-            At the first problem, the array is done again by items() and the tagged ``body``, which give each
-            problem its item's path; a valid prefix is at most done twice.
+            When anything is wrong, the array is done again by items() and the tagged ``body``, which give each
+            problem its item's path (so an invalid array is read twice, a valid one once).
             """
             if type(value) is list:
                 before = len(problems)
@@ -176,18 +148,17 @@ class Readers:
                     if item_body is None:
                         break
                     append(item_body(item, problems))
-                    if len(problems) != before:
-                        del problems[before:]
-                        break
                 else:
-                    return tuple(out)
-            return items(value, key, problems, body)
+                    if len(problems) == before:
+                        return tuple(out)
+                del problems[before:]
+            return _items(value, key, problems, body)
 
         def nested(raw: dict[str, Any], key: str, problems: Problems, body: Body) -> Any:
             value = raw.get(key, MISSING)
             if type(value) is not dict:
                 if value is MISSING:
-                    problems.append((f".{key}", "required key missing"))
+                    problems.append((f".{key}", MISSING_KEY))
                     return None
                 value = as_object(value, f".{key}", problems)
                 if value is None:
@@ -198,30 +169,29 @@ class Readers:
                 prefix_since(problems, before, f".{key}")
             return result
 
-        def tagged(bodies: dict[str, Body], where: str, key: str = "type", known: frozenset[str] = frozenset()) -> Body:
-            names = list(bodies)
-            get = bodies.get
-
-            def dispatch(raw: dict[str, Any], problems: Problems) -> Any:
-                tag = raw.get(key, MISSING)
-                body = get(tag) if type(tag) is str else None
-                if body is not None:
-                    return body(raw, problems)
-                if type(tag) is str and tag in known:
-                    problems.append((f".{key}", f"{where} cannot hold {tag} blocks (allowed: {', '.join(names)})"))
-                else:
-                    problems.append((f".{key}", tag_problem(tag, where, names)))
-                return None
-
-            return dispatch
-
         self.metadata = metadata
-        self.identifier = identifier
-        self.call_identifiers = call_identifiers
-        self.free_text = free_text
-        self.ruled = ruled
         self.binary = binary
         self.items = items
         self.tagged_items = tagged_items
         self.nested = nested
-        self.tagged = tagged
+
+
+def tagged(
+    bodies: dict[str, Body], where: str, key: str, holder: str = "", known: frozenset[str] = frozenset()
+) -> Body:
+    """The body of a union: the member body its tag names, or a problem for a missing, unknown or excluded tag."""
+    names = list(bodies)
+    get = bodies.get
+
+    def dispatch(raw: dict[str, Any], problems: Problems) -> Any:
+        tag = raw.get(key, MISSING)
+        body = get(tag) if type(tag) is str else None
+        if body is not None:
+            return body(raw, problems)
+        if type(tag) is str and tag in known:
+            problems.append((f".{key}", f"{holder} cannot hold {tag} blocks (allowed: {', '.join(names)})"))
+        else:
+            problems.append((f".{key}", tag_problem(tag, where, names)))
+        return None
+
+    return dispatch

@@ -1,43 +1,64 @@
-"""Field rules shared by the block classes and the converter hooks.
+"""Each rule of the format once: the limits, then every field rule and cross-field rule with its wording.
 
-Each ``check_*`` function returns ``None`` when the value is valid and a short message otherwise.
-They never echo the value and never coerce it: they validate raw strings, not parsed or normalised copies
-(``urllib.parse`` silently drops tabs and newlines, so it is not used here).
+A field of a model class names its rule in its attrs metadata (``rule=...``). A :class:`Rule` says what the
+field holds (its ``kind``), the words for each way a value can be wrong, the condition the generated
+structure code inlines for the common valid value, and the JSON Schema definition that describes it. The
+classes' own check (``_model``), the generated structure and unstructure functions (``_gen``) and the
+schema (``_schema``) all read these declarations; none of them states a rule of its own.
 """
 
 from __future__ import annotations
 
-import binascii
-import re
-import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import attrs
 
-from ._accel import MISS, speedups
+from ._errors import describe_type
+from ._patterns import (
+    check_filename,
+    check_free_text,
+    check_identifier,
+    check_media_type,
+    check_no_surrounding_space,
+    check_uri,
+    check_url,
+)
 
 __all__ = [
+    "DATA",
     "DEFAULT_LIMITS",
-    "MAX_IDENTIFIER_CHARS",
-    "MAX_MEDIA_TYPE_CHARS",
+    "FILENAME",
+    "FREE_TEXT",
+    "IDENTIFIER",
+    "JSON_VALUE",
+    "MAX_DEPTH_CEILING",
+    "MEDIA_TYPE",
+    "METADATA",
+    "MISSING_KEY",
+    "NULL_OPTIONAL",
+    "OFFSET",
+    "ONE_OF",
+    "REASONING_SHAPE",
+    "REDACTED",
+    "REFERENCE",
+    "SPAN",
+    "SPAN_WITHIN_TEXT",
+    "TITLE",
+    "URI",
+    "URL",
+    "CrossRule",
     "Limits",
-    "check_base64",
-    "check_filename",
-    "check_free_text",
-    "check_identifier",
-    "check_media_type",
-    "check_no_surrounding_space",
-    "check_uri",
-    "check_url",
-    "find_surrogate",
-    "has_lone_surrogate",
+    "Rule",
+    "choice",
+    "many",
+    "text_problem",
 ]
 
-MAX_IDENTIFIER_CHARS = 256
-MAX_MEDIA_TYPE_CHARS = 1024
-MAX_FILENAME_BYTES = 255
 #: Nesting depths above this cannot be serialised by the standard library's json module anyway.
 MAX_DEPTH_CEILING = 500
+MISSING_KEY = "required key missing"
+NULL_OPTIONAL = "null is not allowed; omit the key instead"
 
 
 def _positive(_inst: object, attribute: attrs.Attribute[int], value: int) -> None:
@@ -76,210 +97,171 @@ class Limits:
 
 DEFAULT_LIMITS = Limits()
 
-#: Truthy when a string holds a surrogate code point (a lone surrogate: Python strings hold no pairs), for the
-#: hot paths that test ``isascii()`` first: a scan in C where the accelerator is built, a regex search if not.
-find_surrogate: Callable[[str], object] = (
-    speedups.has_surrogate if speedups is not None else re.compile("[\ud800-\udfff]").search
-)
+# The condition a valid free text meets, for the generator to inline: ``{v}`` is the value, ``{max}`` the
+# limit's name and ``surrogate`` the scan for lone surrogates (C where the accelerator is built).
+_FREE = "type({v}) is str and {v} and len({v}) <= {max} and ({v}.isascii() or not surrogate({v}))"
+_TRIMMED = _FREE + " and not {v}[0].isspace() and not {v}[-1].isspace()"
 
 
-def has_lone_surrogate(value: str) -> bool:
-    """Whether ``value`` holds a surrogate code point (which no UTF-8 encoder accepts)."""
-    return not value.isascii() and bool(find_surrogate(value))
+@attrs.frozen(kw_only=True)
+class Rule:
+    """What one field holds and what makes a value of it valid.
 
-
-def check_free_text(value: str, max_chars: int) -> str | None:
-    """Any characters but lone surrogates, at most ``max_chars`` of them; emptiness is the caller's rule."""
-    if len(value) > max_chars:
-        return f"longer than {max_chars:,} characters"
-    if has_lone_surrogate(value):
-        return "contains a lone surrogate (not a Unicode character)"
-    return None
-
-
-def check_no_surrounding_space(value: str, max_chars: int) -> str | None:
-    """Non-empty, no leading or trailing whitespace, no lone surrogates."""
-    if not value:
-        return "must not be empty"
-    problem = check_free_text(value, max_chars)
-    if problem is not None:
-        return problem
-    if value[0].isspace() or value[-1].isspace():
-        return "has leading or trailing whitespace"
-    return None
-
-
-_ASCII_IDENTIFIER = re.compile(r"[!-~]+")
-_BAD_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zs", "Zl", "Zp"})
-
-
-def check_identifier(value: str) -> str | None:
-    """1-256 characters, none of them whitespace, control, format or surrogate characters."""
-    if not value:
-        return "must not be empty"
-    if len(value) > MAX_IDENTIFIER_CHARS:
-        return f"longer than {MAX_IDENTIFIER_CHARS} characters"
-    if value.isascii():
-        if _ASCII_IDENTIFIER.fullmatch(value) is None:
-            return "contains whitespace or a control character"
-        return None
-    for ch in value:
-        if ch.isspace():
-            return "contains whitespace"
-        category = unicodedata.category(ch)
-        if category in _BAD_CATEGORIES:
-            return f"contains a {_CATEGORY_NAMES.get(category, 'forbidden')} character (U+{ord(ch):04X})"
-    return None
-
-
-_CATEGORY_NAMES = {
-    "Cc": "control",
-    "Cf": "format",
-    "Cs": "lone surrogate",
-    "Zs": "space",
-    "Zl": "line separator",
-    "Zp": "paragraph separator",
-}
-
-# RFC 3986: unreserved, sub-delims, ":" and "@", "/" and "?", percent-encoded octets, and "[" "]" for IP literals.
-# The runs are possessive (``++``, ``*+``): the alternatives cannot overlap, so giving back characters could
-# never make a match, and a run matched without backtracking costs a sixth of one matched character by character.
-_URI_RUN = r"(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/?\[\]]++|%[0-9A-Fa-f]{2})*+"
-_URI = re.compile(rf"[A-Za-z][A-Za-z0-9+.\-]*:(?P<rest>{_URI_RUN}(?:#{_URI_RUN})?)")
-
-
-def check_uri(value: str, max_chars: int) -> str | None:
-    """An absolute URI of any scheme with a non-empty target, in RFC 3986 characters only."""
-    if len(value) > max_chars:
-        return f"longer than {max_chars:,} characters"
-    match = _URI.fullmatch(value)
-    if match is None:
-        if ":" not in value:
-            return "not an absolute URI (no scheme)"
-        return "not an absolute URI: needs a scheme and RFC 3986 characters only (percent-encode the rest)"
-    rest = match.group("rest")
-    if not rest or rest == "//" or rest[0] == "#":
-        return "not an absolute URI: nothing after the scheme"
-    return None
-
-
-# An http(s) URL: RFC 3986 characters plus non-ASCII letters (IRIs), a host, no userinfo.
-# Possessive runs, as in _URI: host, port, path and fragment characters never overlap where one part ends.
-_IRI_RUN = r"(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/?]++|%[0-9A-Fa-f]{2}|[^\x00-\x7f]++)*+"
-_HOST = r"(?:\[[0-9A-Fa-f:.]++\]|(?:[A-Za-z0-9\-._~!$&'()*+,;=]++|%[0-9A-Fa-f]{2}|[^\x00-\x7f]++)++)"
-_URL = re.compile(rf"[Hh][Tt][Tt][Pp][Ss]?://{_HOST}(?::[0-9]*+)?(?:[/?]{_IRI_RUN})?(?:#{_IRI_RUN})?")
-_DATA_URL = re.compile(r"\s*data:", re.IGNORECASE)
-
-
-def check_url(value: str, max_chars: int) -> str | None:
-    """An absolute http or https URL with a host, no userinfo and no whitespace; ``data:`` gets a hint."""
-    if not value:
-        return "must not be empty"
-    if len(value) > max_chars:
-        return f"longer than {max_chars:,} characters"
-    if _DATA_URL.match(value):
-        return "a data: URL is not a remote URL; use a base64 source (contentblocks.file_from_data_url makes one)"
-    if _URL.fullmatch(value) is None:
-        if not value.isascii() and any(ch.isspace() or unicodedata.category(ch) in _BAD_CATEGORIES for ch in value):
-            return "contains whitespace, control or format characters"
-        return "not an absolute http or https URL with a host (and no userinfo)"
-    if not value.isascii() and any(ch.isspace() or unicodedata.category(ch) in _BAD_CATEGORIES for ch in value):
-        return "contains whitespace, control or format characters"
-    return None
-
-
-# RFC 6838 restricted names; RFC 9110 parameters (token or quoted-string values, optional whitespace around ";").
-_NAME = r"[A-Za-z0-9][A-Za-z0-9!#$&^_.+\-]{0,126}"
-_TOKEN = r"[!#$%&'*+\-.^_`|~A-Za-z0-9]+"  # noqa: S105 - an RFC 9110 token, not a password
-_QUOTED = r'"(?:[\t !#-\[\]-~\x80-\xff]|\\[\t -~\x80-\xff])*"'
-_MEDIA_TYPE = re.compile(rf"(?P<type>{_NAME})/(?P<subtype>{_NAME}|\*)(?:[ \t]*;[ \t]*{_TOKEN}=(?:{_TOKEN}|{_QUOTED}))*")
-
-
-def check_media_type(value: str) -> str | None:
-    """An RFC 6838 ``type/subtype`` with optional parameters; a ``*`` subtype, but not ``*/*``."""
-    if not value:
-        return "must not be empty"
-    if len(value) > MAX_MEDIA_TYPE_CHARS:
-        return f"longer than {MAX_MEDIA_TYPE_CHARS} characters"
-    if _MEDIA_TYPE.fullmatch(value) is None:
-        if value.startswith("*/"):
-            return "only the subtype may be '*' (and '*/*' is not a media type)"
-        return "not an RFC 6838 media type (type/subtype, then optional '; name=value' parameters)"
-    return None
-
-
-_FILENAME_BAD = frozenset({"Cc", "Cf", "Cs"})
-
-
-def check_filename(value: str) -> str | None:  # noqa: C901 - one rule per line of the spec
-    """A base name of 1-255 UTF-8 bytes with no separators, controls, format characters or outer spaces."""
-    if not value:
-        return "must not be empty"
-    if has_lone_surrogate(value[: MAX_FILENAME_BYTES + 1]):
-        return "contains a lone surrogate"
-    if len(value) > MAX_FILENAME_BYTES or len(value.encode("utf-8")) > MAX_FILENAME_BYTES:
-        return "longer than 255 UTF-8 bytes"
-    if value in {".", ".."}:
-        return "'.' and '..' are not file names"
-    if "/" in value or "\\" in value:
-        return "must be a base name (no '/' or '\\')"
-    if value[0].isspace() or value[-1].isspace():
-        return "has leading or trailing whitespace"
-    if value.isascii():
-        if not value.isprintable():
-            return "contains a control character"
-        return None
-    for ch in value:
-        category = unicodedata.category(ch)
-        if category in _FILENAME_BAD:
-            return f"contains a {_CATEGORY_NAMES[category]} character (U+{ord(ch):04X})"
-    return None
-
-
-_B64_INDEX = {c: i for i, c in enumerate("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")}
-
-
-# Looked up at each call, so that tests can compare both paths in one process.
-_c_b64decode = speedups.b64decode if speedups is not None else None
-
-
-def check_base64(value: str, max_bytes: int) -> bytes | str:
-    """Decode strict, canonical, padded standard base64; return the bytes, or a message saying what is wrong.
-
-    The length is checked before anything is decoded, so an oversized string costs nothing.
+    ``kind`` is how the value is held and carried: ``text`` (a string ruled by ``problem``), ``choice`` (one
+    of ``choices``), ``binary`` (bytes; base64 text on the JSON wire), ``json`` (any JSON value, held
+    read-only), ``metadata`` (a JSON object with non-empty keys), ``offset`` (an int, ruled with its pair by
+    a cross rule), ``one`` (an instance of the class or union the field is annotated with) and ``many``
+    (a sequence of them). A field whose default is ``None`` is optional; its key is left out when absent.
     """
-    if len(value) > 4 * ((max_bytes + 2) // 3):
-        return f"more than {max_bytes:,} bytes once decoded"
-    if _c_b64decode is not None:
-        data = _c_b64decode(value, MISS)
-        if data is not MISS and len(data) <= max_bytes:
-            return data  # type: ignore[no-any-return]
-    return _decode_base64(value, max_bytes)
+
+    kind: str
+    #: ``text``: the problem with a string value, or None; called with the value and the limit below.
+    problem: Callable[[str, int], str | None] | None = None
+    #: ``text``: the ``Limits`` attribute bounding the string (None for a rule with a fixed bound).
+    limit: str | None = None
+    #: ``text``: a Python condition on ``{v}`` (and ``{max}``) that holds for valid values only; it may leave
+    #: out nothing but speed: the generator calls ``problem`` for every value that fails it.
+    fast: str = ""
+    #: ``choice``: the values allowed.
+    choices: tuple[str, ...] = ()
+    #: ``binary`` and ``many``: the words for an empty value, which is then refused ("" allows it).
+    nonempty: str = ""
+    #: ``many``: what the sequence and one of its items are called, as a Python value (``blocks``, ``a block``).
+    items: str = ""
+    item: str = ""
+    #: ``many``: a string stands for one text block (a message's content).
+    shorthand: bool = False
+    #: The JSON Schema definition (in ``_schema_parts``) that describes the value.
+    schema: str = ""
+
+    def fast_condition(self, value: str, limit: str, problem: str) -> str:
+        """The inline condition on the variable ``value``, given the names bound to the limit and to ``problem``.
+
+        Without a declared ``fast``, it is ``problem`` itself.
+        """
+        if self.fast:
+            return self.fast.format(v=value, max=limit)
+        return f"type({value}) is str and {problem}({value}, {limit}) is None"
 
 
-def _decode_base64(value: str, max_bytes: int) -> bytes | str:
-    """The pure-Python decoder, and the wording of every problem: binascii's strict mode and the pad bits."""
-    if len(value) % 4:
-        if value[:5].lower() == "data:":
-            return "not canonical base64: a data: URL prefix (contentblocks.file_from_data_url handles data URLs)"
-        return "not canonical base64: the length is not a multiple of 4 (missing padding or stray characters)"
-    if not value.isascii():
-        return "not canonical base64: non-ASCII characters"
-    try:
-        data = binascii.a2b_base64(value, strict_mode=True)
-    except (binascii.Error, ValueError) as e:
-        if value[:5].lower() == "data:":
-            return "not canonical base64: a data: URL prefix (contentblocks.file_from_data_url handles data URLs)"
-        reason = str(e).rstrip(".").lower() if isinstance(e, binascii.Error) else "invalid characters"
-        return f"not canonical base64: {reason}"
-    if len(data) > max_bytes:
-        return f"more than {max_bytes:,} bytes once decoded"
-    if value.endswith("=") and not _zero_pad_bits(value):
-        return "not canonical base64: non-zero pad bits"
-    return data
+def text_problem(rule: Rule, value: object, max_chars: int, *, optional: bool = False) -> str | None:
+    """What is wrong with ``value`` for a ``text`` rule (null counts as absent only where ``optional``)."""
+    if type(value) is not str:
+        if value is None and optional:
+            return NULL_OPTIONAL
+        return f"expected a string, got {describe_type(value)}"
+    return rule.problem(value, max_chars)  # type: ignore[misc]
 
 
-def _zero_pad_bits(value: str) -> bool:
-    if value.endswith("=="):
-        return _B64_INDEX[value[-3]] & 0x0F == 0
-    return _B64_INDEX[value[-2]] & 0x03 == 0
+def _free_text(value: str, max_chars: int) -> str | None:
+    return "must not be empty" if not value else check_free_text(value, max_chars)
+
+
+def _fixed(check: Callable[[str], str | None]) -> Callable[[str, int], str | None]:
+    def problem(value: str, _max_chars: int) -> str | None:
+        return check(value)
+
+    problem.__name__ = check.__name__
+    return problem
+
+
+FREE_TEXT = Rule(kind="text", problem=_free_text, limit="max_text_chars", fast=_FREE, schema="Text")
+TITLE = Rule(kind="text", problem=check_no_surrounding_space, limit="max_text_chars", fast=_TRIMMED, schema="Title")
+REFERENCE = Rule(
+    kind="text", problem=check_no_surrounding_space, limit="max_uri_chars", fast=_TRIMMED, schema="Reference"
+)
+URI = Rule(kind="text", problem=check_uri, limit="max_uri_chars", schema="Uri")
+URL = Rule(kind="text", problem=check_url, limit="max_uri_chars", schema="Url")
+MEDIA_TYPE = Rule(kind="text", problem=_fixed(check_media_type), schema="MediaType")
+FILENAME = Rule(kind="text", problem=_fixed(check_filename), schema="Filename")
+IDENTIFIER = Rule(
+    kind="text",
+    problem=_fixed(check_identifier),
+    fast="type({v}) is str and ascii_identifier({v}) is not None",
+    schema="Identifier",
+)
+DATA = Rule(kind="binary", schema="Base64")
+REDACTED = Rule(kind="binary", nonempty="must hold at least one byte", schema="Base64")
+JSON_VALUE = Rule(kind="json", schema="JsonValue")
+METADATA = Rule(kind="metadata", schema="Metadata")
+OFFSET = Rule(kind="offset", schema="Offset")
+ONE_OF = Rule(kind="one")
+
+
+def choice(values: Sequence[str]) -> Rule:
+    """A rule for a string that is one of ``values`` (a role, an outcome)."""
+    return Rule(kind="choice", choices=tuple(values))
+
+
+def many(items: str, item: str, *, nonempty: str = "", shorthand: bool = False) -> Rule:
+    """A rule for a sequence of the instances a field is annotated with (``tuple[Citation, ...]``)."""
+    return Rule(kind="many", items=items, item=item, nonempty=nonempty, shorthand=shorthand)
+
+
+def expected_one_of(rule: Rule) -> str:
+    """The words for a value that is not one of a ``choice`` rule's values."""
+    return f"expected one of: {', '.join(rule.choices)}"
+
+
+# ---------------------------------------------------------------------------------- cross-field rules
+
+
+@attrs.frozen
+class CrossRule:
+    """A rule over several fields of one object, checked once each field has been read.
+
+    ``check(problems, path, *values)`` gets the values of ``fields`` in order (raw or half-read values where
+    a field had a problem of its own, so it must take anything), then those of ``given`` as they were given
+    (before their field's rule held them: a message's content string before it became a text block), and
+    appends its problems under ``path``.
+    """
+
+    fields: tuple[str, ...]
+    check: Callable[..., None]
+    given: tuple[str, ...] = ()
+    #: A Python condition over ``{field}`` names under which the rule cannot fail, for the generator to test
+    #: inline before it calls ``check`` ("" for none), and the names it uses besides the fields.
+    cannot_fail: str = ""
+    names: tuple[tuple[str, Any], ...] = attrs.field(default=(), eq=False)
+
+
+def _span(problems: list[tuple[str, str]], path: str, start: object, end: object) -> None:
+    """Citation ``start``/``end``: both or neither, ints, ``0 <= start <= end``."""
+    if start is None and end is None:
+        return
+    ok = True
+    for name, value in (("start", start), ("end", end)):
+        if value is None:
+            problems.append((path, "start and end come together: give both or neither"))
+            return
+        if type(value) is not int:
+            problems.append((f"{path}.{name}", f"expected an integer, got {describe_type(value)}"))
+            ok = False
+    if ok and not 0 <= start <= end:  # type: ignore[operator]
+        problems.append((path, "span must satisfy 0 <= start <= end"))
+
+
+def _span_within_text(problems: list[tuple[str, str]], path: str, text: object, citations: Any) -> None:
+    """Each citation's span ends within the text it belongs to (in code points)."""
+    if type(text) is not str or type(citations) is not tuple:
+        return
+    length = len(text)
+    for i, citation in enumerate(citations):
+        end = getattr(citation, "end", None)
+        if type(end) is int and end > length:
+            problems.append((f"{path}.citations[{i}].end", f"span ends after the text ({length} code points long)"))
+
+
+def _reasoning_shape(
+    problems: list[tuple[str, str]], path: str, text: object, signature: object, redacted: object
+) -> None:
+    """At least one of text, signature, redacted; redacted excludes the other two."""
+    if text is None and signature is None and redacted is None:
+        problems.append((path, "reasoning needs text, a signature or redacted bytes"))
+    elif redacted is not None and (text is not None or signature is not None):
+        problems.append((path, "redacted reasoning carries neither text nor a signature"))
+
+
+SPAN = CrossRule(("start", "end"), _span, cannot_fail="{start} is None and {end} is None")
+SPAN_WITHIN_TEXT = CrossRule(("text", "citations"), _span_within_text, cannot_fail="not {citations}")
+REASONING_SHAPE = CrossRule(("text", "signature", "redacted"), _reasoning_shape)

@@ -1,66 +1,38 @@
 r"""A JSON Schema (Draft 2020-12) of the wire format, for validators in other languages and for tool descriptions.
 
-The schema says as much of the contract as JSON Schema can: closed objects, ``const`` tags, required keys,
-the role table, the reasoning rules, citation spans given together, and patterns for identifiers, media
-types, URLs, URIs, file names and canonical base64. It cannot say everything (tool-call pairing, span
-bounds against the text, lone surrogates, nesting depth and node counts, 64-bit integers, and a few
-Unicode and byte-length details; ``docs/schema.md`` lists them): :func:`contentblocks.structure` remains
-the authority, and the schema never rejects a value that it accepts. Unions are ``anyOf`` lists of
-definitions whose tags are distinct constants, so at most one matches (``anyOf`` stops at the first match and
-is understood by more tools than ``oneOf``).
-
-Patterns use the subset of regular-expression syntax that ECMA-262 (with or without the ``u`` flag) and
-Python's ``re`` read the same way: ``\uXXXX`` escapes in character classes, ``\s`` only in ``[\s\S]`` (any
-character), no ``\d``/``\w``/``\p{...}``. Each ends in ``$(?!\n)``: in Python a ``$`` also matches before a
-final newline.
-Character classes are computed from the running Python's Unicode database, as the library's own checks are.
+The schema is derived from the declarations: each class's fields and their rules (``_rules`` names the
+definition of every string and JSON rule, ``_schema_parts`` builds them), its cross rules and the wire
+description (``_wire``: tags, unions, keys). It says as much of the contract as JSON Schema can: closed
+objects, ``const`` tags, required keys, the role table, the reasoning rules, citation spans given together,
+and patterns for identifiers, media types, URLs, URIs, file names and canonical base64. It cannot say
+everything (tool-call pairing, span bounds against the text, lone surrogates, nesting depth and node counts,
+64-bit integers, and a few Unicode and byte-length details; ``docs/schema.md`` lists them):
+:func:`contentblocks.structure` remains the authority, and the schema never rejects a value that it accepts.
+Unions are ``anyOf`` lists of definitions whose tags are distinct constants, so at most one matches.
 """
 
 from __future__ import annotations
 
-import functools
 import json
 import unicodedata
-from collections.abc import Callable, Iterable
-from typing import Any, get_args
+from collections.abc import Callable
+from typing import Any
 
 import attrs
 
-from ._blocks import (
-    Block,
-    BytesSource,
-    Citation,
-    CitationSource,
-    CitedReference,
-    CitedUri,
-    FileBlock,
-    FileSource,
-    JsonBlock,
-    Outcome,
-    ReasoningBlock,
-    ReferenceSource,
-    RefusalBlock,
-    TextBlock,
-    ToolCallBlock,
-    ToolResultBlock,
-    ToolResultContent,
-    UrlSource,
-)
-from ._messages import KIND_NAMES, ROLE_BLOCKS, Conversation, Message
-from ._rules import MAX_FILENAME_BYTES, MAX_IDENTIFIER_CHARS, MAX_MEDIA_TYPE_CHARS, Limits
+from ._conversation import Conversation
+from ._gen import CLASSES, union_for
+from ._model import ROLE_BLOCKS, Block, Message
+from ._model_check import FieldPlan, plan_of
+from ._rules import REASONING_SHAPE, SPAN, SPAN_WITHIN_TEXT, CrossRule, Limits
+from ._schema_parts import DEFINITIONS
+from ._wire import ALWAYS_WRITTEN, TAGGED, UNIONS, union_of
 
 __all__ = ["DRAFT_2020_12", "SCHEMA_TARGETS", "json_schema", "schema_command"]
 
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 
-_CLASSES: tuple[type, ...] = (
-    TextBlock, RefusalBlock, FileBlock, ReasoningBlock, ToolCallBlock, ToolResultBlock, JsonBlock,
-    BytesSource, UrlSource, ReferenceSource, Citation, CitedUri, CitedReference, Message, Conversation,
-)
-_UNIONS: tuple[tuple[object, str], ...] = (
-    (Block, "Block"), (ToolResultContent, "ToolResultContent"), (FileSource, "FileSource"),
-    (CitationSource, "CitationSource"),
-)
+_CLASSES: tuple[type, ...] = (*CLASSES, Conversation)
 
 #: The names ``contentblocks schema NAME`` understands: the three wire documents, then every class and union.
 SCHEMA_TARGETS: dict[str, object] = {
@@ -68,260 +40,105 @@ SCHEMA_TARGETS: dict[str, object] = {
     "message": Message,
     "conversation": Conversation,
     **{cls.__name__: cls for cls in _CLASSES},
-    **{name: union for union, name in _UNIONS},
+    **{union.name: union.alias for union in UNIONS},
 }
-
-_END = r"$(?!\n)"  # end of string, also under Python's re, where "$" matches before a final newline
-_B64 = "[A-Za-z0-9+/]"
-
-
-# -------------------------------------------------------------------------------- character classes
-
-
-def _class_body(codepoints: Iterable[int]) -> str:
-    r"""The inside of a regex character class matching ``codepoints``, as ``\uXXXX`` escapes and ranges."""
-    points = sorted(set(codepoints))
-    parts: list[str] = []
-    i = 0
-    while i < len(points):
-        j = i
-        while j + 1 < len(points) and points[j + 1] == points[j] + 1:
-            j += 1
-        parts.append(f"\\u{points[i]:04x}" if i == j else f"\\u{points[i]:04x}-\\u{points[j]:04x}")
-        i = j + 1
-    return "".join(parts)
-
-
-@functools.cache
-def _bmp(test: Callable[[str], bool]) -> str:
-    """The class body of every Basic Multilingual Plane character (surrogates aside) that passes ``test``."""
-    return _class_body(c for c in range(0x10000) if not 0xD800 <= c <= 0xDFFF and test(chr(c)))
-
-
-def _is_space(ch: str) -> bool:
-    return ch.isspace()
-
-
-def _is_identifier_bad(ch: str) -> bool:
-    return ch.isspace() or unicodedata.category(ch) in {"Cc", "Cf", "Zs", "Zl", "Zp"}
-
-
-def _is_url_bad_non_ascii(ch: str) -> bool:
-    return not ch.isascii() and _is_identifier_bad(ch)
-
-
-def _is_filename_bad(ch: str) -> bool:
-    return ch in "/\\" or unicodedata.category(ch) in {"Cc", "Cf"}
-
-
-def _is_filename_edge_bad(ch: str) -> bool:
-    return _is_filename_bad(ch) or ch.isspace()
-
-
-# -------------------------------------------------------------------------------- string rules
-
-
-def _identifier() -> dict[str, Any]:
-    return {
-        "description": "A tool call id, tool name or provider: no whitespace, control or format characters.",
-        "type": "string", "minLength": 1, "maxLength": MAX_IDENTIFIER_CHARS,
-        "pattern": f"^[^{_bmp(_is_identifier_bad)}]+{_END}",
-    }
-
-
-def _trimmed(max_chars: int, description: str) -> dict[str, Any]:
-    edge = f"[^{_bmp(_is_space)}]"
-    return {
-        "description": description, "type": "string", "minLength": 1, "maxLength": max_chars,
-        "pattern": rf"^{edge}(?:[\s\S]*{edge})?{_END}",
-    }
-
-
-def _media_type() -> dict[str, Any]:
-    name = r"[A-Za-z0-9][A-Za-z0-9!#$&^_.+\-]{0,126}"
-    tchars = r"[!#$%&'*+\-.^_`|~A-Za-z0-9]+"
-    quoted = r'"(?:[\t !#-\[\]-~\u0080-\u00ff]|\\[\t -~\u0080-\u00ff])*"'
-    return {
-        "description": "An RFC 6838 type/subtype with optional parameters; a '*' subtype is allowed, '*/*' is not.",
-        "type": "string", "minLength": 1, "maxLength": MAX_MEDIA_TYPE_CHARS,
-        "pattern": rf"^{name}/(?:{name}|\*)(?:[ \t]*;[ \t]*{tchars}=(?:{tchars}|{quoted}))*{_END}",
-    }
-
-
-def _http_url(max_chars: int) -> dict[str, Any]:
-    non_ascii = f"[^\\u0000-\\u007f{_bmp(_is_url_bad_non_ascii)}]"
-    iri = rf"(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9A-Fa-f]{{2}}|{non_ascii})"
-    host = rf"(?:\[[0-9A-Fa-f:.]+\]|(?:[A-Za-z0-9\-._~!$&'()*+,;=]|%[0-9A-Fa-f]{{2}}|{non_ascii})+)"
-    return {
-        "description": "An absolute http or https URL with a host, without userinfo or whitespace (never fetched).",
-        "type": "string", "minLength": 1, "maxLength": max_chars,
-        "pattern": rf"^[Hh][Tt][Tt][Pp][Ss]?://{host}(?::[0-9]*)?(?:[/?]{iri}*)?(?:#{iri}*)?{_END}",
-    }
-
-
-def _uri(max_chars: int) -> dict[str, Any]:
-    char = r"(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/?\[\]]|%[0-9A-Fa-f]{2})"
-    return {
-        "description": "An absolute URI of any scheme with a non-empty target, in RFC 3986 characters only.",
-        "type": "string", "minLength": 1, "maxLength": max_chars,
-        "pattern": rf"^[A-Za-z][A-Za-z0-9+.\-]*:(?!//$){char}+(?:#{char}*)?{_END}",
-    }
-
-
-def _filename() -> dict[str, Any]:
-    edge = f"[^{_bmp(_is_filename_edge_bad)}]"
-    return {
-        "description": "A base name: no '/', '\\', control or format characters, no outer whitespace, "
-        "at most 255 UTF-8 bytes.",
-        "type": "string", "minLength": 1, "maxLength": MAX_FILENAME_BYTES,
-        "pattern": f"^{edge}(?:[^{_bmp(_is_filename_bad)}]*{edge})?{_END}",
-        "not": {"enum": [".", ".."]},
-    }
-
-
-def _base64(max_bytes: int) -> dict[str, Any]:
-    max_chars = 4 * ((max_bytes + 2) // 3)
-    schema: dict[str, Any] = {
-        "description": f"Canonical, padded standard base64 (RFC 4648 section 4) of at most {max_bytes} bytes.",
-        "type": "string", "contentEncoding": "base64", "maxLength": max_chars,
-        # Pad bits are zero: before "==" the character's low four bits, before "=" its low two bits.
-        "pattern": f"^(?:{_B64}{{4}})*(?:{_B64}{{2}}[AEIMQUYcgkosw048]=|{_B64}[AQgw]==)?{_END}",
-    }
-    if max_bytes % 3:  # the longest string allowed decodes to more than max_bytes unless it is padded enough
-        schema["if"] = {"minLength": max_chars}
-        schema["then"] = {"pattern": ("==" if max_bytes % 3 == 1 else "=") + _END}
-    return schema
-
-
-# -------------------------------------------------------------------------------- objects
 
 
 def _ref(name: str) -> dict[str, str]:
     return {"$ref": f"#/$defs/{name}"}
 
 
-def _object(description: str, required: list[str], properties: dict[str, Any], **extra: Any) -> dict[str, Any]:
-    return {"description": description, "type": "object", "required": required, "properties": properties,
-            "additionalProperties": False, **extra}
+def _description(obj: object) -> str:
+    """The first line of a docstring: what the class or alias is, said once."""
+    return (obj.__doc__ or "").strip().split("\n")[0]
 
 
-def _block(tag: str, description: str, required: list[str], fields: dict[str, Any], **extra: Any) -> dict[str, Any]:
-    properties = {"type": {"const": tag}, **fields, "metadata": _ref("Metadata")}
-    return _object(description, ["type", *required], properties, **extra)
+def _target(classes: tuple[type, ...]) -> dict[str, str]:
+    union = union_for(classes)
+    return _ref(classes[0].__name__ if union is None else union.name)
 
 
-def _role_rules() -> list[dict[str, Any]]:
+def _property(plan: FieldPlan, limits: Limits) -> dict[str, Any]:
+    rule = plan.rule
+    if rule.kind == "choice":
+        return {"enum": list(rule.choices)}
+    if rule.kind == "binary":
+        return {**_ref(rule.schema), "minLength": 1} if rule.nonempty else _ref(rule.schema)
+    if rule.kind == "one":
+        return _target(plan.accepts)
+    if rule.kind == "many":
+        array: dict[str, Any] = {"type": "array", "items": _target(plan.accepts)}
+        if rule.nonempty:
+            array["minItems"] = 1
+        if plan.shorthand is not None:
+            text = next(p for p in plan_of(plan.shorthand)[0] if p.default is attrs.NOTHING)
+            return {"anyOf": [DEFINITIONS[text.rule.schema](limits), array]}
+        return array
+    return _ref(rule.schema)
+
+
+def _span_together(_limits: Limits) -> dict[str, Any]:
+    return {"dependentRequired": {"start": ["end"], "end": ["start"]}}
+
+
+def _span_within_text(limits: Limits) -> dict[str, Any]:
+    # Inside a text block a span ends within the text, so within the text limit (a lone citation has no text).
+    within = {"properties": {"start": {"maximum": limits.max_text_chars}, "end": {"maximum": limits.max_text_chars}}}
+    return {"allOf": [{"properties": {"citations": {"items": within}}}]}
+
+
+def _reasoning(_limits: Limits) -> dict[str, Any]:
+    either = {"anyOf": [{"required": ["text"]}, {"required": ["signature"]}]}
+    return {"anyOf": [*either["anyOf"], {"required": ["redacted"]}], "dependentSchemas": {"redacted": {"not": either}}}
+
+
+def _role_table(_limits: Limits) -> dict[str, Any]:
     rules = []
     for role, classes in ROLE_BLOCKS.items():
-        tags = [KIND_NAMES[cls] for cls in classes]
+        tags = [TAGGED[cls][1] for cls in classes]
         listed: dict[str, Any] = {"type": "array", "items": {"properties": {"type": {"enum": tags}}}}
         content = {"anyOf": [{"type": "string"}, listed]} if "text" in tags else listed
         rules.append({"if": {"required": ["role"], "properties": {"role": {"const": role}}},
                       "then": {"properties": {"content": content}}})
-    return rules
+    return {"allOf": rules}
+
+
+#: What each cross rule adds to its object's schema; tool-call pairing cannot be said in JSON Schema.
+_CROSS: dict[CrossRule, Callable[[Limits], dict[str, Any]]] = {
+    SPAN: _span_together,
+    SPAN_WITHIN_TEXT: _span_within_text,
+    REASONING_SHAPE: _reasoning,
+    Message.__cross_rules__[0]: _role_table,
+}
+
+
+def _object(cls: type, limits: Limits) -> dict[str, Any]:
+    fields, cross_rules = plan_of(cls)
+    tag = TAGGED.get(cls)
+    required = [tag[0]] if tag is not None else []
+    properties: dict[str, Any] = {tag[0]: {"const": tag[1]}} if tag is not None else {}
+    for plan in fields:
+        properties[plan.name] = _property(plan, limits)
+        if plan.default is attrs.NOTHING or plan.name in ALWAYS_WRITTEN.get(cls, ()):
+            required.append(plan.name)
+    schema: dict[str, Any] = {"description": _description(cls), "type": "object", "required": required,
+                              "properties": properties, "additionalProperties": False}
+    for cross in cross_rules:
+        schema.update(_CROSS[cross](limits))
+    return schema
 
 
 def _definitions(limits: Limits) -> dict[str, Any]:
-    text_max = limits.max_text_chars
-    text = {"type": "string", "minLength": 1, "maxLength": text_max}
-    offset = {"type": "integer", "minimum": 0}
-    # Inside a text block a span ends within the text, so within the text limit (a lone citation has no text).
-    within_text = {"properties": {"start": {"maximum": text_max}, "end": {"maximum": text_max}}}
-    reference = _trimmed(limits.max_uri_chars, "An opaque, non-empty reference without surrounding whitespace.")
-    metadata = {
-        "description": "Provider-native and application state: non-empty string keys, JSON values.",
-        "type": "object", "propertyNames": {"minLength": 1, "maxLength": text_max},
-        "additionalProperties": _ref("JsonValue"),
-    }
-    json_value = {
-        "description": f"Any JSON value; the library also keeps integers within [-2**63, 2**64-1] and nesting "
-        f"within {limits.max_depth} containers, which a schema cannot check.",
-        "type": ["null", "boolean", "number", "string", "array", "object"], "maxLength": text_max,
-        "items": _ref("JsonValue"), "propertyNames": {"maxLength": text_max}, "additionalProperties": _ref("JsonValue"),
-    }
-    citation = _object(
-        "A cited source and, optionally, the span of the block's text it supports (in code points).",
-        ["source"],
-        {"source": _ref("CitationSource"), "title": _ref("Title"), "quote": _ref("Text"),
-         "start": offset, "end": offset},
-        dependentRequired={"start": ["end"], "end": ["start"]},
-    )
-    either = {"anyOf": [{"required": ["text"]}, {"required": ["signature"]}]}
-    reasoning = _block(
-        "reasoning", "Model reasoning: text, a signature, or redacted bytes (which exclude the other two).", [],
-        {"text": _ref("Text"), "signature": _ref("Text"), "redacted": {"$ref": "#/$defs/Base64", "minLength": 1}},
-        anyOf=[*either["anyOf"], {"required": ["redacted"]}], dependentSchemas={"redacted": {"not": either}},
-    )
-    call_keys = {"tool_call_id": _ref("Identifier"), "tool_name": _ref("Identifier")}
-    return {
-        "Block": {"description": "Any content block, told apart by its type.",
-                  "anyOf": [_ref(cls.__name__) for cls in KIND_NAMES]},
-        "TextBlock": _block("text", "Text, with optional citations.", ["text"],
-                            {"text": _ref("Text"),
-                             "citations": {"type": "array", "items": {**_ref("Citation"), **within_text}}}),
-        "RefusalBlock": _block("refusal", "The model declined.", ["text"], {"text": _ref("Text")}),
-        "FileBlock": _block(
-            "file", "A file or media: inline bytes, a URL or a provider-hosted reference.", ["media_type", "source"],
-            {"media_type": _ref("MediaType"), "source": _ref("FileSource"), "filename": _ref("Filename")}),
-        "ReasoningBlock": reasoning,
-        "ToolCallBlock": _block("tool_call", "A call the model makes to a tool.",
-                                ["tool_call_id", "tool_name", "input"], {**call_keys, "input": _ref("JsonValue")}),
-        "ToolResultBlock": _block(
-            "tool_result", "What a tool call gave back, and how it ended.",
-            ["tool_call_id", "tool_name", "outcome", "content"],
-            {**call_keys, "outcome": {"enum": list(get_args(Outcome))},
-             "content": {"type": "array", "items": _ref("ToolResultContent")}}),
-        "JsonBlock": _block("json", "A JSON value.", ["value"], {"value": _ref("JsonValue")}),
-        "ToolResultContent": {"description": "A block a tool result may carry: text, file or json.",
-                              "anyOf": [_ref("TextBlock"), _ref("FileBlock"), _ref("JsonBlock")]},
-        "FileSource": {"description": "Where a file's bytes are.",
-                       "anyOf": [_ref("BytesSource"), _ref("UrlSource"), _ref("ReferenceSource")]},
-        "BytesSource": _object("Inline bytes, as base64.", ["type", "data"],
-                               {"type": {"const": "base64"}, "data": _ref("Base64")}),
-        "UrlSource": _object("A remote file, never fetched by the library.", ["type", "url"],
-                             {"type": {"const": "url"}, "url": _http_url(limits.max_uri_chars)}),
-        "ReferenceSource": _object("A provider-hosted file.", ["type", "id"],
-                                   {"type": {"const": "reference"}, "id": _ref("Reference"),
-                                    "provider": _ref("Identifier")}),
-        "Citation": citation,
-        "CitationSource": {"description": "What a citation points at.",
-                           "anyOf": [_ref("CitedUri"), _ref("CitedReference")]},
-        "CitedUri": _object("An absolute URI, never resolved.", ["kind", "value"],
-                            {"kind": {"const": "uri"}, "value": _uri(limits.max_uri_chars)}),
-        "CitedReference": _object("An identifier whose meaning belongs to the provider or host.", ["kind", "value"],
-                                  {"kind": {"const": "reference"}, "value": _ref("Reference")}),
-        "Message": _object(
-            "One turn: a role and the blocks it may carry (a string is one text block).", ["role", "content"],
-            {"role": {"enum": list(ROLE_BLOCKS)},
-             "content": {"anyOf": [text, {"type": "array", "minItems": 1, "items": _ref("Block")}]},
-             "metadata": _ref("Metadata")},
-            allOf=_role_rules(),
-        ),
-        "Conversation": {"description": "Messages in order (tool calls and results must pair up, see the docs).",
-                         "type": "array", "items": _ref("Message")},
-        "Metadata": metadata,
-        "JsonValue": json_value,
-        "Text": {"description": "Free text: any characters, at least one.", **text},
-        "Title": _trimmed(text_max, "Text without leading or trailing whitespace."),
-        "Reference": reference,
-        "Identifier": _identifier(),
-        "MediaType": _media_type(),
-        "Filename": _filename(),
-        "Base64": _base64(limits.max_binary_bytes),
-    }
-
-
-# -------------------------------------------------------------------------------- public entry points
-
-
-def _target_name(target: object) -> str:
-    for union, name in _UNIONS:
-        if target is union or (type(target) is type(union) and target == union):
-            return name
-    if isinstance(target, type) and target in _CLASSES:
-        return target.__name__
-    msg = f"no schema for {target!r}; expected cb.Block, cb.Message, cb.Conversation, a union or a block class"
-    raise TypeError(msg)
+    defs: dict[str, Any] = {}
+    for union in UNIONS:
+        defs[union.name] = {"description": f"Any {union.noun} of: {', '.join(union.members)}, told apart by its "
+                            f"{union.key}.", "anyOf": [_ref(cls.__name__) for cls in union.members.values()]}
+    for cls in CLASSES:
+        defs[cls.__name__] = _object(cls, limits)
+    defs["Conversation"] = {"description": _description(Conversation), "type": "array", "items": _ref("Message")}
+    for name, build in DEFINITIONS.items():
+        defs[name] = build(limits)
+    return defs
 
 
 def _reachable(defs: dict[str, Any], root: str) -> dict[str, Any]:
@@ -339,6 +156,16 @@ def _reachable(defs: dict[str, Any], root: str) -> dict[str, Any]:
         elif isinstance(node, list):
             stack.extend(node)
     return {name: schema for name, schema in defs.items() if name in seen}
+
+
+def _target_name(target: object) -> str:
+    union = union_of(target)
+    if union is not None:
+        return union.name
+    if isinstance(target, type) and target in _CLASSES:
+        return target.__name__
+    msg = f"no schema for {target!r}; expected cb.Block, cb.Message, cb.Conversation, a union or a block class"
+    raise TypeError(msg)
 
 
 def json_schema(target: object = Block, *, limits: Limits | None = None, **options: int) -> dict[str, Any]:

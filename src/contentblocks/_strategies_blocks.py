@@ -11,7 +11,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from ._blocks import (
+from ._model import (
     Block,
     BytesSource,
     Citation,

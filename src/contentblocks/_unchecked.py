@@ -13,7 +13,7 @@ from typing import Any
 
 import attrs
 
-from ._accel import speedups
+from ._kernels import speedups
 
 __all__ = ["unchecked"]
 

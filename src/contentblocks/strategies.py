@@ -27,8 +27,19 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from ._blocks import FileBlock, JsonBlock, ReasoningBlock, RefusalBlock, TextBlock, ToolCallBlock, ToolResultBlock
-from ._messages import ROLE_BLOCKS, Conversation, Message, Role
+from ._conversation import Conversation
+from ._model import (
+    ROLE_BLOCKS,
+    FileBlock,
+    JsonBlock,
+    Message,
+    ReasoningBlock,
+    RefusalBlock,
+    Role,
+    TextBlock,
+    ToolCallBlock,
+    ToolResultBlock,
+)
 from ._strategies_blocks import (
     blocks,
     citations,

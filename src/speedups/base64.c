@@ -1,6 +1,6 @@
-/* * Base64: canonical, padded, standard-alphabet text only. binascii runs at about 400 MB/s here and its
- * strict decoder at less; these loops run several times faster. As everywhere in this file, decoding
- * answers only for valid text and hands anything else back, for _rules.check_base64 to word.
+/* Base64: canonical, padded, standard-alphabet text only (docs/performance.md says why it is in C). As
+ * everywhere in this file, decoding answers only for valid text and hands anything else back, for
+ * _rules.check_base64 to word.
  */
 
 #include "speedups.h"

@@ -43,12 +43,9 @@ extern PyMethodDef cb_maker_methods[];
 extern PyMethodDef cb_base64_methods[];
 extern PyMethodDef cb_json_writer_methods[];
 extern PyMethodDef cb_unstructure_methods[];
-extern PyMethodDef cb_split_methods[];
-extern PyMethodDef cb_messages_methods[];
 
 int cb_maker_init(void);
 int cb_unstructure_init(void);
-int cb_messages_init(void);
 void cb_base64_init(void);
 
 /* Shared between units. cb_thaw_value: the plain dict/list copy of a frozen JSON value `depth` containers

@@ -1,6 +1,6 @@
 /*
- * Unstructurer: blocks, messages and conversations out as plain dicts and lists, by a table of each
- * class's fields that _unstructure.py builds (its hand-written hooks stay the reference). The table is read
+ * Unstructurer: objects out as plain dicts and lists, by a table of each class's fields that _gen.py
+ * derives from the declarations (its generated Python functions stay the reference). The table is read
  * once, when the unstructurer is made: attribute names become slot offsets, kind names become numbers.
  *
  * Blocks are checked when they are built, so there is nothing to judge on the way out; the walk still
@@ -12,16 +12,16 @@
 #include "speedups.h"
 #include <stddef.h>
 
-/* Blocks nest five deep at most (conversation, message, tool result, file, source): anything deeper is not
- * a shape of the table's and goes back to the Python hooks. */
+/* The table's objects nest a few levels deep (a conversation's deepest is five); anything deeper than this
+ * is not a shape of the table's and goes back to the Python functions. */
 #define MAX_SHAPE_DEPTH 16
 
 enum kind {
-    K_CONST,            /* key: a constant (the "type" tag) */
-    K_VALUE,            /* key: the attribute as it is (str, int) */
-    K_OPTIONAL,         /* key: the attribute, left out when None */
-    K_JSON,             /* key: a JSON value, copied to plain dicts and lists (or kept, see copy_json) */
-    K_METADATA,         /* key: a JsonObject like K_JSON, left out when empty */
+    K_CONST,            /* key: a constant (a union member's tag) */
+    K_ATTR,             /* key: the attribute as it is (str, int) */
+    K_OPTIONAL_ATTR,    /* key: the attribute, left out when None */
+    K_THAWED,           /* key: a JSON value, copied to plain dicts and lists (or kept, see copy_json) */
+    K_NONEMPTY_THAWED,  /* key: a JsonObject like K_THAWED, left out when empty */
     K_BINARY,           /* key: bytes as base64 text (or kept, see base64) */
     K_OPTIONAL_BINARY,  /* K_BINARY, left out when None */
     K_OBJECT,           /* key: another object of the table */
@@ -31,7 +31,7 @@ enum kind {
 };
 
 static const char *const KIND_NAMES[] = {
-    "const", "value", "optional", "json", "metadata", "binary", "optional_binary", "object", "objects",
+    "const", "attr", "optional_attr", "thawed", "nonempty_thawed", "binary", "optional_binary", "object", "objects",
     "nonempty_objects", "list", NULL,
 };
 
@@ -88,15 +88,15 @@ static PyObject *
 field_value(Unstructurer *u, const Field *field, PyObject *value, int depth, int *skip)
 {
     switch (field->kind) {
-    case K_OPTIONAL:
+    case K_OPTIONAL_ATTR:
         if (value == Py_None) {
             *skip = 1;
             return NULL;
         }
         /* fall through */
-    case K_VALUE:
+    case K_ATTR:
         return Py_NewRef(value);
-    case K_METADATA:
+    case K_NONEMPTY_THAWED:
         if (Py_TYPE(value) != JsonObject_Type) {
             return NULL;
         }
@@ -105,7 +105,7 @@ field_value(Unstructurer *u, const Field *field, PyObject *value, int depth, int
             return NULL;
         }
         /* fall through */
-    case K_JSON:
+    case K_THAWED:
         return u->copy_json ? cb_thaw_value(value, 0) : Py_NewRef(value);
     case K_OPTIONAL_BINARY:
         if (value == Py_None) {
@@ -135,7 +135,7 @@ field_value(Unstructurer *u, const Field *field, PyObject *value, int depth, int
 
 /* Start loading every field's value at once. The walk touches each value's reference count in turn, and on a
  * machine whose cache is shared with busy neighbours those loads miss one after another; issued together they
- * overlap (about 10 % of an unstructure in such spells, nothing measurable when the machine is quiet). */
+ * overlap (docs/performance.md has the measurements). */
 static inline void
 prefetch_fields(const Shape *shape, PyObject *obj)
 {

@@ -8,22 +8,13 @@ from typing import Any, TypeVar
 from cattrs import BaseConverter
 
 from .._api import BOM_PROBLEM, starts_with_bom
+from .._converter import structure_parsed
 from .._errors import ValidationError
-from .._hooks import Binary, configure_converter, structure_parsed
 from .._unstructure import dump_hooks
 
-__all__ = ["configure_for", "fast_unstructure", "loads_then_structure", "parse_error"]
+__all__ = ["fast_unstructure", "loads_then_structure", "parse_error"]
 
 C = TypeVar("C", bound=BaseConverter)
-
-
-def configure_for(binary: Binary) -> Callable[..., None]:
-    """A ``configure_converter(converter, **options)`` with the binary mode of one format."""
-
-    def configure(converter: BaseConverter, **options: int) -> None:
-        configure_converter(converter, binary=binary, **options)
-
-    return configure
 
 
 def parse_error(fmt: str, error: BaseException) -> ValidationError:

@@ -13,24 +13,37 @@ from __future__ import annotations
 import json
 from typing import Any, TypeVar
 
+from cattrs import BaseConverter
 from cattrs.preconf.json import JsonConverter
 from cattrs.preconf.json import configure_converter as _cattrs_configure
 
-from .._api import _parse_part, parse_json
-from .._hooks import structure_text
-from ._base import configure_for, fast_unstructure
+from .._api import parse_json
+from .._converter import configure_converter as configure_for_format
+from .._converter import structure_parsed
+from ._base import fast_unstructure
 
 __all__ = ["ContentJsonConverter", "configure_converter", "make_converter"]
 
 T = TypeVar("T")
 
-configure_converter = configure_for("base64")
-configure_converter.__doc__ = """Install the contentblocks hooks (binary as base64) on a JSON converter.
+def configure_converter(converter: BaseConverter, **options: int) -> None:
+    """Install the contentblocks hooks on the standard library's JSON converter, binary fields as base64 text.
+
+    Registers what :func:`contentblocks.configure_converter` registers with ``binary="base64"``: hook
+    factories (``register_structure_hook_factory``, ``register_unstructure_hook_factory``) for every block,
+    source, citation, message and conversation class and for the unions ``Block``, ``ToolResultContent``,
+    ``FileSource`` and ``CitationSource``, which survive ``converter.copy()``; nothing for any other type.
+    It leaves ``cattrs.preconf.json``'s own hooks as they are: :func:`make_converter` installs both.
 
     Args:
-        converter: usually a ``cattrs.preconf.json`` converter.
+        converter: usually a ``cattrs.preconf.json`` converter (any cattrs converter works).
         options: limits, as for :func:`contentblocks.make_converter`.
+
+    Raises:
+        ValueError: for an unknown limit.
+        TypeError: when ``converter`` is not a cattrs converter.
     """
+    configure_for_format(converter, binary="base64", **options)
 
 
 class ContentJsonConverter(JsonConverter):
@@ -45,7 +58,7 @@ class ContentJsonConverter(JsonConverter):
 
     def loads(self, data: bytes | str, cl: type[T], **kwargs: Any) -> T:  # noqa: ARG002 - kwargs of json.loads do not apply to a strict parse
         """Parse ``data`` strictly and structure it into ``cl``."""
-        return structure_text(self, data, cl, parse_json, _parse_part)  # type: ignore[no-any-return]
+        return structure_parsed(self, parse_json(data), cl)  # type: ignore[no-any-return]
 
 
 def make_converter(**options: int) -> ContentJsonConverter:

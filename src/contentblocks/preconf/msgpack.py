@@ -13,22 +13,35 @@ from __future__ import annotations
 from typing import Any, TypeVar
 
 import msgpack
+from cattrs import BaseConverter
 from cattrs.preconf.msgpack import MsgpackConverter
 from cattrs.preconf.msgpack import configure_converter as _cattrs_configure
 
-from ._base import configure_for, fast_unstructure, loads_then_structure
+from .._converter import configure_converter as configure_for_format
+from ._base import fast_unstructure, loads_then_structure
 
 __all__ = ["ContentMsgpackConverter", "configure_converter", "make_converter"]
 
 T = TypeVar("T")
 
-configure_converter = configure_for("native")
-configure_converter.__doc__ = """Install the contentblocks hooks (binary as native bytes) on a msgpack converter.
+def configure_converter(converter: BaseConverter, **options: int) -> None:
+    """Install the contentblocks hooks on a msgpack converter, binary fields as native bytes.
+
+    Registers what :func:`contentblocks.configure_converter` registers with ``binary="native"``: hook
+    factories (``register_structure_hook_factory``, ``register_unstructure_hook_factory``) for every block,
+    source, citation, message and conversation class and for the unions ``Block``, ``ToolResultContent``,
+    ``FileSource`` and ``CitationSource``, which survive ``converter.copy()``; nothing for any other type.
+    It leaves ``cattrs.preconf.msgpack``'s own hooks as they are: :func:`make_converter` installs both.
 
     Args:
-        converter: usually a ``cattrs.preconf.msgpack`` converter.
+        converter: usually a ``cattrs.preconf.msgpack`` converter (any cattrs converter works).
         options: limits, as for :func:`contentblocks.make_converter`.
+
+    Raises:
+        ValueError: for an unknown limit.
+        TypeError: when ``converter`` is not a cattrs converter.
     """
+    configure_for_format(converter, binary="native", **options)
 
 _ERRORS = (ValueError, msgpack.ExtraData, msgpack.FormatError, msgpack.StackError, TypeError)
 

@@ -15,24 +15,37 @@ from __future__ import annotations
 from typing import Any, TypeVar
 
 import orjson
+from cattrs import BaseConverter
 from cattrs.preconf.orjson import OrjsonConverter
 from cattrs.preconf.orjson import configure_converter as _cattrs_configure
 
-from .._accel import MISS
+from .._converter import configure_converter as configure_for_format
+from .._kernels import MISS
 from .._unstructure import dump_default, serialised_parts
-from ._base import configure_for, fast_unstructure, loads_then_structure
+from ._base import fast_unstructure, loads_then_structure
 
 __all__ = ["ContentOrjsonConverter", "configure_converter", "make_converter"]
 
 T = TypeVar("T")
 
-configure_converter = configure_for("base64")
-configure_converter.__doc__ = """Install the contentblocks hooks (binary as base64) on an orjson converter.
+def configure_converter(converter: BaseConverter, **options: int) -> None:
+    """Install the contentblocks hooks on an orjson converter, binary fields as base64 text.
+
+    Registers what :func:`contentblocks.configure_converter` registers with ``binary="base64"``: hook
+    factories (``register_structure_hook_factory``, ``register_unstructure_hook_factory``) for every block,
+    source, citation, message and conversation class and for the unions ``Block``, ``ToolResultContent``,
+    ``FileSource`` and ``CitationSource``, which survive ``converter.copy()``; nothing for any other type.
+    It leaves ``cattrs.preconf.orjson``'s own hooks as they are: :func:`make_converter` installs both.
 
     Args:
-        converter: usually a ``cattrs.preconf.orjson`` converter.
+        converter: usually a ``cattrs.preconf.orjson`` converter (any cattrs converter works).
         options: limits, as for :func:`contentblocks.make_converter`.
+
+    Raises:
+        ValueError: for an unknown limit.
+        TypeError: when ``converter`` is not a cattrs converter.
     """
+    configure_for_format(converter, binary="base64", **options)
 
 
 class ContentOrjsonConverter(OrjsonConverter):

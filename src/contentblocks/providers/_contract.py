@@ -7,10 +7,10 @@ from typing import Any, Literal, TypeAlias
 
 import attrs
 
-from .._checks import freeze_metadata
 from .._errors import ValidationError
+from .._freeze import freeze_metadata
 from .._json import JsonObject, json_key
-from .._messages import Message
+from .._model import Message
 from .._rules import DEFAULT_LIMITS
 
 __all__ = [

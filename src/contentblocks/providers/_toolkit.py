@@ -23,16 +23,10 @@ from collections.abc import Set as AbstractSet
 from typing import Any, TypeVar
 
 from .._api import file_from_data_url, parse_json
-from .._blocks import FileBlock
 from .._errors import ValidationError
-from .._rules import (
-    DEFAULT_LIMITS,
-    check_base64,
-    check_filename,
-    check_identifier,
-    check_no_surrounding_space,
-    check_uri,
-)
+from .._model import FileBlock
+from .._patterns import check_base64, check_filename, check_identifier, check_no_surrounding_space, check_uri
+from .._rules import DEFAULT_LIMITS
 
 __all__ = [
     "OCTET",

@@ -25,11 +25,12 @@ from typing import Any, Literal, TypeAlias
 
 import attrs
 
-from .._blocks import Citation, FileBlock, JsonBlock, ReasoningBlock, _bytes_repr, _metadata, _raise, _set
-from .._checks import check_identifier_field
 from .._errors import ValidationError, describe_type
-from .._json import EMPTY_OBJECT, json_key
-from .._rules import DEFAULT_LIMITS, check_free_text
+from .._freeze import freeze_metadata
+from .._json import EMPTY_OBJECT, JsonObject, json_key
+from .._model import Citation, FileBlock, JsonBlock, ReasoningBlock, bytes_repr
+from .._patterns import check_free_text
+from .._rules import DEFAULT_LIMITS, IDENTIFIER, text_problem
 from ..providers._contract import STOP_REASONS, StopReason, Usage
 
 __all__ = [
@@ -82,9 +83,24 @@ def _piece(problems: Problems, path: str, value: object, *, nonempty: bool = Fal
         problems.append((path, message))
 
 
+def _raise(problems: Problems) -> None:
+    if problems:
+        raise ValidationError(problems)
+
+
+def _set(obj: object, name: str, value: object) -> None:
+    object.__setattr__(obj, name, value)
+
+
+def _metadata(obj: object, problems: Problems) -> None:
+    value = obj.metadata  # type: ignore[attr-defined]
+    if type(value) is not JsonObject or value:
+        _set(obj, "metadata", freeze_metadata(problems, "$.metadata", value, DEFAULT_LIMITS))
+
+
 def _optional_identifier(problems: Problems, path: str, value: object) -> None:
-    if value is not None:
-        check_identifier_field(problems, path, value)
+    if value is not None and (message := text_problem(IDENTIFIER, value, 0)) is not None:
+        problems.append((path, message))
 
 
 def _optional_text(problems: Problems, path: str, value: object) -> None:
@@ -209,7 +225,7 @@ class ReasoningRedacted:
     """
 
     index: int
-    data: bytes = attrs.field(repr=_bytes_repr)
+    data: bytes = attrs.field(repr=bytes_repr)
 
     def __attrs_post_init__(self) -> None:
         problems: Problems = []

@@ -11,9 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from .._blocks import Block
 from .._errors import describe_type
-from .._messages import Message
+from .._model import Block, Message
 from .._rules import DEFAULT_LIMITS
 from ..providers._contract import Reply, StopReason, Usage
 from ._errors import StreamError, at

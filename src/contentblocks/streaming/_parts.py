@@ -10,8 +10,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from .._api import parse_json
-from .._blocks import Block, Citation, ReasoningBlock, RefusalBlock, TextBlock, ToolCallBlock
 from .._errors import ValidationError
+from .._model import Block, Citation, ReasoningBlock, RefusalBlock, TextBlock, ToolCallBlock
 from ._errors import StreamError, at
 from ._events import BlockEnded
 

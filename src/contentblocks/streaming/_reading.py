@@ -15,9 +15,9 @@ import abc
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, ClassVar
 
-from .._blocks import Block, Citation, FileBlock, JsonBlock, ReasoningBlock, RefusalBlock, TextBlock, ToolCallBlock
 from .._errors import ValidationError, describe_type
 from .._json import json_key
+from .._model import Block, Citation, FileBlock, JsonBlock, ReasoningBlock, RefusalBlock, TextBlock, ToolCallBlock
 from ..providers._contract import Reply, Usage
 from ..providers._toolkit import json_text, parse_json_text, plain, within
 from ._errors import StreamError, fail

@@ -34,7 +34,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from ..._messages import Conversation
+from ..._conversation import Conversation
 from .._contract import Converted, LossKind, Rejection, Reply
 from ._checks import RULES, check
 from ._read import read_conversation

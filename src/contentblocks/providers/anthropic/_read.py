@@ -8,13 +8,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..._blocks import (
+from ..._conversation import Conversation
+from ..._errors import ValidationError
+from ..._model import (
     BytesSource,
     Citation,
     CitedReference,
     CitedUri,
     FileBlock,
     JsonBlock,
+    Message,
     ReasoningBlock,
     ReferenceSource,
     TextBlock,
@@ -22,9 +25,8 @@ from ..._blocks import (
     ToolResultBlock,
     UrlSource,
 )
-from ..._errors import ValidationError
-from ..._messages import Conversation, Message
-from ..._rules import DEFAULT_LIMITS, check_free_text
+from ..._patterns import check_free_text
+from ..._rules import DEFAULT_LIMITS
 from .._contract import ISSUER_KEY
 from .._extras import take_extras
 from .._toolkit import OCTET, b64decode, build, fail, field, identifier, is_clean, is_uri, obj, plain, require, reroot

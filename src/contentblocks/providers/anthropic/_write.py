@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from ..._blocks import (
+from ..._conversation import Conversation
+from ..._json import thaw
+from ..._model import (
     BytesSource,
     FileBlock,
     JsonBlock,
+    Message,
     ReasoningBlock,
     ReferenceSource,
     RefusalBlock,
@@ -16,8 +19,6 @@ from ..._blocks import (
     ToolResultBlock,
     UrlSource,
 )
-from ..._json import thaw
-from ..._messages import Conversation, Message
 from .._contract import ISSUER_KEY, LossRecorder, issuer_matches
 from .._extras import PayloadWriter
 from .._toolkit import b64encode, block_path, json_text

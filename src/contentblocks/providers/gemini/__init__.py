@@ -36,7 +36,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from ..._messages import Conversation
+from ..._conversation import Conversation
 from .._contract import Converted, LossKind, Rejection, Reply
 from .._shapes import canonical, pick
 from .._toolkit import fail, obj, plain

@@ -8,8 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..._blocks import ToolCallBlock
-from ..._messages import Message
+from ..._model import Message, ToolCallBlock
 from .._contract import Rejection
 from ._write import Writer
 

@@ -5,19 +5,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..._blocks import (
+from ..._errors import ValidationError
+from ..._model import (
     Block,
     BytesSource,
     FileBlock,
     JsonBlock,
+    Message,
     ReasoningBlock,
     ReferenceSource,
     TextBlock,
     ToolCallBlock,
     ToolResultBlock,
 )
-from ..._errors import ValidationError
-from ..._messages import Message
 from .._contract import ISSUER_KEY
 from .._toolkit import b64decode, build, fail, field, identifier, is_filename, reroot
 from ._wire import DATA_KINDS, FILE_PART_EXTRAS, PART_EXTRAS, RESPONSE_EXTRAS

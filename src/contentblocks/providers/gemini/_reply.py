@@ -6,10 +6,9 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import quote
 
-from ..._blocks import Block, Citation, CitedUri, TextBlock, ToolCallBlock
 from ..._errors import ValidationError
-from ..._messages import Message
-from ..._rules import check_identifier
+from ..._model import Block, Citation, CitedUri, Message, TextBlock, ToolCallBlock
+from ..._patterns import check_identifier
 from .._contract import ISSUER_KEY, Reply, StopReason, Usage
 from .._shapes import canonical, pick
 from .._toolkit import build, fail, model_family, obj, utf8_to_index

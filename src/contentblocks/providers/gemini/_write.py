@@ -5,11 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..._blocks import (
+from ..._json import thaw
+from ..._model import (
     Block,
     BytesSource,
     FileBlock,
     JsonBlock,
+    Message,
     ReasoningBlock,
     ReferenceSource,
     RefusalBlock,
@@ -18,8 +20,6 @@ from ..._blocks import (
     ToolResultBlock,
     UrlSource,
 )
-from ..._json import thaw
-from ..._messages import Message
 from .._contract import ISSUER_KEY, issuer_matches
 from .._extras import PayloadWriter, put_extras
 from .._shapes import BYTES, Kind, fits

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..._blocks import ToolResultBlock
+from ..._model import ToolResultBlock
 from .._contract import Converted, LossKind
 from .._shapes import canonical
 from .._toolkit import plain

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..._blocks import BytesSource, FileBlock, JsonBlock, ReferenceSource, TextBlock, ToolResultBlock, UrlSource
 from ..._errors import ValidationError
+from ..._model import BytesSource, FileBlock, JsonBlock, ReferenceSource, TextBlock, ToolResultBlock, UrlSource
 from .._extras import take_extras
 from .._toolkit import OCTET, b64decode, build, fail, field, is_filename
 

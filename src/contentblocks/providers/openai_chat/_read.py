@@ -8,12 +8,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..._blocks import (
+from ..._conversation import Conversation
+from ..._errors import join_key
+from ..._model import (
     BytesSource,
     Citation,
     CitedReference,
     CitedUri,
     FileBlock,
+    Message,
     ReferenceSource,
     RefusalBlock,
     TextBlock,
@@ -21,8 +24,6 @@ from ..._blocks import (
     ToolResultBlock,
     UrlSource,
 )
-from ..._errors import join_key
-from ..._messages import Conversation, Message
 from .._extras import take_extras
 from .._toolkit import (
     OCTET,

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..._blocks import RefusalBlock
-from ..._messages import Message
+from ..._model import Message, RefusalBlock
 from .._contract import Reply, StopReason
 from .._toolkit import build, fail, field, obj, plain, present, require
 from .._usage import Count, read_usage

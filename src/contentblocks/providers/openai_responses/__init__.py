@@ -39,8 +39,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from ..._blocks import TextBlock
-from ..._messages import Conversation, Message
+from ..._conversation import Conversation
+from ..._model import Message, TextBlock
 from .._contract import Converted, LossKind, Rejection, Reply
 from .._toolkit import fail, field, obj, plain
 from .._usage import read_usage

@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..._blocks import Citation, CitedReference, CitedUri
 from ..._errors import ValidationError
 from ..._json import thaw
+from ..._model import Citation, CitedReference, CitedUri
 from .._toolkit import is_clean
 
 

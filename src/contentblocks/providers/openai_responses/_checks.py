@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from ..._blocks import ReasoningBlock, ToolCallBlock, ToolResultBlock
-from ..._messages import Message
+from ..._model import Message, ReasoningBlock, ToolCallBlock, ToolResultBlock
 from .._contract import ISSUER_KEY, Rejection, issuer_matches
 from ._fields import ISSUER, NS
 from ._write import sends_reasoning

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..._blocks import BytesSource, FileBlock, ReferenceSource, UrlSource
+from ..._model import BytesSource, FileBlock, ReferenceSource, UrlSource
 from .._extras import PayloadWriter, take_extras
 from .._shapes import fits
 from .._toolkit import OCTET, b64decode, b64encode, build, data_url, fail, is_filename, key_path, read_data_url

@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..._blocks import JsonBlock
 from ..._json import thaw
+from ..._model import JsonBlock
 from .._toolkit import build, drop_nulls
 from ._fields import NS, SDK_NAMES
 

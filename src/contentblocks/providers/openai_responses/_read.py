@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..._blocks import Block, FileBlock, ReasoningBlock, RefusalBlock, TextBlock, ToolCallBlock, ToolResultBlock
-from ..._messages import Conversation, Message
+from ..._conversation import Conversation
+from ..._model import Block, FileBlock, Message, ReasoningBlock, RefusalBlock, TextBlock, ToolCallBlock, ToolResultBlock
 from .._contract import ISSUER_KEY
 from .._extras import take_extras
 from .._toolkit import build, fail, field, identifier, obj, plain, read_arguments, require

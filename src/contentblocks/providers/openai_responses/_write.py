@@ -10,19 +10,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..._blocks import (
+from ..._json import thaw
+from ..._model import (
     Block,
     CitedUri,
     FileBlock,
     JsonBlock,
+    Message,
     ReasoningBlock,
     RefusalBlock,
     TextBlock,
     ToolCallBlock,
     ToolResultBlock,
 )
-from ..._json import thaw
-from ..._messages import Message
 from .._contract import ISSUER_KEY, issuer_matches
 from .._extras import PayloadWriter
 from .._shapes import fits

@@ -1,0 +1,232 @@
+"""Conversations: messages in order, with every tool result answering an earlier call, grown turn by turn."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, overload
+
+import attrs
+
+from ._errors import ValidationError, describe_type
+from ._growth import Growth, ToolBlockSummary, ToolPairing
+from ._model import ROLE_BLOCKS, Message, ToolCallBlock, ToolResultBlock, Value, as_tuple, ruled
+from ._model_check import FieldPlan, check_items, resolve_annotations
+from ._rules import many
+
+__all__ = ["Conversation", "conversation_problems", "tool_summary"]
+
+
+def _messages(value: Sequence[Message]) -> tuple[Message, ...]:
+    return as_tuple(value)  # type: ignore[no-any-return]
+
+
+def _set(obj: object, name: str, value: object) -> None:
+    object.__setattr__(obj, name, value)
+
+
+def _raise(problems: list[tuple[str, str]]) -> None:
+    if problems:
+        raise ValidationError(problems)
+
+
+_TOOL_BLOCKS = (ToolCallBlock, ToolResultBlock)
+_OTHER_BLOCKS = frozenset(c for classes in ROLE_BLOCKS.values() for c in classes) - frozenset(_TOOL_BLOCKS)
+
+
+def tool_summary(messages: Sequence[Message], offset: int) -> list[ToolBlockSummary]:
+    """The tool blocks of ``messages`` (message indexes counted from ``offset``), for ``ToolPairing``."""
+    other_blocks = _OTHER_BLOCKS
+    return [
+        (m, tools)
+        for m, message in enumerate(messages, offset)
+        # Most messages hold no tool block: a C-speed test of exact types passes over them.
+        if not other_blocks.issuperset(map(type, message.content))
+        and (
+            tools := [
+                (isinstance(b, ToolCallBlock), b.tool_call_id, b.tool_name, i)
+                for i, b in enumerate(message.content)
+                if isinstance(b, _TOOL_BLOCKS)
+            ]
+        )
+    ]
+
+
+def conversation_problems(problems: list[tuple[str, str]], messages: Sequence[Message]) -> ToolPairing:
+    """Tool-call pairing over valid messages; paths are ``$[i].content[j]...``. Returns the pairing state."""
+    pairing = ToolPairing()
+    pairing.extend(problems, tool_summary(messages, 0), len(messages))
+    return pairing
+
+
+class _Growable(Value):
+    """Slots for a conversation's growth, which are no fields: not compared, copied, shown or pickled.
+
+    ``_growth`` is the line of conversations this one grows along and ``_size`` its own length in it. A
+    conversation made by ``extend`` leaves its ``messages`` slot empty until it is first read (building that
+    tuple is the one cost that grows with the conversation, and an agent loop often never asks for it).
+    """
+
+    __slots__ = ("_growth", "_size")
+    _growth: Growth
+    _size: int
+
+
+_MESSAGES = many("messages", "a Message")
+_MESSAGES_PLAN = FieldPlan(name="messages", rule=_MESSAGES, optional=False, accepts=(Message,), default=())
+
+
+@attrs.frozen(kw_only=True)
+class Conversation(_Growable, Sequence[Message]):
+    """Messages in order, with every tool result answering an earlier call of the same id and name.
+
+    Tool call ids are unique across the conversation; a call may stay unanswered. On the wire a conversation
+    is a JSON array of messages. It is an immutable sequence of its messages (a ``collections.abc.Sequence``)
+    that grows by returning a new conversation: :meth:`append`, :meth:`extend` and ``+`` check only the new
+    messages against what is already known, so a conversation grown turn by turn costs each turn only its
+    own messages, with exactly the errors that checking the whole conversation gives.
+
+    >>> import attrs
+    >>> import contentblocks as cb
+    >>> history = cb.Conversation(messages=[cb.Message(role="user", content="Weather in Oslo?")])
+    >>> call = cb.ToolCallBlock(tool_call_id="c1", tool_name="weather", input={"city": "Oslo"})
+    >>> history = history.append(cb.Message(role="assistant", content=[call]))
+    >>> [c.tool_call_id for c in history.pending_tool_calls()]
+    ['c1']
+    >>> sunny = cb.ToolResultBlock(
+    ...     tool_call_id="c1", tool_name="weather", outcome="succeeded", content=[cb.TextBlock(text="Sunny")]
+    ... )
+    >>> history = history + [cb.Message(role="tool", content=[sunny])]
+    >>> len(history), history.pending_tool_calls()
+    (3, ())
+    >>> history.append(cb.Message(role="tool", content=[attrs.evolve(sunny, tool_call_id="c9")]))
+    Traceback (most recent call last):
+    contentblocks.ValidationError: $[3].content[0].tool_call_id: tool result answers no earlier tool call
+    """
+
+    messages: tuple[Message, ...] = attrs.field(metadata=ruled(_MESSAGES), default=(), converter=_messages)
+
+    def __attrs_post_init__(self) -> None:
+        problems: list[tuple[str, str]] = []
+        # On the wire a conversation is the array of its messages: paths start at the array ($[2]).
+        messages = check_items(problems, "$", self.messages, _MESSAGES_PLAN)
+        _set(self, "messages", messages)
+        if not problems:
+            pairing = conversation_problems(problems, messages)
+            _set(self, "_growth", Growth(list(messages), pairing))
+            _set(self, "_size", len(messages))
+        _raise(problems)
+
+    if not TYPE_CHECKING:  # mypy would take every misspelt attribute for one of these
+
+        def __getattr__(self, name: str) -> Any:
+            if name == "messages":  # grown by extend(): the tuple is made once, when first read
+                growth, size = self._growth, self._size
+                with growth.lock:
+                    messages = tuple(growth.messages[:size])
+                _set(self, "messages", messages)
+                return messages
+            if name == "_size":
+                size = len(self.messages)
+                _set(self, "_size", size)
+                return size
+            if name == "_growth":  # built without __init__ (the converter, unpickling): made once
+                messages = self.messages
+                growth = Growth(list(messages), conversation_problems([], messages))
+                _set(self, "_growth", growth)
+                return growth
+            raise AttributeError(name)
+
+    def __len__(self) -> int:
+        return self._size
+
+    def __iter__(self) -> Iterator[Message]:
+        return iter(self.messages)
+
+    def __reversed__(self) -> Iterator[Message]:
+        return reversed(self.messages)
+
+    def __contains__(self, value: object) -> bool:
+        return value in self.messages
+
+    @overload
+    def __getitem__(self, index: int) -> Message: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Message, ...]: ...
+    def __getitem__(self, index: int | slice) -> Message | tuple[Message, ...]:
+        if type(index) is int and not _has_tuple(self):  # conversation[-1], what a loop reads, makes no tuple
+            size = self._size
+            if -size <= index < size:
+                return self._growth.messages[index % size]  # type: ignore[no-any-return]
+            msg = "conversation index out of range"
+            raise IndexError(msg)
+        return self.messages[index]
+
+    def index(self, value: Any, start: int = 0, stop: int | None = None) -> int:
+        """The position of the first message equal to ``value`` (``ValueError`` when there is none)."""
+        return self.messages.index(value, start, len(self.messages) if stop is None else stop)
+
+    def count(self, value: Any) -> int:
+        """How many messages equal ``value``."""
+        return self.messages.count(value)
+
+    def extend(self, messages: Iterable[Message]) -> Conversation:
+        """A new conversation: these messages after this conversation's; this one is left as it is.
+
+        Only the new messages are checked, against the tool calls already known, with the paths and wording
+        a check of the whole result gives (``$[5].content[0].tool_call_id`` for the sixth message).
+
+        Raises:
+            ValidationError: when an item is not a ``Message`` or a tool result does not pair up.
+        """
+        new = tuple(messages)
+        start: int = self._size
+        problems = [
+            (f"$[{start + i}]", f"expected a Message, got {describe_type(m)}")
+            for i, m in enumerate(new)
+            if not isinstance(m, Message)
+        ]
+        _raise(problems)
+        end = start + len(new)
+        growth: Growth = self._growth
+        summary = tool_summary(new, start)
+        with growth.lock:
+            line = growth if growth.pairing.length == start else growth.branch(start)
+            line.pairing.extend(problems, summary, end)
+            if not problems:
+                line.messages.extend(new)
+        _raise(problems)
+        grown: Conversation = object.__new__(Conversation)
+        _set(grown, "_growth", line)
+        _set(grown, "_size", end)
+        return grown
+
+    def append(self, message: Message) -> Conversation:
+        """A new conversation with ``message`` after this conversation's messages (see :meth:`extend`)."""
+        return self.extend((message,))
+
+    def __add__(self, other: Iterable[Message]) -> Conversation:
+        return self.extend(other)
+
+    def pending_tool_calls(self) -> tuple[ToolCallBlock, ...]:
+        """The tool calls that no later tool result answers yet, in order: what an agent loop runs next."""
+        growth: Growth = self._growth
+        size: int = self._size
+        with growth.lock:
+            where = growth.pairing.pending(size)
+            messages = growth.messages
+            return tuple(messages[m].content[b] for m, b in where)
+
+
+_messages_slot = Conversation.__dict__["messages"]
+
+
+def _has_tuple(conversation: Conversation) -> bool:
+    """Whether the conversation's ``messages`` tuple exists (it does unless ``extend`` made it and none read it)."""
+    try:
+        _messages_slot.__get__(conversation, Conversation)
+    except AttributeError:
+        return False
+    return True
+
+
+resolve_annotations(globals())

@@ -1,0 +1,305 @@
+"""Freezing JSON values: strict validation and the read-only copy blocks hold, with every problem's path.
+
+Two walks: a recursive one for the common valid value, which gives up at the first doubt, and the reference
+walk with an explicit stack, which words every problem and ends cycles and hostile nesting in a problem, not
+a RecursionError. The converter tries the C accelerator's copy first (``_kernels.freeze``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from itertools import pairwise
+from typing import TYPE_CHECKING, Any
+
+from ._errors import describe_type, join_key
+from ._json import (
+    EMPTY_OBJECT,
+    INT_MAX,
+    INT_MIN,
+    JsonArray,
+    JsonObject,
+    plain_container,
+)
+from ._patterns import find_surrogate, has_lone_surrogate
+
+if TYPE_CHECKING:
+    from ._rules import Limits
+
+__all__ = ["freeze", "freeze_metadata"]
+
+_new_object = JsonObject.__new__
+_new_array = JsonArray.__new__
+_dict_init = dict.__init__
+_list_init = list.__init__
+_dict_setitem = dict.__setitem__
+_list_setitem = list.__setitem__
+_NO_KEY: Any = object()
+
+
+def freeze(value: object, path: str, limits: Limits, problems: list[tuple[str, str]], *, extra_depth: int = 0) -> Any:
+    """Validate a JSON value and return a read-only copy built of JsonObject and JsonArray.
+
+    Problems are appended to ``problems`` with their paths; the return value is meaningless when any were
+    added. The walk uses an explicit stack, checks every container's size before entering it, and stops at
+    the depth limit, so cycles and hostile nesting end in a problem, not a RecursionError.
+
+    This is the reference walk, and the one the classes use; the converter tries the C accelerator's copy
+    first (``_kernels.freeze``), which hands back anything but a valid value of exact built-in types.
+    """
+    kind, value = plain_container(value)
+    if kind == 0:
+        message = _leaf_problem(value, type(value), limits.max_text_chars)
+        if message is not None:
+            problems.append((path, message))
+        return value
+    frozen = _freeze_valid(value, kind, limits, limits.max_depth + extra_depth)
+    if frozen is not None:
+        return frozen
+    walk = _Walk(limits, problems)
+    return _freeze_container(value, kind, path, walk, limits.max_depth + extra_depth)
+
+
+_isfinite = math.isfinite
+_dict_items = dict.items
+
+
+class _Doubt(Exception):  # noqa: N818 - not an error: the valid-path walk giving up
+    """Raised inside ``_freeze_valid`` at the first doubtful value: the full walk takes over and words it."""
+
+
+def _freeze_valid(root: Any, root_kind: int, limits: Limits, max_depth: int) -> Any:  # noqa: C901 - one walk, unrolled
+    """The read-only copy of a valid value of exact built-in types, or None to take the full walk.
+
+    Most JSON values in blocks are small (tool inputs, metadata): this walk recurses, checks each key and
+    scalar inline without the full walk's bookkeeping, and gives up at the first doubtful value (a problem, a
+    subclass, a limit reached, recursion running out), so that the explicit-stack walk finds and words it.
+    ``root`` is an exact dict, list or tuple (see ``plain_container``).
+    """
+    max_chars = limits.max_text_chars
+    max_nodes = limits.max_nodes
+    surrogate = find_surrogate
+    isfinite = _isfinite
+    nodes = 1
+
+    def scalar_ok(item: Any, t: type) -> bool:
+        if t is int:
+            return INT_MIN <= item <= INT_MAX  # type: ignore[no-any-return]
+        if t is float:
+            return isfinite(item)
+        return t is bool or item is None
+
+    # Each container is checked, then copied in one C call; only its nested containers are set afterwards,
+    # through the base class (the copy is read-only).
+    def walk(value: Any, kind: int, depth: int) -> Any:  # noqa: C901, PLR0912 - unrolled on purpose
+        nonlocal nodes
+        nodes += len(value)
+        if nodes > max_nodes:
+            raise _Doubt
+        nested: list[tuple[Any, Any]] = []
+        if kind == 1:
+            for key, item in _dict_items(value):
+                if type(key) is not str or len(key) > max_chars or (not key.isascii() and surrogate(key)):
+                    raise _Doubt
+                t = type(item)
+                if t is str:
+                    if len(item) > max_chars or (not item.isascii() and surrogate(item)):
+                        raise _Doubt
+                elif t is dict or t is list or t is tuple:
+                    if depth >= max_depth:
+                        raise _Doubt
+                    nested.append((key, walk(item, 1 if t is dict else 2, depth + 1)))
+                elif not scalar_ok(item, t):
+                    raise _Doubt
+            frozen: Any = _new_object(JsonObject)
+            _dict_init(frozen, value)
+            for key, child in nested:
+                _dict_setitem(frozen, key, child)
+            return frozen
+        for index, item in enumerate(value):
+            t = type(item)
+            if t is str:
+                if len(item) > max_chars or (not item.isascii() and surrogate(item)):
+                    raise _Doubt
+            elif t is dict or t is list or t is tuple:
+                if depth >= max_depth:
+                    raise _Doubt
+                nested.append((index, walk(item, 1 if t is dict else 2, depth + 1)))
+            elif not scalar_ok(item, t):
+                raise _Doubt
+        frozen = _new_array(JsonArray)
+        _list_init(frozen, value)
+        for index, child in nested:
+            _list_setitem(frozen, index, child)
+        return frozen
+
+    try:
+        return walk(root, root_kind, 1)
+    except (_Doubt, RecursionError):
+        return None
+
+
+def _stack_path(root: str, stack: list[list[Any]], key: object = _NO_KEY) -> str:
+    """The JSON path of the container on top of ``stack`` (or of its child ``key``), for a message."""
+    path = root
+    for parent, frame in pairwise(stack):
+        path = _child_path(path, frame[3], parent[2])
+    if key is not _NO_KEY:
+        path = _child_path(path, key, stack[-1][2])
+    return path
+
+
+def _freeze_container(root: Any, root_kind: int, path: str, walk: _Walk, max_depth: int) -> Any:  # noqa: C901, PLR0912, PLR0915 - one flat loop is the point
+    limits = walk.limits
+    max_chars = limits.max_text_chars
+    max_nodes = limits.max_nodes
+    surrogate = find_surrogate
+    isfinite = _isfinite
+    new_object, new_array, dict_init, list_init = _new_object, _new_array, _dict_init, _list_init
+    walk.nodes = 1 + len(root)
+    if walk.nodes > max_nodes:
+        walk.problems.append((path, f"more than {max_nodes:,} values in one JSON value"))
+        return None
+    if root_kind == 1:
+        stack: list[list[Any]] = [[iter(_dict_items(root)), {}, True, None]]
+    else:
+        stack = [[enumerate(root), [], False, None]]
+    while stack:
+        frame = stack[-1]
+        out: Any = frame[1]
+        is_object = frame[2]
+        pushed = False
+        item: Any
+        for key, item in frame[0]:
+            if is_object and (type(key) is not str or len(key) > max_chars or (not key.isascii() and surrogate(key))):
+                if type(key) is not str:
+                    walk.add(path, stack, f"object keys must be strings, got {describe_type(key)}")
+                else:
+                    walk.add(path, stack, "an object key is too long or contains a lone surrogate")
+                continue
+            t = type(item)
+            if t is str:
+                ok = len(item) <= max_chars and (item.isascii() or not surrogate(item))
+            elif t is int:
+                ok = INT_MIN <= item <= INT_MAX
+            elif t is float:
+                ok = isfinite(item)
+            elif t is bool or item is None:
+                ok = True
+            else:
+                if t is dict:
+                    kind = 1
+                elif t is list or t is tuple:
+                    kind = 2
+                else:
+                    kind, item = plain_container(item)  # noqa: PLW2901 - the same value, subclasses read safely
+                if kind == 0:
+                    walk.add(path, stack, f"not a JSON value: {describe_type(item)}", key)
+                    continue
+                if len(stack) >= max_depth:
+                    message = f"nested deeper than {max_depth} containers (or a container holds itself)"
+                    walk.add(path, stack, message, key)
+                    return None
+                walk.nodes += len(item)
+                if walk.nodes > max_nodes:
+                    walk.add(path, stack, f"more than {max_nodes:,} values in one JSON value", key)
+                    return None
+                if kind == 1:
+                    stack.append([iter(_dict_items(item)), {}, True, key])
+                else:
+                    stack.append([enumerate(item), [], False, key])
+                pushed = True
+                break
+            if not ok:
+                walk.add(path, stack, _leaf_problem(item, t, max_chars) or "invalid value", key)
+                continue
+            if is_object:
+                out[key] = item
+            else:
+                out.append(item)
+        if pushed:
+            continue
+        # Built as a plain container, then frozen in one C call (faster than a slot call per value).
+        stack.pop()
+        if is_object:
+            frozen: Any = new_object(JsonObject)
+            dict_init(frozen, out)
+        else:
+            frozen = new_array(JsonArray)
+            list_init(frozen, out)
+        if not stack:
+            return frozen
+        parent = stack[-1]
+        if parent[2]:
+            parent[1][frame[3]] = frozen
+        else:
+            parent[1].append(frozen)
+    return None  # pragma: no cover - the loop returns
+
+
+def freeze_metadata(
+    problems: list[tuple[str, str]], path: str, value: object, limits: Limits, freeze: Callable[..., Any] = freeze
+) -> JsonObject:
+    """Validate metadata (an object with non-empty string keys and JSON values) and freeze it with ``freeze``."""
+    kind, obj = plain_container(value)
+    if kind != 1:
+        problems.append((path, f"metadata must be an object, got {describe_type(value)}"))
+        return EMPTY_OBJECT
+    if not obj:
+        return EMPTY_OBJECT
+    # Only exact str keys are compared: the JSON walk words any other key, without running its code.
+    empty = [key for key in dict.keys(obj) if type(key) is str and not key]
+    problems.extend((join_key(path, key), "metadata keys must not be empty") for key in empty)
+    # Metadata values are JSON values: the object itself adds one level to the depth they may use.
+    frozen = freeze(obj, path, limits, problems, extra_depth=1)
+    return frozen if type(frozen) is JsonObject else EMPTY_OBJECT
+
+
+def _child_path(path: str, key: object, is_object: bool) -> str:
+    if is_object:
+        return join_key(path, key)  # type: ignore[arg-type]
+    return f"{path}[{key}]"
+
+
+class _Walk:
+    """The state of one validation walk: limits, problems found, values seen.
+
+    Past ``max_errors`` problems, a problem is still recorded (so ``ValidationError.omitted`` counts it) but
+    its path is not worked out, since it will not be shown.
+    """
+
+    __slots__ = ("limits", "nodes", "problems")
+
+    def __init__(self, limits: Limits, problems: list[tuple[str, str]]) -> None:
+        self.limits = limits
+        self.problems = problems
+        self.nodes = 0
+
+    def add(self, root: str, stack: list[list[Any]], message: str, key: object = _NO_KEY) -> None:
+        if len(self.problems) < self.limits.max_errors:
+            self.problems.append((_stack_path(root, stack, key), message))
+        else:
+            self.problems.append((root, message))
+
+
+def _leaf_problem(value: object, t: type, max_chars: int) -> str | None:
+    """What is wrong with a non-container value, or None."""
+    if t is str:
+        if len(value) > max_chars:  # type: ignore[arg-type]
+            return f"string longer than {max_chars:,} characters"
+        if has_lone_surrogate(value):  # type: ignore[arg-type]
+            return "string contains a lone surrogate (not a Unicode character)"
+        return None
+    if t is int:
+        if INT_MIN <= value <= INT_MAX:  # type: ignore[operator]
+            return None
+        return "integer outside [-2**63, 2**64-1]"
+    if t is float:
+        if math.isfinite(value):  # type: ignore[arg-type]
+            return None
+        return "NaN and infinities are not JSON numbers"
+    if t is bool or value is None:
+        return None
+    return f"not a JSON value: {describe_type(value)}"
+
+

@@ -1,0 +1,404 @@
+"""The model: frozen, slotted attrs classes whose fields name their rules, and the one check they share.
+
+The classes hold data only; they know nothing of the wire (no tags, no keys, no cattrs, no C). Each field
+names its rule in its metadata (``_rules``), and a class may name rules over several of its fields in
+``__cross_rules__``. Built in Python, an instance runs :func:`check_instance`, which applies those rules with
+the default limits and raises one ``ValidationError`` listing every problem. The converter reads the same
+declarations to generate its structure functions, which apply the rules with its own limits and build
+instances without checking them twice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Literal, TypeAlias, get_args
+
+import attrs
+
+from ._errors import with_article
+from ._json import EMPTY_OBJECT, json_key
+from ._model_check import check_instance, resolve_annotations
+from ._rules import (
+    DATA,
+    FILENAME,
+    FREE_TEXT,
+    IDENTIFIER,
+    JSON_VALUE,
+    MEDIA_TYPE,
+    METADATA,
+    OFFSET,
+    ONE_OF,
+    REASONING_SHAPE,
+    REDACTED,
+    REFERENCE,
+    SPAN,
+    SPAN_WITHIN_TEXT,
+    TITLE,
+    URI,
+    URL,
+    CrossRule,
+    Rule,
+    choice,
+    many,
+)
+
+__all__ = [
+    "ROLE_BLOCKS",
+    "Block",
+    "BytesSource",
+    "Citation",
+    "CitationSource",
+    "CitedReference",
+    "CitedUri",
+    "FileBlock",
+    "FileSource",
+    "JsonBlock",
+    "Message",
+    "Outcome",
+    "ReasoningBlock",
+    "ReferenceSource",
+    "RefusalBlock",
+    "Role",
+    "TextBlock",
+    "ToolCallBlock",
+    "ToolResultBlock",
+    "ToolResultContent",
+    "UrlSource",
+    "as_tuple",
+    "bytes_repr",
+    "kind_name",
+]
+
+Outcome: TypeAlias = Literal["succeeded", "failed", "denied"]
+"""How a tool call ended: it ran and succeeded, it ran and failed, or it was not allowed to run."""
+
+Role: TypeAlias = Literal["system", "developer", "user", "assistant", "tool"]
+"""Who speaks: instructions (system, developer), the user, the model (assistant), or tools."""
+
+
+class Value:
+    """What every model class shares: it cannot change, so a copy is the instance itself (as for tuples)."""
+
+    __slots__ = ()
+    __cross_rules__: ClassVar[tuple[CrossRule, ...]] = ()
+
+    def __attrs_post_init__(self) -> None:
+        check_instance(self)
+
+    def __copy__(self) -> Any:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Any:
+        return self
+
+
+def bytes_repr(value: bytes | None) -> str:
+    return "None" if value is None else f"<{len(value)} bytes>"
+
+
+def as_tuple(value: Any) -> Any:
+    """A sequence field's value as the tuple the field holds (a list, or any other sequence but a string).
+
+    Anything else is returned as it is, for the class's check to word. The fields' converters are typed
+    wrappers of this one, so that the constructors take lists, as ``Message(role="user", content=[...])`` is
+    written (attrs' mypy plugin reads a converter's signature, and it reads no generic one).
+    """
+    if type(value) is tuple:
+        return value
+    if type(value) is list or (isinstance(value, Sequence) and not isinstance(value, (str, bytes, bytearray))):
+        return tuple(value)
+    return value
+
+
+def ruled(rule: Rule) -> dict[str, Rule]:
+    """The attrs metadata of a field that ``rule`` governs: ``attrs.field(metadata=ruled(FREE_TEXT))``."""
+    return {"rule": rule}
+
+
+def _metadata_field() -> Any:
+    return attrs.field(metadata=ruled(METADATA), default=EMPTY_OBJECT, eq=json_key)
+
+
+def _citations(value: Sequence[Citation]) -> tuple[Citation, ...]:
+    return as_tuple(value)  # type: ignore[no-any-return]
+
+
+def _result_content(value: Sequence[ToolResultContent]) -> tuple[ToolResultContent, ...]:
+    return as_tuple(value)  # type: ignore[no-any-return]
+
+
+def _content(value: str | Sequence[Block]) -> tuple[Block, ...]:
+    """A message's content as the field holds it; a string stays one until the check makes it a text block."""
+    return value if type(value) is str else as_tuple(value)  # type: ignore[return-value]
+
+
+
+# ---------------------------------------------------------------------------------------------- citations
+
+
+@attrs.frozen(kw_only=True)
+class CitedUri(Value):
+    """A citation's source named by an absolute URI of any scheme (``https:``, ``doi:``, ``urn:``...).
+
+    The URI is never resolved or fetched.
+    """
+
+    value: str = attrs.field(metadata=ruled(URI))
+
+
+@attrs.frozen(kw_only=True)
+class CitedReference(Value):
+    """A citation's source named by an opaque identifier whose meaning belongs to the provider or host."""
+
+    value: str = attrs.field(metadata=ruled(REFERENCE))
+
+
+CitationSource: TypeAlias = CitedUri | CitedReference
+
+
+@attrs.frozen(kw_only=True)
+class Citation(Value):
+    """Where a text block's claim comes from, optionally with the span of the text it supports.
+
+    ``start`` and ``end`` count Unicode code points of the enclosing text (Python string indices).
+    """
+
+    source: CitationSource = attrs.field(metadata=ruled(ONE_OF))
+    title: str | None = attrs.field(metadata=ruled(TITLE), default=None)
+    quote: str | None = attrs.field(metadata=ruled(FREE_TEXT), default=None)
+    start: int | None = attrs.field(metadata=ruled(OFFSET), default=None)
+    end: int | None = attrs.field(metadata=ruled(OFFSET), default=None)
+
+    __cross_rules__ = (SPAN,)
+
+
+# ---------------------------------------------------------------------------------------------- blocks
+
+
+@attrs.frozen(kw_only=True)
+class TextBlock(Value):
+    """Text, optionally with citations; whitespace-only text is kept as it is.
+
+    >>> import contentblocks as cb
+    >>> cb.TextBlock(text="Paris is the capital of France.")
+    TextBlock(text='Paris is the capital of France.', citations=(), metadata=JsonObject({}))
+    """
+
+    text: str = attrs.field(metadata=ruled(FREE_TEXT))
+    citations: tuple[Citation, ...] = attrs.field(
+        metadata=ruled(many("citations", "a Citation")), default=(), converter=_citations
+    )
+    metadata: Mapping[str, Any] = _metadata_field()
+
+    __cross_rules__ = (SPAN_WITHIN_TEXT,)
+
+
+@attrs.frozen(kw_only=True)
+class RefusalBlock(Value):
+    """The model declined to answer; ``text`` says so in its words."""
+
+    text: str = attrs.field(metadata=ruled(FREE_TEXT))
+    metadata: Mapping[str, Any] = _metadata_field()
+
+
+@attrs.frozen(kw_only=True)
+class BytesSource(Value):
+    """File content held inline; base64 on the JSON wire, raw ``bytes`` in Python (and in msgpack or CBOR)."""
+
+    data: bytes = attrs.field(metadata=ruled(DATA), repr=bytes_repr)
+
+
+@attrs.frozen(kw_only=True)
+class UrlSource(Value):
+    """File content at an absolute http(s) URL; the library never fetches it."""
+
+    url: str = attrs.field(metadata=ruled(URL))
+
+
+@attrs.frozen(kw_only=True)
+class ReferenceSource(Value):
+    """A file hosted by a provider or store: an Anthropic or OpenAI file id, a Gemini file URI, an S3 URI."""
+
+    id: str = attrs.field(metadata=ruled(REFERENCE))
+    provider: str | None = attrs.field(metadata=ruled(IDENTIFIER), default=None)
+
+
+FileSource: TypeAlias = BytesSource | UrlSource | ReferenceSource
+
+
+@attrs.frozen(kw_only=True)
+class FileBlock(Value):
+    """A file or media item (image, audio, PDF...) given inline, by URL or by a provider's reference."""
+
+    media_type: str = attrs.field(metadata=ruled(MEDIA_TYPE))
+    source: FileSource = attrs.field(metadata=ruled(ONE_OF))
+    filename: str | None = attrs.field(metadata=ruled(FILENAME), default=None)
+    metadata: Mapping[str, Any] = _metadata_field()
+
+
+@attrs.frozen(kw_only=True)
+class ReasoningBlock(Value):
+    """The model's reasoning: visible ``text``, an opaque ``signature`` to send back, or ``redacted`` bytes.
+
+    At least one is present; redacted reasoning carries neither text nor a signature.
+    """
+
+    text: str | None = attrs.field(metadata=ruled(FREE_TEXT), default=None)
+    signature: str | None = attrs.field(metadata=ruled(FREE_TEXT), default=None)
+    redacted: bytes | None = attrs.field(metadata=ruled(REDACTED), default=None, repr=bytes_repr)
+    metadata: Mapping[str, Any] = _metadata_field()
+
+    __cross_rules__ = (REASONING_SHAPE,)
+
+
+@attrs.frozen(kw_only=True)
+class ToolCallBlock(Value):
+    """A request to run a tool; ``input`` is any JSON value (``None`` included), held read-only."""
+
+    tool_call_id: str = attrs.field(metadata=ruled(IDENTIFIER))
+    tool_name: str = attrs.field(metadata=ruled(IDENTIFIER))
+    input: Any = attrs.field(metadata=ruled(JSON_VALUE), eq=json_key)
+    metadata: Mapping[str, Any] = _metadata_field()
+
+
+@attrs.frozen(kw_only=True)
+class JsonBlock(Value):
+    """A JSON value as content (structured tool output, a form's answers); held read-only."""
+
+    value: Any = attrs.field(metadata=ruled(JSON_VALUE), eq=json_key)
+    metadata: Mapping[str, Any] = _metadata_field()
+
+
+ToolResultContent: TypeAlias = TextBlock | FileBlock | JsonBlock
+
+
+@attrs.frozen(kw_only=True)
+class ToolResultBlock(Value):
+    """What a tool call produced: its ``outcome`` and content (text, files and JSON, in order; may be empty)."""
+
+    tool_call_id: str = attrs.field(metadata=ruled(IDENTIFIER))
+    tool_name: str = attrs.field(metadata=ruled(IDENTIFIER))
+    outcome: Outcome = attrs.field(metadata=ruled(choice(get_args(Outcome))))
+    content: tuple[ToolResultContent, ...] = attrs.field(
+        metadata=ruled(many("blocks", "a TextBlock, FileBlock or JsonBlock")), default=(), converter=_result_content
+    )
+    metadata: Mapping[str, Any] = _metadata_field()
+
+
+Block: TypeAlias = TextBlock | RefusalBlock | FileBlock | ReasoningBlock | ToolCallBlock | ToolResultBlock | JsonBlock
+
+# ---------------------------------------------------------------------------------------------- messages
+
+#: The block classes each role may carry (SPEC §4).
+ROLE_BLOCKS: dict[str, tuple[type, ...]] = {
+    "system": (TextBlock,),
+    "developer": (TextBlock,),
+    "user": (TextBlock, FileBlock, JsonBlock),
+    "assistant": (TextBlock, RefusalBlock, FileBlock, ReasoningBlock, ToolCallBlock, JsonBlock),
+    "tool": (ToolResultBlock,),
+}
+
+
+def kind_name(cls: type) -> str:
+    """The kind of block a class holds, as messages name it: ``TextBlock`` is ``text``, ``ToolCallBlock`` ``tool_call``.
+
+    >>> kind_name(ToolResultBlock)
+    'tool_result'
+    """
+    stem = cls.__name__.removesuffix("Block")
+    return "".join(f"_{c.lower()}" if c.isupper() and i else c.lower() for i, c in enumerate(stem))
+
+
+_ROLE_SETS = {role: frozenset(classes) for role, classes in ROLE_BLOCKS.items()}
+
+
+def _role_table(problems: list[tuple[str, str]], path: str, role: object, content: object, given: object) -> None:
+    """Each block must be of a kind the role may carry (a content string is one text block)."""
+    if type(role) is not str or role not in ROLE_BLOCKS or type(content) is not tuple:
+        return
+    allowed = ROLE_BLOCKS[role]
+    if _ROLE_SETS[role].issuperset(map(type, content)):
+        return
+    if type(given) is str:
+        note = f"{with_article(role)} message cannot carry text (string content is a text block)"
+        problems.append((f"{path}.content", note))
+        return
+    for i, block in enumerate(content):
+        if isinstance(block, Value) and not isinstance(block, allowed):
+            names = ", ".join(kind_name(c) for c in allowed)
+            message = f"{with_article(role)} message cannot carry {kind_name(type(block))} blocks (allowed: {names})"
+            problems.append((f"{path}.content[{i}]", message))
+
+
+@attrs.frozen(kw_only=True)
+class Message(Value):
+    """One turn: a role and the blocks it carries (never empty).
+
+    A string is shorthand for one text block, in Python as on the wire.
+
+    >>> import contentblocks as cb
+    >>> cb.Message(role="user", content="Hello").content
+    (TextBlock(text='Hello', citations=(), metadata=JsonObject({})),)
+    """
+
+    role: Role = attrs.field(metadata=ruled(choice(get_args(Role))))
+    content: tuple[Block, ...] = attrs.field(
+        metadata=ruled(many("blocks", "a block", nonempty="a message carries at least one block", shorthand=True)),
+        converter=_content,
+    )
+    metadata: Mapping[str, Any] = _metadata_field()
+
+    __cross_rules__ = (
+        CrossRule(
+            ("role", "content"),
+            _role_table,
+            given=("content",),
+            cannot_fail="type({role}) is not str or {role} not in role_sets or role_sets[{role}].issuperset(map(type, "
+            "{content}))",
+            names=(("role_sets", _ROLE_SETS),),
+        ),
+    )
+
+    def text(self, sep: str = "") -> str:
+        """The text of the message's text blocks, joined by ``sep`` (nothing by default); ``""`` when it has none.
+
+        Refusals, reasoning and every other kind of block are left out.
+
+        >>> import contentblocks as cb
+        >>> reply = cb.Message(role="assistant", content=[
+        ...     cb.ReasoningBlock(text="The user greets me."),
+        ...     cb.TextBlock(text="Hello! "),
+        ...     cb.TextBlock(text="How can I help?"),
+        ... ])
+        >>> reply.text()
+        'Hello! How can I help?'
+        """
+        return sep.join([b.text for b in self.content if isinstance(b, TextBlock)])
+
+    def tool_calls(self) -> tuple[ToolCallBlock, ...]:
+        """The message's tool calls, in order (an assistant message asks for them to be run).
+
+        >>> import contentblocks as cb
+        >>> reply = cb.Message(role="assistant", content=[
+        ...     cb.TextBlock(text="Checking."),
+        ...     cb.ToolCallBlock(tool_call_id="c1", tool_name="weather", input={"city": "Oslo"}),
+        ... ])
+        >>> [call.tool_name for call in reply.tool_calls()]
+        ['weather']
+        """
+        return tuple(b for b in self.content if isinstance(b, ToolCallBlock))
+
+    def tool_results(self) -> tuple[ToolResultBlock, ...]:
+        """The message's tool results, in order (a tool message carries them).
+
+        >>> import contentblocks as cb
+        >>> sunny = [cb.TextBlock(text="Sunny")]
+        >>> result = cb.ToolResultBlock(tool_call_id="c1", tool_name="weather", outcome="succeeded", content=sunny)
+        >>> answer = cb.Message(role="tool", content=[result])
+        >>> [result.tool_call_id for result in answer.tool_results()]
+        ['c1']
+        """
+        return tuple(b for b in self.content if isinstance(b, ToolResultBlock))
+
+
+resolve_annotations(globals())

@@ -1,0 +1,232 @@
+"""The grammar of the wire format's strings: each ``check_*`` says what is wrong with a value, or None.
+
+They never echo the value and never coerce it: they validate raw strings, not parsed or normalised copies
+(``urllib.parse`` silently drops tabs and newlines, so it is not used here). ``_rules`` names them in the
+declarations; nothing else calls them to decide validity.
+"""
+
+from __future__ import annotations
+
+import binascii
+import re
+import unicodedata
+from collections.abc import Callable
+
+__all__ = [
+    "MAX_FILENAME_BYTES",
+    "MAX_IDENTIFIER_CHARS",
+    "MAX_MEDIA_TYPE_CHARS",
+    "ascii_identifier",
+    "check_base64",
+    "check_filename",
+    "check_free_text",
+    "check_identifier",
+    "check_media_type",
+    "check_no_surrounding_space",
+    "check_uri",
+    "check_url",
+    "find_surrogate",
+    "has_lone_surrogate",
+]
+
+MAX_IDENTIFIER_CHARS = 256
+MAX_MEDIA_TYPE_CHARS = 1024
+MAX_FILENAME_BYTES = 255
+
+#: Truthy when a string holds a surrogate code point (a lone surrogate: Python strings hold no pairs), for the
+#: paths that test ``isascii()`` first. The converter binds the C scan instead where the accelerator is built.
+find_surrogate: Callable[[str], object] = re.compile("[\ud800-\udfff]").search
+
+
+def has_lone_surrogate(value: str) -> bool:
+    """Whether ``value`` holds a surrogate code point (which no UTF-8 encoder accepts)."""
+    return not value.isascii() and bool(find_surrogate(value))
+
+
+def check_free_text(value: str, max_chars: int) -> str | None:
+    """Any characters but lone surrogates, at most ``max_chars`` of them; emptiness is the caller's rule."""
+    if len(value) > max_chars:
+        return f"longer than {max_chars:,} characters"
+    if has_lone_surrogate(value):
+        return "contains a lone surrogate (not a Unicode character)"
+    return None
+
+
+def check_no_surrounding_space(value: str, max_chars: int) -> str | None:
+    """Non-empty, no leading or trailing whitespace, no lone surrogates."""
+    if not value:
+        return "must not be empty"
+    problem = check_free_text(value, max_chars)
+    if problem is not None:
+        return problem
+    if value[0].isspace() or value[-1].isspace():
+        return "has leading or trailing whitespace"
+    return None
+
+
+#: A whole ASCII identifier (SPEC §2): the common case, one regex call; anything else goes to check_identifier.
+ascii_identifier: Callable[[str], object] = re.compile(r"[!-~]{1,%d}" % MAX_IDENTIFIER_CHARS).fullmatch  # noqa: UP031
+_BAD_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zs", "Zl", "Zp"})
+
+
+def check_identifier(value: str) -> str | None:
+    """1-256 characters, none of them whitespace, control, format or surrogate characters."""
+    if not value:
+        return "must not be empty"
+    if len(value) > MAX_IDENTIFIER_CHARS:
+        return f"longer than {MAX_IDENTIFIER_CHARS} characters"
+    if value.isascii():
+        if ascii_identifier(value) is None:
+            return "contains whitespace or a control character"
+        return None
+    for ch in value:
+        if ch.isspace():
+            return "contains whitespace"
+        category = unicodedata.category(ch)
+        if category in _BAD_CATEGORIES:
+            return f"contains a {_CATEGORY_NAMES.get(category, 'forbidden')} character (U+{ord(ch):04X})"
+    return None
+
+
+_CATEGORY_NAMES = {
+    "Cc": "control",
+    "Cf": "format",
+    "Cs": "lone surrogate",
+    "Zs": "space",
+    "Zl": "line separator",
+    "Zp": "paragraph separator",
+}
+
+# RFC 3986: unreserved, sub-delims, ":" and "@", "/" and "?", percent-encoded octets, and "[" "]" for IP literals.
+# The runs are possessive (``++``, ``*+``): the alternatives cannot overlap, so giving back characters could
+# never make a match, and a run matched without backtracking costs a sixth of one matched character by character.
+_URI_RUN = r"(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/?\[\]]++|%[0-9A-Fa-f]{2})*+"
+_URI = re.compile(rf"[A-Za-z][A-Za-z0-9+.\-]*:(?P<rest>{_URI_RUN}(?:#{_URI_RUN})?)")
+
+
+def check_uri(value: str, max_chars: int) -> str | None:
+    """An absolute URI of any scheme with a non-empty target, in RFC 3986 characters only."""
+    if len(value) > max_chars:
+        return f"longer than {max_chars:,} characters"
+    match = _URI.fullmatch(value)
+    if match is None:
+        if ":" not in value:
+            return "not an absolute URI (no scheme)"
+        return "not an absolute URI: needs a scheme and RFC 3986 characters only (percent-encode the rest)"
+    rest = match.group("rest")
+    if not rest or rest == "//" or rest[0] == "#":
+        return "not an absolute URI: nothing after the scheme"
+    return None
+
+
+# An http(s) URL: RFC 3986 characters plus non-ASCII letters (IRIs), a host, no userinfo.
+# Possessive runs, as in _URI: host, port, path and fragment characters never overlap where one part ends.
+_IRI_RUN = r"(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/?]++|%[0-9A-Fa-f]{2}|[^\x00-\x7f]++)*+"
+_HOST = r"(?:\[[0-9A-Fa-f:.]++\]|(?:[A-Za-z0-9\-._~!$&'()*+,;=]++|%[0-9A-Fa-f]{2}|[^\x00-\x7f]++)++)"
+_URL = re.compile(rf"[Hh][Tt][Tt][Pp][Ss]?://{_HOST}(?::[0-9]*+)?(?:[/?]{_IRI_RUN})?(?:#{_IRI_RUN})?")
+_DATA_URL = re.compile(r"\s*data:", re.IGNORECASE)
+
+
+def check_url(value: str, max_chars: int) -> str | None:
+    """An absolute http or https URL with a host, no userinfo and no whitespace; ``data:`` gets a hint."""
+    if not value:
+        return "must not be empty"
+    if len(value) > max_chars:
+        return f"longer than {max_chars:,} characters"
+    if _DATA_URL.match(value):
+        return "a data: URL is not a remote URL; use a base64 source (contentblocks.file_from_data_url makes one)"
+    if _URL.fullmatch(value) is None:
+        if not value.isascii() and any(ch.isspace() or unicodedata.category(ch) in _BAD_CATEGORIES for ch in value):
+            return "contains whitespace, control or format characters"
+        return "not an absolute http or https URL with a host (and no userinfo)"
+    if not value.isascii() and any(ch.isspace() or unicodedata.category(ch) in _BAD_CATEGORIES for ch in value):
+        return "contains whitespace, control or format characters"
+    return None
+
+
+# RFC 6838 restricted names; RFC 9110 parameters (token or quoted-string values, optional whitespace around ";").
+_NAME = r"[A-Za-z0-9][A-Za-z0-9!#$&^_.+\-]{0,126}"
+_TOKEN = r"[!#$%&'*+\-.^_`|~A-Za-z0-9]+"  # noqa: S105 - an RFC 9110 token, not a password
+_QUOTED = r'"(?:[\t !#-\[\]-~\x80-\xff]|\\[\t -~\x80-\xff])*"'
+_MEDIA_TYPE = re.compile(rf"(?P<type>{_NAME})/(?P<subtype>{_NAME}|\*)(?:[ \t]*;[ \t]*{_TOKEN}=(?:{_TOKEN}|{_QUOTED}))*")
+
+
+def check_media_type(value: str) -> str | None:
+    """An RFC 6838 ``type/subtype`` with optional parameters; a ``*`` subtype, but not ``*/*``."""
+    if not value:
+        return "must not be empty"
+    if len(value) > MAX_MEDIA_TYPE_CHARS:
+        return f"longer than {MAX_MEDIA_TYPE_CHARS} characters"
+    if _MEDIA_TYPE.fullmatch(value) is None:
+        if value.startswith("*/"):
+            return "only the subtype may be '*' (and '*/*' is not a media type)"
+        return "not an RFC 6838 media type (type/subtype, then optional '; name=value' parameters)"
+    return None
+
+
+_FILENAME_BAD = frozenset({"Cc", "Cf", "Cs"})
+
+
+def check_filename(value: str) -> str | None:  # noqa: C901 - one rule per line of the spec
+    """A base name of 1-255 UTF-8 bytes with no separators, controls, format characters or outer spaces."""
+    if not value:
+        return "must not be empty"
+    if has_lone_surrogate(value[: MAX_FILENAME_BYTES + 1]):
+        return "contains a lone surrogate"
+    if len(value) > MAX_FILENAME_BYTES or len(value.encode("utf-8")) > MAX_FILENAME_BYTES:
+        return "longer than 255 UTF-8 bytes"
+    if value in {".", ".."}:
+        return "'.' and '..' are not file names"
+    if "/" in value or "\\" in value:
+        return "must be a base name (no '/' or '\\')"
+    if value[0].isspace() or value[-1].isspace():
+        return "has leading or trailing whitespace"
+    if value.isascii():
+        if not value.isprintable():
+            return "contains a control character"
+        return None
+    for ch in value:
+        category = unicodedata.category(ch)
+        if category in _FILENAME_BAD:
+            return f"contains a {_CATEGORY_NAMES[category]} character (U+{ord(ch):04X})"
+    return None
+
+
+_B64_INDEX = {c: i for i, c in enumerate("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")}
+
+
+def check_base64(value: str, max_bytes: int) -> bytes | str:
+    """Decode strict, canonical, padded standard base64; return the bytes, or a message saying what is wrong.
+
+    The length is checked before anything is decoded, so an oversized string costs nothing. This is the
+    reference decoder and the wording of every problem (binascii's strict mode and the pad bits); the
+    converter tries the C decoder first where it is built.
+    """
+    if len(value) > 4 * ((max_bytes + 2) // 3):
+        return f"more than {max_bytes:,} bytes once decoded"
+    if len(value) % 4:
+        if value[:5].lower() == "data:":
+            return "not canonical base64: a data: URL prefix (contentblocks.file_from_data_url handles data URLs)"
+        return "not canonical base64: the length is not a multiple of 4 (missing padding or stray characters)"
+    if not value.isascii():
+        return "not canonical base64: non-ASCII characters"
+    try:
+        data = binascii.a2b_base64(value, strict_mode=True)
+    except (binascii.Error, ValueError) as e:
+        if value[:5].lower() == "data:":
+            return "not canonical base64: a data: URL prefix (contentblocks.file_from_data_url handles data URLs)"
+        reason = str(e).rstrip(".").lower() if isinstance(e, binascii.Error) else "invalid characters"
+        return f"not canonical base64: {reason}"
+    if len(data) > max_bytes:
+        return f"more than {max_bytes:,} bytes once decoded"
+    if "=" in value[:-2]:  # strict mode still takes a whole quantum of padding ("AAAA====")
+        return "not canonical base64: excess padding"
+    if value.endswith("=") and not _zero_pad_bits(value):
+        return "not canonical base64: non-zero pad bits"
+    return data
+
+
+def _zero_pad_bits(value: str) -> bool:
+    if value.endswith("=="):
+        return _B64_INDEX[value[-3]] & 0x0F == 0
+    return _B64_INDEX[value[-2]] & 0x03 == 0
