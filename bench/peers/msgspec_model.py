@@ -13,8 +13,10 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 import msgspec
+import orjson
 from msgspec import Meta
 
+from . import Peer
 from ._common import (
     IDENTIFIER_PATTERN_RE,
     MEDIA_TYPE_PATTERN_RE,
@@ -26,7 +28,7 @@ from ._common import (
     check_span,
 )
 
-__all__ = ["Block", "Message", "convert", "decode_json", "encode_json", "to_builtins"]
+__all__ = ["Block", "Message", "convert", "decode_json", "encode_json", "peer", "to_builtins"]
 
 NonEmpty = Annotated[str, Meta(min_length=1, max_length=10_000_000)]
 Identifier = Annotated[str, Meta(pattern=IDENTIFIER_PATTERN_RE)]
@@ -164,3 +166,9 @@ def to_builtins(messages: list[Message]) -> Any:
 
 def encode_json(messages: list[Message]) -> bytes:
     return _encoder.encode(messages)
+
+
+def peer(raw: list[dict[str, Any]]) -> Peer:
+    """The corpus as it is (these structs hold the wire format) and the four calls above."""
+    return Peer(name="msgspec", form=raw, text=orjson.dumps(raw), structure=convert, unstructure=to_builtins,
+                loads=decode_json, dumps=encode_json)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
+import orjson
 from pydantic import (
     AfterValidator,
     BaseModel,
@@ -26,6 +27,7 @@ from pydantic import (
     model_validator,
 )
 
+from . import Peer
 from ._common import (
     IDENTIFIER_PATTERN_RUST,
     MEDIA_TYPE_PATTERN_RUST,
@@ -39,7 +41,7 @@ from ._common import (
     encode_base64,
 )
 
-__all__ = ["DUMP_OPTIONS", "Block", "Conversation", "Message", "adapter"]
+__all__ = ["DUMP_OPTIONS", "Block", "Conversation", "Message", "adapter", "peer"]
 
 NonEmpty = Annotated[str, StringConstraints(min_length=1, max_length=10_000_000)]
 Identifier = Annotated[str, StringConstraints(pattern=IDENTIFIER_PATTERN_RUST)]
@@ -192,3 +194,17 @@ adapter: TypeAdapter[Any] = TypeAdapter(Conversation)
 
 DUMP_OPTIONS: dict[str, Any] = {"exclude_defaults": True}
 """The canonical form omits empty optionals; every tag is a required field, so it is never left out."""
+
+
+def peer(raw: list[dict[str, Any]]) -> Peer:
+    """The corpus as it is (these models hold the wire format) and the adapter's calls on it."""
+    dump_python, dump_json = adapter.dump_python, adapter.dump_json
+    return Peer(
+        name="pydantic",
+        form=raw,
+        text=orjson.dumps(raw),
+        structure=adapter.validate_python,
+        unstructure=lambda conversation: dump_python(conversation, **DUMP_OPTIONS),
+        loads=adapter.validate_json,
+        dumps=lambda conversation: dump_json(conversation, **DUMP_OPTIONS),
+    )
