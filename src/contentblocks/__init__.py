@@ -89,12 +89,9 @@ __all__ = [
 
 
 # The public classes are documented, shown and pickled as the facade's: ``contentblocks.TextBlock``.
-for _public in (
-    Checker, CheckResult, Citation, CitedReference, CitedUri, Conversation, FileBlock, BytesSource, JsonArray,
-    JsonBlock, JsonObject, Limits, Message, Problem, ReasoningBlock, ReferenceSource, RefusalBlock, TextBlock,
-    ToolCallBlock, ToolResultBlock, UrlSource, ValidationError,
-):  # fmt: skip
-    _public.__module__ = __name__
+for _public in [globals()[_name] for _name in __all__]:
+    if isinstance(_public, type) and _public.__module__.startswith(f"{__name__}._"):
+        _public.__module__ = __name__
 del _public
 
 

@@ -95,25 +95,15 @@ def configure_converter(converter: BaseConverter, *, binary: Binary = "base64", 
         hook: Callable[..., Any] = structure.for_union(union_of(alias))  # type: ignore[arg-type]
         return hook
 
+    def unstructure_union(value: Any) -> Any:
+        return unstructure[type(value)](value)
+
     def unstructure_factory(t: Any) -> Callable[[Any], Any]:
-        if isinstance(t, type):
-            return unstructure[t] if t in unstructure else _by_class(unstructure)
-        return _by_class(unstructure)
+        return unstructure[t] if isinstance(t, type) else unstructure_union
 
     converter.register_structure_hook_factory(_is_class, structure_class)
     converter.register_structure_hook_factory(_is_union, structure_union)
     converter.register_unstructure_hook_factory(_unstructures, unstructure_factory)
-
-
-def _by_class(hooks: dict[type, Callable[[Any], Any]]) -> Callable[[Any], Any]:
-    def unstructure_union(value: Any) -> Any:
-        cls = type(value)
-        hook = hooks.get(cls)
-        if hook is None:
-            hook = next(hooks[base] for base in cls.__mro__ if base in hooks)
-        return hook(value)
-
-    return unstructure_union
 
 
 def make_converter(*, binary: Binary = "base64", **limits: int) -> Converter:

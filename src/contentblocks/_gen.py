@@ -26,11 +26,11 @@ from ._model_check import FieldPlan, plan_of
 from ._patterns import ascii_identifier
 from ._raw import MISSING, prefix_since, unknown_keys
 from ._readers import Readers, read_text, tagged
-from ._rules import MISSING_KEY, NULL_OPTIONAL, Limits, expected_one_of
+from ._rules import MISSING_KEY, NULL_OPTIONAL, Limits, Rule, expected_one_of
 from ._unchecked import unchecked
 from ._wire import ALWAYS_WRITTEN, ARRAYS, TAGGED, UNIONS, Union, keys_of, listing
 
-__all__ = ["CLASSES", "StructureBodies", "shapes", "structure_bodies", "union_for", "unstructure_functions"]
+__all__ = ["CLASSES", "ByClass", "StructureBodies", "shapes", "structure_bodies", "union_for", "unstructure_functions"]
 
 _serial = count()
 
@@ -84,12 +84,17 @@ class StructureBodies:
         self.unions: dict[str, Callable[..., Any]] = {u.name: namespace[f"union_{u.name}"] for u in UNIONS}
 
 
-def _text_field(plan: FieldPlan, var: str, prefix: str, ns: dict[str, Any], limits: Limits) -> list[str]:
-    rule, key = plan.rule, plan.name
+def _bind_text_rule(rule: Rule, var: str, prefix: str, ns: dict[str, Any], limits: Limits) -> str:
+    """Bind a text rule, its bound and its check under ``prefix``; the inline condition on ``var`` that uses them."""
     ns[f"{prefix}rule"] = rule
-    ns[f"{prefix}max"] = getattr(limits, rule.limit) if rule.limit else 0
+    ns[f"{prefix}max"] = rule.max_chars(limits)
     ns[f"{prefix}problem"] = rule.problem
-    fast = rule.fast_condition(var, f"{prefix}max", f"{prefix}problem")
+    return rule.fast_condition(var, f"{prefix}max", f"{prefix}problem")
+
+
+def _text_field(plan: FieldPlan, var: str, prefix: str, ns: dict[str, Any], limits: Limits) -> list[str]:
+    key = plan.name
+    fast = _bind_text_rule(plan.rule, var, prefix, ns, limits)
     slow = f"{var} = read_text(raw, {key!r}, problems, {prefix}rule, {prefix}max, {plan.optional})"
     if plan.optional:
         return [f"{var} = raw.get({key!r}, MISSING)", f"if {var} is MISSING:", f"    {var} = None",
@@ -115,12 +120,9 @@ def _many_field(cls: type, plan: FieldPlan, var: str, prefix: str, ns: dict[str,
         for p in short_fields:
             ns[f"{prefix}default_{p.name}"] = p.default
         given = ", ".join(var if p is text_plan else f"{prefix}default_{p.name}" for p in short_fields)
-        lines += [f"if type({var}) is str:"]
-        ns[f"{prefix}rule"] = text_plan.rule
-        ns[f"{prefix}max"] = getattr(limits, text_plan.rule.limit) if text_plan.rule.limit else 0
-        ns[f"{prefix}problem"] = text_plan.rule.problem
-        fast = text_plan.rule.fast_condition(var, f"{prefix}max", f"{prefix}problem")
-        lines += [f"    if {fast}:", f"        {var} = ({prefix}new_short({given}),)", "    else:",
+        fast = _bind_text_rule(text_plan.rule, var, prefix, ns, limits)
+        lines += [f"if type({var}) is str:", f"    if {fast}:", f"        {var} = ({prefix}new_short({given}),)",
+                  "    else:",
                   f"        read_text(raw, {key!r}, problems, {prefix}rule, {prefix}max, False)",
                   f"        {var} = ()"]
         lines += [f"elif {var} is MISSING:", f"    problems.append(('.{key}', MISSING_KEY))", f"    {var} = ()"]
@@ -281,7 +283,7 @@ def _unstructure_source(cls: type) -> str:
     return f"def unstructure_{name}(obj):\n" + "".join(f"    {line}\n" for line in body)
 
 
-class _ByClass(dict[type, Callable[[Any], Any]]):
+class ByClass(dict[type, Callable[[Any], Any]]):
     """Functions by exact class; a subclass (found by no exact lookup) takes its nearest base's function."""
 
     def __missing__(self, cls: type) -> Callable[[Any], Any]:
@@ -292,13 +294,13 @@ class _ByClass(dict[type, Callable[[Any], Any]]):
 
 
 @functools.cache
-def unstructure_functions(*, native_binary: bool, plain_json: bool) -> dict[type, Callable[[Any], Any]]:
+def unstructure_functions(*, native_binary: bool, plain_json: bool) -> ByClass:
     """One generated unstructure function per class, by class (subclasses find their base's).
 
     With ``plain_json=False`` JSON values come out as the blocks' own read-only containers (dict and list
     subclasses), for serialisers that write them at once: no copy is made.
     """
-    by_class = _ByClass()
+    by_class = ByClass()
     ns: dict[str, Any] = {
         "thaw": _kernels.thaw if plain_json else _keep,
         "binary": _keep if native_binary else _kernels.b64encode,

@@ -101,7 +101,7 @@ def _text(problems: Problems, path: str, value: Any, plan: FieldPlan, limits: Li
     if value is None and plan.optional:
         return value
     rule = plan.rule
-    message = text_problem(rule, value, getattr(limits, rule.limit) if rule.limit else 0)
+    message = text_problem(rule, value, rule.max_chars(limits))
     if message is not None:
         problems.append((path, message))
     return value

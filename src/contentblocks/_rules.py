@@ -134,6 +134,10 @@ class Rule:
     #: The JSON Schema definition (in ``_schema_parts``) that describes the value.
     schema: str = ""
 
+    def max_chars(self, limits: Limits) -> int:
+        """The bound ``problem`` is called with: the limit the rule names, or 0 for a rule with its own bound."""
+        return getattr(limits, self.limit) if self.limit else 0
+
     def fast_condition(self, value: str, limit: str, problem: str) -> str:
         """The inline condition on the variable ``value``, given the names bound to the limit and to ``problem``.
 

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ._conversation import Conversation
-from ._gen import shapes, unstructure_functions
+from ._gen import ByClass, shapes, unstructure_functions
 from ._json import JsonArray, JsonObject
 from ._kernels import MISS, speedups
 
@@ -41,16 +41,16 @@ def _accelerated(walk: Hook, hook: Hook) -> Hook:
 
 
 @functools.cache
-def unstructure_hooks(*, native_binary: bool, plain_json: bool = True) -> dict[type, Hook]:
-    """One unstructure hook per class: the C walk first where it is built, the generated function otherwise."""
+def unstructure_hooks(*, native_binary: bool, plain_json: bool = True) -> ByClass:
+    """One unstructure hook per class (a subclass finds its base's): the C walk first where it is built."""
     functions = unstructure_functions(native_binary=native_binary, plain_json=plain_json)
     walk = _walker(plain_json=plain_json, native_binary=native_binary)
     if walk is None:
-        return dict(functions)
-    return {cls: _accelerated(walk, hook) for cls, hook in functions.items()}
+        return functions
+    return ByClass({cls: _accelerated(walk, hook) for cls, hook in functions.items()})
 
 
-def dump_hooks(*, native_binary: bool) -> dict[type, Hook]:
+def dump_hooks(*, native_binary: bool) -> ByClass:
     """The hooks a serialiser uses when it writes the result at once (JSON values are not copied)."""
     return unstructure_hooks(native_binary=native_binary, plain_json=False)
 
