@@ -48,6 +48,7 @@ HOSTILE = [
     "tests/test_generated_structure.py",
     "tests/test_parsed_conversations.py",
     "tests/test_loads_recursion.py",
+    "tests/test_json_reader.py",
 ]
 #: Tests with a deadline that code run under ASan (a few times slower) does not meet; none of them runs C code
 #: that the others do not.

@@ -1,4 +1,4 @@
-# Types of the optional C accelerator (_speedups.c); see _json.py for how each function is used.
+# Types of the optional C accelerator (src/speedups/); see _kernels.py and _api.py for how each is used.
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -12,25 +12,8 @@ def instance_maker(cls: type, names: tuple[str, ...], /) -> Callable[..., Any]: 
 def b64decode(text: object, miss: _Miss, /) -> bytes | _Miss: ...
 def b64encode(data: bytes, /) -> str: ...
 def dumps_ascii(value: object, miss: _Miss, part: Callable[[Any], Any] | None = None, /) -> str | _Miss: ...
+def read_json(text: object, miss: _Miss, /) -> Any: ...
 def has_surrogate(text: str, /) -> bool: ...
 def unstructurer(
     shapes: dict[type, tuple[tuple[str, str | None, Any], ...]], copy_json: bool, base64: bool, miss: object, /
-) -> Callable[[object], Any]: ...
-def split_array(data: bytes, max_depth: int, miss: _Miss, /) -> list[bytes] | _Miss: ...
-def message_reader(
-    max_chars: int,
-    max_uri: int,
-    roles: dict[str, frozenset[type]],
-    bodies: dict[str, Callable[[dict[str, Any], list[tuple[str, str]]], Any]],
-    metadata: Callable[[dict[str, Any], list[tuple[str, str]]], Any],
-    uri_problem: Callable[[str], str | None],
-    new_message: Callable[..., Any],
-    new_text: Callable[..., Any],
-    new_citation: Callable[..., Any],
-    new_cited_uri: Callable[..., Any],
-    new_cited_reference: Callable[..., Any],
-    text_class: type,
-    empty_object: object,
-    miss: object,
-    /,
 ) -> Callable[[object], Any]: ...

@@ -9,9 +9,10 @@
  * gives up and costs a little time.
  *
  * The units: json_values.c (freeze, thaw, the duplicate-key hook), maker.c (instances of checked fields),
- * base64.c (canonical base64), json_writer.c (JSON text), unstructure.c (objects out as dicts, by a table
- * the Python generator emits). No unit knows a wire key or a rule of the format: those live in the Python
- * declarations, and a change of the format never touches this code. The walks recurse, but never deeper than MAX_RECURSION; references borrowed from the input are
+ * base64.c (canonical base64), json_reader.c and json_writer.c (JSON text in and out), unstructure.c
+ * (objects out as dicts, by a table the Python generator emits). No unit knows a wire key or a rule of the
+ * format: those live in the Python declarations, and a change of the format never touches this code. The
+ * walks recurse, but never deeper than MAX_RECURSION; references borrowed from the input are
  * taken as strong references before anything allocates, since an allocation can run a garbage collection
  * and with it arbitrary finalizers.
  */
@@ -108,6 +109,7 @@ PyInit__speedups(void)
         }
     }
     cb_base64_init();
+    cb_json_reader_init();
     if (cb_maker_init() < 0 || cb_unstructure_init() < 0) {
         return NULL;
     }
@@ -119,6 +121,7 @@ PyInit__speedups(void)
         || PyModule_AddFunctions(module, cb_maker_methods) < 0
         || PyModule_AddFunctions(module, cb_base64_methods) < 0
         || PyModule_AddFunctions(module, cb_json_writer_methods) < 0
+        || PyModule_AddFunctions(module, cb_json_reader_methods) < 0
         || PyModule_AddFunctions(module, cb_unstructure_methods) < 0) {
         Py_DECREF(module);
         return NULL;

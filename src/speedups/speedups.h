@@ -42,11 +42,13 @@ extern PyMethodDef cb_json_values_methods[];
 extern PyMethodDef cb_maker_methods[];
 extern PyMethodDef cb_base64_methods[];
 extern PyMethodDef cb_json_writer_methods[];
+extern PyMethodDef cb_json_reader_methods[];
 extern PyMethodDef cb_unstructure_methods[];
 
 int cb_maker_init(void);
 int cb_unstructure_init(void);
 void cb_base64_init(void);
+void cb_json_reader_init(void);
 
 /* Shared between units. cb_thaw_value: the plain dict/list copy of a frozen JSON value `depth` containers
  * down, a new reference, NULL without an exception on a miss. cb_b64encode: the base64 str of exact bytes. */
