@@ -47,7 +47,10 @@ def freeze(value: object, path: str, limits: Limits, problems: list[tuple[str, s
     This is the reference walk, and the one the classes use; the converter tries the C accelerator's copy
     first (``_kernels.freeze``), which hands back anything but a valid value of exact built-in types.
     """
-    kind, value = plain_container(value)
+    t = type(value)
+    kind = 1 if t is dict else 2 if t is list else 0
+    if kind == 0:
+        kind, value = plain_container(value)
     if kind == 0:
         message = _leaf_problem(value, type(value), limits.max_text_chars)
         if message is not None:
@@ -62,81 +65,73 @@ def freeze(value: object, path: str, limits: Limits, problems: list[tuple[str, s
 
 _isfinite = math.isfinite
 _dict_items = dict.items
+_surrogate = find_surrogate
 
 
 class _Doubt(Exception):  # noqa: N818 - not an error: the valid-path walk giving up
     """Raised inside ``_freeze_valid`` at the first doubtful value: the full walk takes over and words it."""
 
 
-def _freeze_valid(root: Any, root_kind: int, limits: Limits, max_depth: int) -> Any:  # noqa: C901 - one walk, unrolled
+def _freeze_valid(root: Any, root_kind: int, limits: Limits, max_depth: int) -> Any:
     """The read-only copy of a valid value of exact built-in types, or None to take the full walk.
 
     Most JSON values in blocks are small (tool inputs, metadata): this walk recurses, checks each key and
     scalar inline without the full walk's bookkeeping, and gives up at the first doubtful value (a problem, a
     subclass, a limit reached, recursion running out), so that the explicit-stack walk finds and words it.
-    ``root`` is an exact dict, list or tuple (see ``plain_container``).
+    ``root`` is an exact dict, list or tuple, or a read-only container (see ``plain_container``).
     """
-    max_chars = limits.max_text_chars
-    max_nodes = limits.max_nodes
-    surrogate = find_surrogate
-    isfinite = _isfinite
-    nodes = 1
-
-    def scalar_ok(item: Any, t: type) -> bool:
-        if t is int:
-            return INT_MIN <= item <= INT_MAX  # type: ignore[no-any-return]
-        if t is float:
-            return isfinite(item)
-        return t is bool or item is None
-
-    # Each container is checked, then copied in one C call; only its nested containers are set afterwards,
-    # through the base class (the copy is read-only).
-    def walk(value: Any, kind: int, depth: int) -> Any:  # noqa: C901, PLR0912 - unrolled on purpose
-        nonlocal nodes
-        nodes += len(value)
-        if nodes > max_nodes:
-            raise _Doubt
-        nested: list[tuple[Any, Any]] = []
-        if kind == 1:
-            for key, item in _dict_items(value):
-                if type(key) is not str or len(key) > max_chars or (not key.isascii() and surrogate(key)):
-                    raise _Doubt
-                t = type(item)
-                if t is str:
-                    if len(item) > max_chars or (not item.isascii() and surrogate(item)):
-                        raise _Doubt
-                elif t is dict or t is list or t is tuple:
-                    if depth >= max_depth:
-                        raise _Doubt
-                    nested.append((key, walk(item, 1 if t is dict else 2, depth + 1)))
-                elif not scalar_ok(item, t):
-                    raise _Doubt
-            frozen: Any = _new_object(JsonObject)
-            _dict_init(frozen, value)
-            for key, child in nested:
-                _dict_setitem(frozen, key, child)
-            return frozen
-        for index, item in enumerate(value):
-            t = type(item)
-            if t is str:
-                if len(item) > max_chars or (not item.isascii() and surrogate(item)):
-                    raise _Doubt
-            elif t is dict or t is list or t is tuple:
-                if depth >= max_depth:
-                    raise _Doubt
-                nested.append((index, walk(item, 1 if t is dict else 2, depth + 1)))
-            elif not scalar_ok(item, t):
-                raise _Doubt
-        frozen = _new_array(JsonArray)
-        _list_init(frozen, value)
-        for index, child in nested:
-            _list_setitem(frozen, index, child)
-        return frozen
-
+    budget = [limits.max_nodes - 1]  # values left before the limit, the root counted
     try:
-        return walk(root, root_kind, 1)
+        return _valid_container(root, root_kind == 1, 1, max_depth, limits.max_text_chars, budget)
     except (_Doubt, RecursionError):
         return None
+
+
+# The valid-path walk: a module function taking its limits as arguments (no closure to make per value), each
+# container checked item by item inline, then copied in one C call; only its nested containers are set
+# afterwards, through the base class (the copy is read-only).
+
+
+def _valid_container(value: Any, is_object: bool, depth: int, max_depth: int, max_chars: int, budget: list[int]) -> Any:  # noqa: C901, PLR0912 - unrolled on purpose
+    budget[0] -= len(value)
+    if budget[0] < 0:
+        raise _Doubt
+    nested = None
+    for key, item in value.items() if is_object else enumerate(value):
+        if is_object and (type(key) is not str or len(key) > max_chars or (not key.isascii() and _surrogate(key))):
+            raise _Doubt
+        t = type(item)
+        if t is str:
+            if len(item) > max_chars or (not item.isascii() and _surrogate(item)):
+                raise _Doubt
+        elif t is int:
+            if not INT_MIN <= item <= INT_MAX:
+                raise _Doubt
+        elif t is float:
+            if not _isfinite(item):
+                raise _Doubt
+        elif t is dict or t is list or t is tuple:
+            if depth >= max_depth:
+                raise _Doubt
+            if nested is None:
+                nested = []
+            nested.append((key, _valid_container(item, t is dict, depth + 1, max_depth, max_chars, budget)))
+        elif not (t is bool or item is None):
+            raise _Doubt
+    frozen: Any
+    setitem: Callable[[Any, Any, Any], None]
+    if is_object:
+        frozen = _new_object(JsonObject)
+        _dict_init(frozen, value)
+        setitem = _dict_setitem
+    else:
+        frozen = _new_array(JsonArray)
+        _list_init(frozen, value)
+        setitem = _list_setitem
+    if nested is not None:
+        for key, child in nested:
+            setitem(frozen, key, child)
+    return frozen
 
 
 def _stack_path(root: str, stack: list[list[Any]], key: object = _NO_KEY) -> str:
@@ -301,5 +296,3 @@ def _leaf_problem(value: object, t: type, max_chars: int) -> str | None:
     if t is bool or value is None:
         return None
     return f"not a JSON value: {describe_type(value)}"
-
-
