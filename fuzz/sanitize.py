@@ -42,7 +42,9 @@ HOSTILE = [
     "tests/test_hostile_limits.py",
     "tests/test_hostile_objects.py",
     "tests/test_fuzz_regressions.py",
-    "tests/test_speedups.py",
+    "tests/test_speedups_base64_maker.py",
+    "tests/test_speedups_json_values.py",
+    "tests/test_speedups_json_writer.py",
     "tests/test_speedups_audit.py",
     "tests/test_speedups_unstructure.py",
     "tests/test_generated_structure.py",
@@ -53,7 +55,7 @@ HOSTILE = [
 #: Tests with a deadline that code run under ASan (a few times slower) does not meet; none of them runs C code
 #: that the others do not.
 TOO_SLOW = [
-    "tests/test_speedups.py::test_conformance_runner_passes_in_pure_python",
+    "tests/test_speedups_base64_maker.py::test_conformance_runner_passes_in_pure_python",
 ]
 SANITIZERS = ["-fsanitize=address,undefined", "-fno-sanitize-recover=undefined", "-fno-omit-frame-pointer"]
 
