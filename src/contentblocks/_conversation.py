@@ -20,15 +20,6 @@ def _messages(value: Sequence[Message]) -> tuple[Message, ...]:
     return as_tuple(value)  # type: ignore[no-any-return]
 
 
-def _set(obj: object, name: str, value: object) -> None:
-    object.__setattr__(obj, name, value)
-
-
-def _raise(problems: list[tuple[str, str]]) -> None:
-    if problems:
-        raise ValidationError(problems)
-
-
 _TOOL_BLOCKS = (ToolCallBlock, ToolResultBlock)
 _OTHER_BLOCKS = frozenset(c for classes in ROLE_BLOCKS.values() for c in classes) - frozenset(_TOOL_BLOCKS)
 
@@ -109,12 +100,13 @@ class Conversation(_Growable, Sequence[Message]):
         problems: list[tuple[str, str]] = []
         # On the wire a conversation is the array of its messages: paths start at the array ($[2]).
         messages = check_items(problems, "$", self.messages, _MESSAGES_PLAN)
-        _set(self, "messages", messages)
+        object.__setattr__(self, "messages", messages)
         if not problems:
             pairing = conversation_problems(problems, messages)
-            _set(self, "_growth", Growth(list(messages), pairing))
-            _set(self, "_size", len(messages))
-        _raise(problems)
+            object.__setattr__(self, "_growth", Growth(list(messages), pairing))
+            object.__setattr__(self, "_size", len(messages))
+        if problems:
+            raise ValidationError(problems)
 
     if not TYPE_CHECKING:  # mypy would take every misspelt attribute for one of these
 
@@ -123,16 +115,16 @@ class Conversation(_Growable, Sequence[Message]):
                 growth, size = self._growth, self._size
                 with growth.lock:
                     messages = tuple(growth.messages[:size])
-                _set(self, "messages", messages)
+                object.__setattr__(self, "messages", messages)
                 return messages
             if name == "_size":
                 size = len(self.messages)
-                _set(self, "_size", size)
+                object.__setattr__(self, "_size", size)
                 return size
             if name == "_growth":  # built without __init__ (the converter, unpickling): made once
                 messages = self.messages
                 growth = Growth(list(messages), conversation_problems([], messages))
-                _set(self, "_growth", growth)
+                object.__setattr__(self, "_growth", growth)
                 return growth
             raise AttributeError(name)
 
@@ -185,7 +177,8 @@ class Conversation(_Growable, Sequence[Message]):
             for i, m in enumerate(new)
             if not isinstance(m, Message)
         ]
-        _raise(problems)
+        if problems:
+            raise ValidationError(problems)
         end = start + len(new)
         growth: Growth = self._growth
         summary = tool_summary(new, start)
@@ -194,10 +187,11 @@ class Conversation(_Growable, Sequence[Message]):
             line.pairing.extend(problems, summary, end)
             if not problems:
                 line.messages.extend(new)
-        _raise(problems)
+        if problems:
+            raise ValidationError(problems)
         grown: Conversation = object.__new__(Conversation)
-        _set(grown, "_growth", line)
-        _set(grown, "_size", end)
+        object.__setattr__(grown, "_growth", line)
+        object.__setattr__(grown, "_size", end)
         return grown
 
     def append(self, message: Message) -> Conversation:

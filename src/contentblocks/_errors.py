@@ -95,13 +95,13 @@ ValidationError.__module__ = "contentblocks"
 def with_article(word: str) -> str:
     """``word`` after the indefinite article its sound takes, for messages that name a role or a kind.
 
-    The words named are the roles and block kinds, none of which starts with a silent consonant or a "u"
-    said as "you" but ``user``: a vowel but ``u`` takes "an".
+    The words named are the roles, block kinds and class names, none of which starts with a silent consonant
+    or a "u" said as "you" but ``user`` and ``Usage``: a vowel but ``u`` takes "an", in either case.
 
-    >>> with_article("user"), with_article("assistant"), with_article("tool_result"), with_article("image")
-    ('a user', 'an assistant', 'a tool_result', 'an image')
+    >>> with_article("user"), with_article("assistant"), with_article("tool_result"), with_article("ImageBlock")
+    ('a user', 'an assistant', 'a tool_result', 'an ImageBlock')
     """
-    return f"{'an' if word[:1] in 'aeio' else 'a'} {word}"
+    return f"{'an' if word[:1].lower() in 'aeio' else 'a'} {word}"
 
 
 def format_exception(exc: BaseException, type: type | None) -> str:  # noqa: A002 - cattrs' own parameter name

@@ -1,4 +1,4 @@
-"""The one check every model class runs when it is built in Python: its fields' rules, then its cross rules.
+"""The one check every model class and stream event runs when built in Python: field rules, then cross rules.
 
 It reads the declarations (each field's rule in its attrs metadata, the class's ``__cross_rules__``) once
 per class into a plan, and applies them with the default limits, gathering every problem into one
@@ -14,7 +14,7 @@ from typing import Any
 
 import attrs
 
-from ._errors import ValidationError, describe_type
+from ._errors import ValidationError, describe_type, with_article
 from ._freeze import freeze, freeze_metadata
 from ._json import JsonObject
 from ._rules import DEFAULT_LIMITS, CrossRule, Limits, Rule, expected_one_of, text_problem
@@ -108,6 +108,8 @@ def _text(problems: Problems, path: str, value: Any, plan: FieldPlan, limits: Li
 
 
 def _choice(problems: Problems, path: str, value: Any, plan: FieldPlan, _limits: Limits) -> Any:
+    if value is None and plan.optional:
+        return value
     if type(value) is not str or value not in plan.rule.choices:
         problems.append((path, expected_one_of(plan.rule)))
     return value
@@ -127,6 +129,15 @@ def _binary(problems: Problems, path: str, value: Any, plan: FieldPlan, limits: 
     return value
 
 
+def _scalar(problems: Problems, path: str, value: Any, plan: FieldPlan, limits: Limits) -> Any:
+    if value is None and plan.optional:
+        return value
+    message = plan.rule.problem(value, plan.rule.max_chars(limits))  # type: ignore[misc]
+    if message is not None:
+        problems.append((path, message))
+    return value
+
+
 def _json(problems: Problems, path: str, value: Any, _plan: FieldPlan, limits: Limits) -> Any:
     return freeze(value, path, limits, problems)
 
@@ -142,9 +153,9 @@ def _offset(_problems: Problems, _path: str, value: Any, _plan: FieldPlan, _limi
 
 
 def one_of_names(classes: tuple[type, ...]) -> str:
-    """``A``, ``A or B``, ``A, B or C``: the classes a value may be, for a message."""
+    """``a A`` (or ``an A``), ``A or B``, ``A, B or C``: the classes a value may be, for a message."""
     names = [c.__name__ for c in classes]
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+    return with_article(names[0]) if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
 
 
 def _one(problems: Problems, path: str, value: Any, plan: FieldPlan, _limits: Limits) -> Any:
@@ -185,6 +196,7 @@ _BY_KIND: dict[str, Callable[[Problems, str, Any, FieldPlan, Limits], Any]] = {
     "json": _json,
     "metadata": _metadata,
     "offset": _offset,
+    "scalar": _scalar,
     "one": _one,
     "many": _many,
 }

@@ -29,8 +29,11 @@ __all__ = [
     "DATA",
     "DEFAULT_LIMITS",
     "FILENAME",
+    "FLAG",
     "FREE_TEXT",
     "IDENTIFIER",
+    "ID_OR_NAME",
+    "INDEX",
     "JSON_VALUE",
     "MAX_DEPTH_CEILING",
     "MEDIA_TYPE",
@@ -39,12 +42,14 @@ __all__ = [
     "NULL_OPTIONAL",
     "OFFSET",
     "ONE_OF",
+    "PIECE",
     "REASONING_SHAPE",
     "REDACTED",
     "REFERENCE",
     "SPAN",
     "SPAN_WITHIN_TEXT",
     "TITLE",
+    "TOOL_CALL_ONLY",
     "URI",
     "URL",
     "CrossRule",
@@ -110,13 +115,15 @@ class Rule:
     ``kind`` is how the value is held and carried: ``text`` (a string ruled by ``problem``), ``choice`` (one
     of ``choices``), ``binary`` (bytes; base64 text on the JSON wire), ``json`` (any JSON value, held
     read-only), ``metadata`` (a JSON object with non-empty keys), ``offset`` (an int, ruled with its pair by
-    a cross rule), ``one`` (an instance of the class or union the field is annotated with) and ``many``
-    (a sequence of them). A field whose default is ``None`` is optional; its key is left out when absent.
+    a cross rule), ``scalar`` (an int or a bool held as it is, ruled by ``problem``), ``one`` (an instance
+    of the class or union the field is annotated with) and ``many`` (a sequence of them). A field whose
+    default is ``None`` is optional; its key is left out when absent.
     """
 
     kind: str
     #: ``text``: the problem with a string value, or None; called with the value and the limit below.
-    problem: Callable[[str, int], str | None] | None = None
+    #: ``scalar``: the problem with a value of any type (its type included), called the same way.
+    problem: Callable[[Any, int], str | None] | None = None
     #: ``text``: the ``Limits`` attribute bounding the string (None for a rule with a fixed bound).
     limit: str | None = None
     #: ``text``: a Python condition on ``{v}`` (and ``{max}``) that holds for valid values only; it may leave
@@ -169,7 +176,26 @@ def _fixed(check: Callable[[str], str | None]) -> Callable[[str, int], str | Non
     return problem
 
 
+def _not_an_integer(value: object) -> str | None:
+    """The words for a value that is not an int (``True`` is not one), or None for an int."""
+    return None if type(value) is int else f"expected an integer, got {describe_type(value)}"
+
+
+def _position(value: Any, _max_chars: int) -> str | None:
+    """An int, 0 or more (a block's place in a streamed reply)."""
+    if type(value) is not int:
+        return _not_an_integer(value)
+    return "must be 0 or more" if value < 0 else None
+
+
+def _flag(value: object, _max_chars: int) -> str | None:
+    """A bool (``1`` is not one)."""
+    return None if type(value) is bool else f"expected a boolean, got {describe_type(value)}"
+
+
 FREE_TEXT = Rule(kind="text", problem=_free_text, limit="max_text_chars", fast=_FREE, schema="Text")
+#: A piece of streamed text: free text that may be empty (an empty delta adds nothing).
+PIECE = Rule(kind="text", problem=check_free_text, limit="max_text_chars")
 TITLE = Rule(kind="text", problem=check_no_surrounding_space, limit="max_text_chars", fast=_TRIMMED, schema="Title")
 REFERENCE = Rule(
     kind="text", problem=check_no_surrounding_space, limit="max_uri_chars", fast=_TRIMMED, schema="Reference"
@@ -190,6 +216,8 @@ JSON_VALUE = Rule(kind="json", schema="JsonValue")
 METADATA = Rule(kind="metadata", schema="Metadata")
 OFFSET = Rule(kind="offset", schema="Offset")
 ONE_OF = Rule(kind="one")
+INDEX = Rule(kind="scalar", problem=_position)
+FLAG = Rule(kind="scalar", problem=_flag)
 
 
 def choice(values: Sequence[str]) -> Rule:
@@ -238,8 +266,8 @@ def _span(problems: list[tuple[str, str]], path: str, start: object, end: object
         if value is None:
             problems.append((path, "start and end come together: give both or neither"))
             return
-        if type(value) is not int:
-            problems.append((f"{path}.{name}", f"expected an integer, got {describe_type(value)}"))
+        if (problem := _not_an_integer(value)) is not None:
+            problems.append((f"{path}.{name}", problem))
             ok = False
     if ok and not 0 <= start <= end:  # type: ignore[operator]
         problems.append((path, "span must satisfy 0 <= start <= end"))
@@ -266,6 +294,22 @@ def _reasoning_shape(
         problems.append((path, "redacted reasoning carries neither text nor a signature"))
 
 
+def _tool_call_only(
+    problems: list[tuple[str, str]], path: str, kind: object, tool_call_id: object, tool_name: object
+) -> None:
+    """A streamed block names a tool call's id or name only if it is a tool call."""
+    if kind != "tool_call" and (tool_call_id is not None or tool_name is not None):
+        problems.append((path, "only a tool_call block has a tool call id and name"))
+
+
+def _id_or_name(problems: list[tuple[str, str]], path: str, tool_call_id: object, tool_name: object) -> None:
+    """What becomes known of a tool call: its id, its name or both."""
+    if tool_call_id is None and tool_name is None:
+        problems.append((path, "give a tool call id, a tool name or both"))
+
+
 SPAN = CrossRule(("start", "end"), _span, cannot_fail="{start} is None and {end} is None")
 SPAN_WITHIN_TEXT = CrossRule(("text", "citations"), _span_within_text, cannot_fail="not {citations}")
 REASONING_SHAPE = CrossRule(("text", "signature", "redacted"), _reasoning_shape)
+TOOL_CALL_ONLY = CrossRule(("kind", "tool_call_id", "tool_name"), _tool_call_only)
+ID_OR_NAME = CrossRule(("tool_call_id", "tool_name"), _id_or_name)

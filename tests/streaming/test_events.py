@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import pickle
+import typing
 
 import attrs
 import pytest
 
 import contentblocks as cb
+from contentblocks._model_check import plan_of
+from contentblocks._rules import Rule
 from contentblocks.providers import Usage
 from contentblocks.streaming import (
     ArgumentsAppended,
@@ -24,10 +27,12 @@ from contentblocks.streaming import (
     ResponseIdentified,
     SignatureAppended,
     SignatureSet,
+    StreamEvent,
     TextAppended,
     ToolCallIdentified,
     UsageUpdated,
 )
+from contentblocks.streaming._events import _Event
 
 CITATION = cb.Citation(source=cb.CitedUri(value="https://example.com"), start=0, end=2)
 FILE = cb.FileBlock(media_type="image/png", source=cb.BytesSource(data=b"\x89PNG"))
@@ -50,6 +55,15 @@ EVENTS = [
     UsageUpdated(Usage(input_tokens=3, raw={"input_tokens": 3})),
     ReplyStopped("end_turn", "end_turn"),
 ]
+
+
+@pytest.mark.parametrize("cls", typing.get_args(StreamEvent), ids=lambda c: c.__name__)
+def test_every_event_field_names_its_rule(cls):
+    """Every field of every event carries its rule in its metadata, and the event runs the blocks' one check."""
+    for field in attrs.fields(cls):
+        assert isinstance(field.metadata.get("rule"), Rule), (cls.__name__, field.name)
+    assert [plan.name for plan in plan_of(cls)[0]] == [field.name for field in attrs.fields(cls)]
+    assert cls.__attrs_post_init__ is _Event.__attrs_post_init__, cls.__name__
 
 
 @pytest.mark.parametrize("event", EVENTS, ids=lambda e: type(e).__name__)
