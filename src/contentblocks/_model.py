@@ -46,6 +46,7 @@ __all__ = [
     "ROLE_BLOCKS",
     "Block",
     "BytesSource",
+    "Checked",
     "Citation",
     "CitationSource",
     "CitedReference",
@@ -76,14 +77,20 @@ Role: TypeAlias = Literal["system", "developer", "user", "assistant", "tool"]
 """Who speaks: instructions (system, developer), the user, the model (assistant), or tools."""
 
 
-class Value:
-    """What every model class shares: it cannot change, so a copy is the instance itself (as for tuples)."""
+class Checked:
+    """A frozen class built in Python checks its fields' rules (in their metadata), then its cross rules."""
 
     __slots__ = ()
     __cross_rules__: ClassVar[tuple[CrossRule, ...]] = ()
 
     def __attrs_post_init__(self) -> None:
         check_instance(self)
+
+
+class Value(Checked):
+    """What every model class shares: it cannot change, so a copy is the instance itself (as for tuples)."""
+
+    __slots__ = ()
 
     def __copy__(self) -> Any:
         return self

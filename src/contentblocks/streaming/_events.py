@@ -22,13 +22,13 @@ contentblocks.ValidationError: $.kind: expected one of: text, refusal, reasoning
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar, Literal, TypeAlias
+from typing import Any, Literal, TypeAlias
 
 import attrs
 
 from .._json import EMPTY_OBJECT, json_key
-from .._model import Citation, FileBlock, JsonBlock, bytes_repr, ruled
-from .._model_check import check_instance, resolve_annotations
+from .._model import Checked, Citation, FileBlock, JsonBlock, bytes_repr, ruled
+from .._model_check import resolve_annotations
 from .._rules import (
     FLAG,
     FREE_TEXT,
@@ -40,7 +40,6 @@ from .._rules import (
     PIECE,
     REDACTED,
     TOOL_CALL_ONLY,
-    CrossRule,
     choice,
 )
 from ..providers._contract import STOP_REASONS, StopReason, Usage
@@ -75,14 +74,10 @@ BlockKind: TypeAlias = Literal["text", "refusal", "reasoning", "tool_call"]
 BLOCK_KINDS: tuple[BlockKind, ...] = ("text", "refusal", "reasoning", "tool_call")
 
 
-class _Event:
+class _Event(Checked):
     """What every event shares with the blocks: built in Python, it checks its fields' rules and its cross rules."""
 
     __slots__ = ()
-    __cross_rules__: ClassVar[tuple[CrossRule, ...]] = ()
-
-    def __attrs_post_init__(self) -> None:
-        check_instance(self)
 
 
 @attrs.frozen
