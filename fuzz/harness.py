@@ -4,7 +4,8 @@ Each input is used in one of two ways, chosen by its first byte:
 
 * below 0x80 (JSON text starts with ``{``, ``[``, ``"``, a digit or whitespace): the whole input, as bytes and,
   when it decodes, as text, goes through ``cb.loads`` and the JSON preconf converter for a block, a message
-  and a conversation;
+  and a conversation, and through the accelerator's JSON reader, which must read it to the standard
+  library's values, type for type, or hand it back;
 * otherwise the rest of the input drives an ``atheris.FuzzedDataProvider`` that builds a Python value (dicts
   biased towards the wire keys and tags, NaN and infinities, huge ints, bytes, sets, tuples, lone surrogates)
   which goes through ``cb.structure``.
@@ -25,9 +26,11 @@ import atheris
 
 with atheris.instrument_imports():
     import contentblocks as cb
+    from contentblocks import _api
     from contentblocks.preconf import json as preconf_json
 
 TARGETS = (cb.Block, cb.Message, cb.Conversation)
+MISS = object()
 JSON_CONVERTER = preconf_json.make_converter()
 SMALL = cb.make_converter(max_text_chars=64, max_binary_bytes=16, max_uri_chars=64, max_depth=4, max_nodes=32,
                           max_errors=3)
@@ -81,12 +84,42 @@ def check(call: object, *args: object) -> object:
         return None
 
 
+def same(a: object, b: object) -> bool:
+    """Equal JSON values of the same types throughout, keys in the same order (``-0.0`` is not ``0.0``)."""
+    if type(a) is not type(b):
+        return False
+    if type(a) is dict:
+        return list(a) == list(b) and all(same(a[k], b[k]) for k in a)  # type: ignore[index]
+    if type(a) is list:
+        return len(a) == len(b) and all(map(same, a, b))  # type: ignore[arg-type]
+    return repr(a) == repr(b) if type(a) is float else a == b
+
+
+def check_reader(text: bytes | str) -> None:
+    """The accelerator's reader gives the standard library's value or hands the text back (``MISS``)."""
+    if _api._c_read is None:  # the pure-Python path: no reader to hold to the standard library
+        return
+    got = _api._c_read(text, MISS)
+    if got is MISS:
+        return
+    try:
+        decoded = text.decode("utf-8") if type(text) is bytes else text
+        if decoded.startswith("\ufeff"):  # type: ignore[union-attr]
+            raise ValueError("a byte-order mark")  # noqa: TRY301 - refused as the parser refuses it
+        want = _api._decode(decoded)
+    except Exception as e:
+        raise AssertionError("the C reader read a text the standard library refuses") from e
+    if not same(got, want):
+        raise AssertionError("the C reader and the standard library read different values")
+
+
 def test_one_input(data: bytes) -> None:
     if data and data[0] < 0x80:
         texts: list[object] = [data]
         with contextlib.suppress(UnicodeDecodeError):
             texts.append(data.decode("utf-8"))
         for text in texts:
+            check_reader(text)  # type: ignore[arg-type]
             for target in TARGETS:
                 obj = check(cb.loads, text, target)
                 other = check(JSON_CONVERTER.loads, text, target)
