@@ -47,10 +47,7 @@ def freeze(value: object, path: str, limits: Limits, problems: list[tuple[str, s
     This is the reference walk, and the one the classes use; the converter tries the C accelerator's copy
     first (``_kernels.freeze``), which hands back anything but a valid value of exact built-in types.
     """
-    t = type(value)
-    kind = 1 if t is dict else 2 if t is list else 0
-    if kind == 0:
-        kind, value = plain_container(value)
+    kind, value = plain_container(value)
     if kind == 0:
         message = _leaf_problem(value, type(value), limits.max_text_chars)
         if message is not None:
