@@ -232,3 +232,15 @@ def test_loads_words_what_the_reader_hands_back():
         cb.loads(b"\xef\xbb\xbf{}")
     with pytest.raises(cb.ValidationError, match="NaN is not a JSON number"):
         cb.loads(b'{"type":"json","value":NaN}')
+
+
+@pytest.mark.parametrize("stop", ['"', "\\n", "\\u00e9", "\x1f", "\x00", "\x7f", "\x80", "é", "\u2028", "😀", "\\"])
+@pytest.mark.parametrize("pad", [0, 17, 40])
+def test_a_string_ends_its_plain_run_at_every_place_of_a_sixteen_byte_step(stop, pad):
+    """Quotes, escapes, control, DEL and non-ASCII bytes at each place of the reader's 16-byte scan, as json reads them."""
+    for at in range(33):
+        text = '["' + "a" * at + stop + "b" * 3 + '"' + " " * pad + "]"
+        assert_read_as_stdlib(text)
+        assert_read_as_stdlib(text.encode("utf-8", "surrogatepass"))
+        if stdlib(text)[0] == "ok":  # a valid text is read, not handed back
+            assert speedups.read_json(text, MISS) is not MISS

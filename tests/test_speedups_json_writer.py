@@ -56,6 +56,15 @@ def test_dumps_ascii_writes_what_json_writes(value):
 
 
 @needs_speedups
+@pytest.mark.parametrize("stop", ['"', "\\", "\n", "\x1f", "\x7f", "\x80", "é", "\u2028", "😀", "~", " "])
+def test_dumps_ascii_escapes_at_every_place_of_a_sixteen_byte_step(stop):
+    """A character to escape (or not: '~', ' ') at each place of the writer's 16-byte scan, as json writes it."""
+    for at in range(40):
+        text = "a" * at + stop + "b" * 3
+        assert speedups.dumps_ascii([text, text[:at]], MISS) == stdlib_dumps([text, text[:at]])
+
+
+@needs_speedups
 @given(ANY_VALUES)
 def test_dumps_ascii_hands_back_what_json_must_handle(value):
     """On any value, the C writer gives json's text or a miss, never another text."""

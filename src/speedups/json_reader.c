@@ -28,18 +28,6 @@ typedef struct {
     int depth;
 } Reader;
 
-/* Bytes that end the plain run of a string: the quote, the backslash, control characters and non-ASCII. */
-static unsigned char STOPS[256];
-
-void
-cb_json_reader_init(void)
-{
-    int c;
-    for (c = 0; c < 256; c++) {
-        STOPS[c] = c < 0x20 || c >= 0x80 || c == '"' || c == '\\';
-    }
-}
-
 static inline void
 skip_space(Reader *r)
 {
@@ -93,9 +81,7 @@ read_string(Reader *r)
     int cp, low, escaped = 0;
     PyObject *s;
 
-    while (q < end && !STOPS[*q]) {
-        q++;
-    }
+    q = cb_plain_run_end(q, end, 0);
     if (q < end && *q == '"') {
         /* Plain ASCII, the common case: copied as it is. */
         s = PyUnicode_New(q - start, 127);

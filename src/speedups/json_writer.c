@@ -82,13 +82,7 @@ write_string(Buffer *buf, PyObject *s)
     if (PyUnicode_IS_ASCII(s)) {
         /* Most strings need no escape at all (text, identifiers, base64): copied in one go. */
         ascii = PyUnicode_1BYTE_DATA(s);
-        for (i = 0; i < n; i++) {
-            c = ascii[i];
-            if (c < ' ' || c > '~' || c == '\\' || c == '"') {
-                break;
-            }
-        }
-        if (i == n) {
+        if (cb_plain_run_end(ascii, ascii + n, 1) == ascii + n) {
             if (n > PY_SSIZE_T_MAX - 2 || buffer_reserve(buf, n + 2) < 0) {
                 if (!PyErr_Occurred()) {
                     PyErr_NoMemory();

@@ -109,7 +109,6 @@ PyInit__speedups(void)
         }
     }
     cb_base64_init();
-    cb_json_reader_init();
     if (cb_maker_init() < 0 || cb_unstructure_init() < 0) {
         return NULL;
     }

@@ -5,6 +5,10 @@
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#if defined(__SSE2__) && (defined(__GNUC__) || defined(__clang__))
+#include <emmintrin.h>
+#define CB_SSE2 1
+#endif
 
 /* The deepest any walk recurses; max_depth is capped at 500 (501 with metadata), deeper values are handed
  * back to the Python walks, which use an explicit stack. */
@@ -48,7 +52,6 @@ extern PyMethodDef cb_unstructure_methods[];
 int cb_maker_init(void);
 int cb_unstructure_init(void);
 void cb_base64_init(void);
-void cb_json_reader_init(void);
 
 /* Shared between units. cb_thaw_value: the plain dict/list copy of a frozen JSON value `depth` containers
  * down, a new reference, NULL without an exception on a miss. cb_b64encode: the base64 str of exact bytes. */
@@ -57,6 +60,36 @@ PyObject *cb_b64encode(PyObject *data);
 
 /* 1 if a ready str holds a lone surrogate (any UTF-16 surrogate code point: Python strings hold no pairs). */
 int cb_has_surrogate(PyObject *s);
+
+/* The first byte from `q` on (before `end`) that ends a plain run of JSON string text: the quote, the
+ * backslash, a control byte or a non-ASCII one, and DEL too when `stop_at_del` is set (the ASCII writer
+ * escapes it). With SSE2, which every x86-64 processor has, sixteen bytes are tested at a time: a signed
+ * comparison with 0x20 finds the control bytes and the non-ASCII ones (0x80 and up are negative) at once. */
+static inline const unsigned char *
+cb_plain_run_end(const unsigned char *q, const unsigned char *end, int stop_at_del)
+{
+#ifdef CB_SSE2
+    const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'), space = _mm_set1_epi8(0x20);
+    const __m128i del = _mm_set1_epi8(stop_at_del ? 0x7F : '"');  /* without DEL: the quote again */
+    __m128i v, stops;
+    int mask;
+
+    while (end - q >= 16) {
+        v = _mm_loadu_si128((const __m128i *)q);
+        stops = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
+                             _mm_or_si128(_mm_cmplt_epi8(v, space), _mm_cmpeq_epi8(v, del)));
+        mask = _mm_movemask_epi8(stops);
+        if (mask != 0) {
+            return q + __builtin_ctz((unsigned int)mask);
+        }
+        q += 16;
+    }
+#endif
+    while (q < end && *q >= 0x20 && *q < 0x80 && *q != '"' && *q != '\\' && !(stop_at_del && *q == 0x7F)) {
+        q++;
+    }
+    return q;
+}
 
 /* 1 if an exact str is at most `max` characters long and holds no lone surrogate (what every string of the
  * wire format must be, JSON strings included), 0 if not, -1 on error. */
