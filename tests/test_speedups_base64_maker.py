@@ -14,6 +14,7 @@ import binascii
 import importlib.util
 import json
 import os
+import random
 import shutil
 import subprocess
 import sys
@@ -106,6 +107,17 @@ def test_b64encode_is_binascii(data):
     """The C encoder writes binascii's canonical text, which the C decoder reads back."""
     assert speedups.b64encode(data) == binascii.b2a_base64(data, newline=False).decode("ascii")
     assert speedups.b64decode(speedups.b64encode(data), MISS) == data
+
+
+@needs_speedups
+@pytest.mark.parametrize("size", [*range(65), 4096 + 5, 100_003])
+def test_b64encode_is_binascii_at_every_length(size):
+    """Lengths around the encoder's 24- and 12-byte vector steps and 6-byte words; every byte value in each place."""
+    data = random.Random(size).randbytes(size)  # noqa: S311 - test data, not secrets
+    assert speedups.b64encode(data) == binascii.b2a_base64(data, newline=False).decode("ascii")
+    every = (bytes(range(256)) + b"\0") * 24  # a period of 257, coprime with 24 and 12: each value in each place
+    for start in range(3):
+        assert speedups.b64encode(every[start:]) == binascii.b2a_base64(every[start:], newline=False).decode("ascii")
 
 
 def _exhaustive_quads():

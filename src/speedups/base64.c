@@ -1,12 +1,20 @@
 /* Base64: canonical, padded, standard-alphabet text only (docs/performance.md says why it is in C). As
  * everywhere in this file, decoding answers only for valid text and hands anything else back, for
- * _rules.check_base64 to word.
+ * _patterns.check_base64 to word.
  */
 
 #include "speedups.h"
 #include <stdint.h>
 #include <string.h>
 
+
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(_M_X64))
+#define HAVE_SSSE3_ENCODE 1
+#include <immintrin.h>
+static int has_ssse3, has_avx2;
+#else
+#define HAVE_SSSE3_ENCODE 0
+#endif
 
 static const char B64_ALPHABET[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 static signed char B64_VALUES[256];
@@ -21,6 +29,11 @@ void
 cb_base64_init(void)
 {
     int i;
+#if HAVE_SSSE3_ENCODE
+    __builtin_cpu_init();
+    has_ssse3 = __builtin_cpu_supports("ssse3");
+    has_avx2 = __builtin_cpu_supports("avx2");
+#endif
     for (i = 0; i < 256; i++) {
         B64_VALUES[i] = -1;
     }
@@ -133,6 +146,62 @@ speedups_b64encode(PyObject *module, PyObject *data)
     return cb_b64encode(data);
 }
 
+#if HAVE_SSSE3_ENCODE
+/* The vector steps of the encoder, on x86-64 processors that have the instructions (asked once, at import).
+ * Each 3-byte group is spread over a 32-bit lane, its four 6-bit values moved into place by two multiplies,
+ * and each value turned into its character by adding an offset picked by range (A-Z, a-z, 0-9, +, /) with one
+ * byte shuffle. Each function starts at byte `i` (a multiple of 3), writes from `dst`, the place of that byte's
+ * group, and returns the byte it stopped at, a multiple of 3, for the next loop to go on from. */
+#define SPREAD_BYTES 1, 0, 2, 1, 4, 3, 5, 4, 7, 6, 8, 7, 10, 9, 11, 10
+#define RANGE_OFFSETS 'a' - 26, '0' - 52, '0' - 52, '0' - 52, '0' - 52, '0' - 52, '0' - 52, '0' - 52, '0' - 52, \
+                      '0' - 52, '0' - 52, '+' - 62, '/' - 63, 'A', 0, 0
+
+/* Twelve bytes to sixteen characters per step (SSSE3). */
+__attribute__((target("ssse3"))) static Py_ssize_t
+encode_ssse3(const unsigned char *src, Py_ssize_t i, Py_ssize_t n, unsigned char *dst)
+{
+    const __m128i spread = _mm_setr_epi8(SPREAD_BYTES), offsets = _mm_setr_epi8(RANGE_OFFSETS);
+    __m128i in, hi, lo, values, range;
+
+    /* Sixteen bytes are loaded for the twelve used: stop while sixteen can be read. */
+    for (; i + 16 <= n; i += 12, dst += 16) {
+        in = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(src + i)), spread);
+        hi = _mm_mulhi_epu16(_mm_and_si128(in, _mm_set1_epi32(0x0fc0fc00)), _mm_set1_epi32(0x04000040));
+        lo = _mm_mullo_epi16(_mm_and_si128(in, _mm_set1_epi32(0x003f03f0)), _mm_set1_epi32(0x01000010));
+        values = _mm_or_si128(hi, lo);
+        /* 0 for 0-51, 1-12 for 52-63; then 13 for 0-25: the index of each value's offset */
+        range = _mm_subs_epu8(values, _mm_set1_epi8(51));
+        range = _mm_or_si128(range, _mm_and_si128(_mm_cmpgt_epi8(_mm_set1_epi8(26), values), _mm_set1_epi8(13)));
+        _mm_storeu_si128((__m128i *)dst, _mm_add_epi8(values, _mm_shuffle_epi8(offsets, range)));
+    }
+    return i;
+}
+
+/* Twenty-four bytes to thirty-two characters per step (AVX2): the same steps in both 128-bit lanes. */
+__attribute__((target("avx2"))) static Py_ssize_t
+encode_avx2(const unsigned char *src, Py_ssize_t i, Py_ssize_t n, unsigned char *dst)
+{
+    const __m256i spread = _mm256_setr_epi8(SPREAD_BYTES, SPREAD_BYTES);
+    const __m256i offsets = _mm256_setr_epi8(RANGE_OFFSETS, RANGE_OFFSETS);
+    __m256i in, hi, lo, values, range;
+
+    /* The second lane's sixteen bytes start twelve on: stop while they can be read. */
+    for (; i + 28 <= n; i += 24, dst += 32) {
+        in = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(src + i))),
+                                     _mm_loadu_si128((const __m128i *)(src + i + 12)), 1);
+        in = _mm256_shuffle_epi8(in, spread);
+        hi = _mm256_mulhi_epu16(_mm256_and_si256(in, _mm256_set1_epi32(0x0fc0fc00)), _mm256_set1_epi32(0x04000040));
+        lo = _mm256_mullo_epi16(_mm256_and_si256(in, _mm256_set1_epi32(0x003f03f0)), _mm256_set1_epi32(0x01000010));
+        values = _mm256_or_si256(hi, lo);
+        range = _mm256_subs_epu8(values, _mm256_set1_epi8(51));
+        range = _mm256_or_si256(
+            range, _mm256_and_si256(_mm256_cmpgt_epi8(_mm256_set1_epi8(26), values), _mm256_set1_epi8(13)));
+        _mm256_storeu_si256((__m256i *)dst, _mm256_add_epi8(values, _mm256_shuffle_epi8(offsets, range)));
+    }
+    return i;
+}
+#endif
+
 PyObject *
 cb_b64encode(PyObject *data)
 {
@@ -154,6 +223,15 @@ cb_b64encode(PyObject *data)
     dst = PyUnicode_1BYTE_DATA(out);
     rest = n % 3;
     i = 0;
+#if HAVE_SSSE3_ENCODE
+    if (has_avx2) {
+        i = encode_avx2(src, i, n, dst);
+    }
+    if (has_ssse3) {
+        i = encode_ssse3(src, i, n, dst + i / 3 * 4);
+    }
+    dst += i / 3 * 4;
+#endif
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     /* Six bytes at a time while eight can be read: one load and a byte swap give four 12-bit values, the top
      * 48 of the 64 bits. */
