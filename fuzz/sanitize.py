@@ -47,6 +47,7 @@ HOSTILE = [
     "tests/test_speedups_json_writer.py",
     "tests/test_speedups_audit.py",
     "tests/test_speedups_unstructure.py",
+    "tests/test_speedups_structure.py",
     "tests/test_generated_structure.py",
     "tests/test_parsed_conversations.py",
     "tests/test_loads_recursion.py",

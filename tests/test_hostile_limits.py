@@ -102,12 +102,14 @@ def test_base64_length_is_checked_before_decoding(monkeypatch) -> None:
         monkeypatch.setattr(_kernels, "_c_b64decode", spy_c)
     conv = cb.make_converter(max_binary_bytes=3)
     assert accepts(conv, {"type": "reasoning", "redacted": "AAAA"})
-    assert calls == [4]
+    # The C structurer, where built, decodes the valid one itself, out of the spies' sight.
+    decoded = [] if _kernels.speedups is not None else [4]
+    assert calls == decoded
     for data in ("AAAAAA==", "A" * 4_000_000):
         with pytest.raises(cb.ValidationError, match="bytes once decoded"):
             conv.structure({"type": "reasoning", "redacted": data}, cb.Block)
         assert _patterns.check_base64(data, 3) == "more than 3 bytes once decoded"
-    assert calls == [4]
+    assert calls == decoded
 
 
 URI_FIELDS = [

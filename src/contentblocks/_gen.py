@@ -6,7 +6,8 @@ wire description (``_wire``) and writes the source of one function, which it com
 namespace binding every name it uses. A structure function tests each field's common valid value inline
 and calls a reader (``_readers``) only for the rest; it builds the instance with ``_unchecked``, since it has
 applied the class's rules itself. An unstructure function writes the keys in order, leaving out the ones
-that hold their default. The C unstructurer's table (:func:`shapes`) comes from the same plans.
+that hold their default. The C unstructurer's table (:func:`shapes`) comes from the same plans, as does the C
+structurer's (``_structure_table``), which takes the valid values before these functions see them.
 """
 
 from __future__ import annotations
@@ -193,9 +194,9 @@ def _structure_source(cls: type, ns: dict[str, Any], limits: Limits) -> str:
         ns[f"{name}_cross_{i}"] = cross.check
         values = [f"v_{f}" for f in cross.fields] + [f"raw.get({f!r})" for f in cross.given]
         call = f"{name}_cross_{i}(problems, '', {', '.join(values)})"
-        ns.update(cross.names)
-        if cross.cannot_fail:
-            condition = cross.cannot_fail.format(**{f: f"v_{f}" for f in cross.fields})
+        if cross.cannot_fail is not None:
+            ns[f"{name}_cross_{i}_allowed"] = cross.cannot_fail.allowed
+            condition = cross.cannot_fail.source(cross.fields, "v_{}".format, f"{name}_cross_{i}_allowed")
             body += [f"if not ({condition}):", f"    {call}"]
         else:
             body.append(call)

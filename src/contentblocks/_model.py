@@ -36,6 +36,7 @@ from ._rules import (
     TITLE,
     URI,
     URL,
+    CannotFail,
     CrossRule,
     Rule,
     choice,
@@ -360,9 +361,7 @@ class Message(Value):
             ("role", "content"),
             _role_table,
             given=("content",),
-            cannot_fail="type({role}) is not str or {role} not in role_sets or role_sets[{role}].issuperset(map(type, "
-            "{content}))",
-            names=(("role_sets", _ROLE_SETS),),
+            cannot_fail=CannotFail("allowed_types", "role", "content", _ROLE_SETS),
         ),
     )
 

@@ -35,6 +35,7 @@ __all__ = [
     "ID_OR_NAME",
     "INDEX",
     "JSON_VALUE",
+    "KNOWN_FAST",
     "MAX_DEPTH_CEILING",
     "MEDIA_TYPE",
     "METADATA",
@@ -52,6 +53,7 @@ __all__ = [
     "TOOL_CALL_ONLY",
     "URI",
     "URL",
+    "CannotFail",
     "CrossRule",
     "Limits",
     "Rule",
@@ -106,6 +108,8 @@ DEFAULT_LIMITS = Limits()
 # limit's name and ``surrogate`` the scan for lone surrogates (C where the accelerator is built).
 _FREE = "type({v}) is str and {v} and len({v}) <= {max} and ({v}.isascii() or not surrogate({v}))"
 _TRIMMED = _FREE + " and not {v}[0].isspace() and not {v}[-1].isspace()"
+#: The fast conditions the C structurer knows by name; it runs any other as a compiled Python predicate.
+KNOWN_FAST = {_FREE: "free", _TRIMMED: "trimmed"}
 
 
 @attrs.frozen(kw_only=True)
@@ -239,22 +243,47 @@ def expected_one_of(rule: Rule) -> str:
 
 
 @attrs.frozen
+class CannotFail:
+    """When a cross rule's values need no call: one form, tested inline by generated Python and by the C walk.
+
+    ``absent``: every field of the rule is None. ``empty``: the field ``field`` is empty. ``allowed_types``:
+    the field ``field`` is not a key of ``allowed``, or the class of every item of ``items`` is in the set
+    ``allowed`` gives for it (a role and the blocks it may carry).
+    """
+
+    form: str
+    field: str = ""
+    items: str = ""
+    allowed: dict[str, frozenset[type]] = attrs.field(factory=dict, eq=False)
+
+    def source(self, fields: tuple[str, ...], var: Callable[[str], str], allowed: str) -> str:
+        """The Python condition, with each field's value read from the variable ``var(name)``.
+
+        ``allowed`` is the name the caller binds ``self.allowed`` to.
+        """
+        if self.form == "absent":
+            return " and ".join(f"{var(f)} is None" for f in fields)
+        if self.form == "empty":
+            return f"not {var(self.field)}"
+        key, items = var(self.field), var(self.items)
+        return f"type({key}) is not str or {key} not in {allowed} or {allowed}[{key}].issuperset(map(type, {items}))"
+
+
+@attrs.frozen
 class CrossRule:
     """A rule over several fields of one object, checked once each field has been read.
 
     ``check(problems, path, *values)`` gets the values of ``fields`` in order (raw or half-read values where
     a field had a problem of its own, so it must take anything), then those of ``given`` as they were given
     (before their field's rule held them: a message's content string before it became a text block), and
-    appends its problems under ``path``.
+    appends its problems under ``path``. Where the values meet ``cannot_fail``, the generated code does not
+    call it.
     """
 
     fields: tuple[str, ...]
     check: Callable[..., None]
     given: tuple[str, ...] = ()
-    #: A Python condition over ``{field}`` names under which the rule cannot fail, for the generator to test
-    #: inline before it calls ``check`` ("" for none), and the names it uses besides the fields.
-    cannot_fail: str = ""
-    names: tuple[tuple[str, Any], ...] = attrs.field(default=(), eq=False)
+    cannot_fail: CannotFail | None = None
 
 
 def _span(problems: list[tuple[str, str]], path: str, start: object, end: object) -> None:
@@ -308,8 +337,8 @@ def _id_or_name(problems: list[tuple[str, str]], path: str, tool_call_id: object
         problems.append((path, "give a tool call id, a tool name or both"))
 
 
-SPAN = CrossRule(("start", "end"), _span, cannot_fail="{start} is None and {end} is None")
-SPAN_WITHIN_TEXT = CrossRule(("text", "citations"), _span_within_text, cannot_fail="not {citations}")
+SPAN = CrossRule(("start", "end"), _span, cannot_fail=CannotFail("absent"))
+SPAN_WITHIN_TEXT = CrossRule(("text", "citations"), _span_within_text, cannot_fail=CannotFail("empty", "citations"))
 REASONING_SHAPE = CrossRule(("text", "signature", "redacted"), _reasoning_shape)
 TOOL_CALL_ONLY = CrossRule(("kind", "tool_call_id", "tool_name"), _tool_call_only)
 ID_OR_NAME = CrossRule(("tool_call_id", "tool_name"), _id_or_name)

@@ -17,3 +17,16 @@ def has_surrogate(text: str, /) -> bool: ...
 def unstructurer(
     shapes: dict[type, tuple[tuple[str, str | None, Any], ...]], copy_json: bool, base64: bool, miss: object, /
 ) -> Callable[[object], Any]: ...
+
+class Structurer:
+    def object(self, raw: object, target: int, /) -> Any: ...
+    def objects(self, array: list[Any], start: int, out: list[Any], target: int, consume: bool, /) -> int: ...
+
+def structurer(
+    classes: tuple[tuple[type, str | None, tuple[tuple[Any, ...], ...], tuple[tuple[Any, ...], ...]], ...],
+    unions: tuple[tuple[str, dict[str, int]], ...],
+    limits: tuple[int, int, int, int, int],
+    native_binary: bool,
+    miss: object,
+    /,
+) -> Structurer: ...

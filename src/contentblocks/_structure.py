@@ -11,14 +11,16 @@ from typing import Any
 
 from ._conversation import Conversation, conversation_problems
 from ._errors import ValidationError, describe_type, preview
-from ._gen import StructureBodies, structure_bodies
+from ._gen import CLASSES, StructureBodies, structure_bodies
 from ._json import plain_container
+from ._kernels import MISS
 from ._model import Message
 from ._raw import MISSING, Problems, as_object, foreign_key, objects_past_cap, prefix_since
 from ._readers import Body
 from ._rules import Limits
+from ._structure_table import structurer
 from ._unchecked import unchecked
-from ._wire import TAGGED, Union
+from ._wire import TAGGED, UNIONS, Union
 
 __all__ = ["StructureHooks"]
 
@@ -31,6 +33,12 @@ class StructureHooks:
         self.bodies: StructureBodies = structure_bodies(limits, native_binary=native_binary)
         self.max_errors = limits.max_errors
         self.message = self.bodies.by_class[Message]
+        # The C walk of the same declarations, where the accelerator is in use: it takes the valid values
+        # and hands anything else back (MISS), for the generated functions to read and word.
+        fast = structurer(limits, native_binary=native_binary)
+        self.fast_object = None if fast is None else fast.object
+        self.fast_objects = None if fast is None else fast.objects
+        self.message_index = CLASSES.index(Message)
 
     def fail(self, problems: Problems) -> ValidationError:
         """One ValidationError for the problems of a top-level value (their paths gain the ``$`` root)."""
@@ -52,10 +60,14 @@ class StructureHooks:
         if problem is not None:
             raise self.fail([problem]) from None
 
-    def hook(self, body: Body, cls: type | None = None) -> Any:
-        """A cattrs structure hook running ``body`` on a top-level value (checking its tag for a class)."""
+    def hook(self, body: Body, target: int, cls: type | None = None) -> Any:
+        """A cattrs structure hook running ``body`` on a top-level value (checking its tag for a class).
+
+        ``target`` names the class or union in the C structurer's table (see ``_structure_table``).
+        """
         fail = self.fail
         refuse_foreign = self.refuse_foreign
+        fast = self.fast_object
         tag_key, expected, _ = TAGGED.get(cls, ("type", None, None)) if cls is not None else ("type", None, None)
 
         def structure(value: object, _cls: object = None) -> Any:
@@ -67,6 +79,8 @@ class StructureHooks:
                     tag = raw.get(tag_key, MISSING)
                     if expected is not None and (type(tag) is not str or tag != expected):
                         problems.append((f".{tag_key}", f"expected {preview(expected)}"))
+                    elif fast is not None and (result := fast(raw, target)) is not MISS:
+                        return result
                     result = body(raw, problems)
             except Exception:
                 refuse_foreign(value)
@@ -80,11 +94,11 @@ class StructureHooks:
 
     def for_class(self, cls: type) -> Any:
         """The hook for one class (a block, source, citation or message)."""
-        return self.hook(self.bodies.by_class[cls], cls)
+        return self.hook(self.bodies.by_class[cls], CLASSES.index(cls), cls)
 
     def for_union(self, union: Union) -> Any:
         """The hook for a union (``cb.Block``...): its members told apart by their tags."""
-        return self.hook(self.bodies.unions[union.name])
+        return self.hook(self.bodies.unions[union.name], -1 - UNIONS.index(union))
 
     def structure_conversation(self, value: object, _cls: object = None) -> Conversation:
         """The hook for ``Conversation``: an array of messages, then tool-call pairing."""
@@ -122,7 +136,14 @@ class StructureHooks:
         message = self.message
         messages: list[Message] = []
         cap = self.max_errors
-        for i, item in enumerate(array):
+        fast = self.fast_objects if type(array) is list else None
+        i = 0
+        while True:
+            if fast is not None:  # the C walk takes the valid messages from i on, and stops at any other
+                i = fast(array, i, messages, self.message_index, consume)
+            if i >= len(array):
+                break
+            item = array[i]
             raw: dict[str, Any] | None
             if type(item) is dict:
                 raw = item
@@ -132,6 +153,7 @@ class StructureHooks:
             else:
                 raw = as_object(item, f"[{i}]", problems)
                 if raw is None:
+                    i += 1
                     continue
             before = len(problems)
             messages.append(message(raw, problems))
@@ -139,4 +161,5 @@ class StructureHooks:
                 prefix_since(problems, before, f"[{i}]")
             if consume:
                 array[i] = None
+            i += 1
         return messages

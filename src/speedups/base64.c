@@ -58,29 +58,25 @@ PyDoc_STRVAR(b64decode_doc,
 "The bytes of canonical base64 text (standard alphabet, padded, zero pad bits), or `miss` for anything\n"
 "else, including a str subclass.");
 
-static PyObject *
-speedups_b64decode(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+PyObject *
+cb_b64decode(PyObject *text)
 {
-    PyObject *text, *out;
+    PyObject *out;
     const unsigned char *src;
     unsigned char *dst;
     Py_ssize_t i, n, full, size;
     int a, b, c, pad = 0;
     uint32_t quantum, seen = 0;
 
-    if (!check_nargs("b64decode", nargs, 2)) {
-        return NULL;
-    }
-    text = args[0];
     if (!PyUnicode_CheckExact(text)) {
-        return Py_NewRef(args[1]);
+        return NULL;
     }
     if (str_ready(text) < 0) {
         return NULL;
     }
     n = PyUnicode_GET_LENGTH(text);
     if (!PyUnicode_IS_ASCII(text) || n % 4 != 0) {
-        return Py_NewRef(args[1]);
+        return NULL;
     }
     if (n == 0) {
         return PyBytes_FromStringAndSize(NULL, 0);
@@ -129,7 +125,22 @@ speedups_b64decode(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     return out;
 miss:
     Py_DECREF(out);
-    return Py_NewRef(args[1]);
+    return NULL;
+}
+
+static PyObject *
+speedups_b64decode(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    PyObject *out;
+
+    if (!check_nargs("b64decode", nargs, 2)) {
+        return NULL;
+    }
+    out = cb_b64decode(args[0]);
+    if (out == NULL && !PyErr_Occurred()) {
+        return Py_NewRef(args[1]);
+    }
+    return out;
 }
 
 PyDoc_STRVAR(b64encode_doc,

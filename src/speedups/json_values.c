@@ -194,6 +194,22 @@ freeze_value(PyObject *v, Walk *walk, int depth)
     return NULL;
 }
 
+PyObject *
+cb_freeze(PyObject *value, Py_ssize_t max_chars, Py_ssize_t max_depth, Py_ssize_t max_nodes)
+{
+    Walk walk;
+
+    /* Deeper than the walk recurses, however much deeper: the Python walk takes the value. */
+    if (max_depth > MAX_RECURSION) {
+        return NULL;
+    }
+    walk.max_chars = max_chars;
+    walk.max_nodes = max_nodes;
+    walk.max_depth = (int)max_depth;  /* 0 to MAX_RECURSION */
+    walk.nodes = 1;
+    return freeze_value(value, &walk, 0);
+}
+
 PyDoc_STRVAR(freeze_doc,
 "freeze(value, max_chars, max_depth, max_nodes, miss, /)\n--\n\n"
 "The read-only copy of a valid JSON value, built of JsonObject and JsonArray, or `miss` when the value\n"
@@ -204,25 +220,18 @@ PyDoc_STRVAR(freeze_doc,
 static PyObject *
 speedups_freeze(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
-    Walk walk;
-    Py_ssize_t max_depth;
+    Py_ssize_t max_chars, max_depth, max_nodes;
     PyObject *out;
 
     if (!check_nargs("freeze", nargs, 5) || !setup_done()) {
         return NULL;
     }
-    if (cb_size_limit(args[1], "freeze() max_chars", &walk.max_chars) < 0
+    if (cb_size_limit(args[1], "freeze() max_chars", &max_chars) < 0
         || cb_size_limit(args[2], "freeze() max_depth", &max_depth) < 0
-        || cb_size_limit(args[3], "freeze() max_nodes", &walk.max_nodes) < 0) {
+        || cb_size_limit(args[3], "freeze() max_nodes", &max_nodes) < 0) {
         return NULL;
     }
-    /* Deeper than the walk recurses, however much deeper: the Python walk takes the value. */
-    if (max_depth > MAX_RECURSION) {
-        return Py_NewRef(args[4]);
-    }
-    walk.max_depth = (int)max_depth;  /* 0 to MAX_RECURSION */
-    walk.nodes = 1;
-    out = freeze_value(args[0], &walk, 0);
+    out = cb_freeze(args[0], max_chars, max_depth, max_nodes);
     if (out == NULL && !PyErr_Occurred()) {
         return Py_NewRef(args[4]);
     }

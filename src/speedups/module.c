@@ -10,7 +10,8 @@
  *
  * The units: json_values.c (freeze, thaw, the duplicate-key hook), maker.c (instances of checked fields),
  * base64.c (canonical base64), json_reader.c and json_writer.c (JSON text in and out), unstructure.c
- * (objects out as dicts, by a table the Python generator emits). No unit knows a wire key or a rule of the
+ * (objects out as dicts, by a table the Python generator emits), structure.c and structure_table.c (raw
+ * dicts in as instances, by another such table). No unit knows a wire key or a rule of the
  * format: those live in the Python declarations, and a change of the format never touches this code. The
  * walks recurse, but never deeper than MAX_RECURSION; references borrowed from the input are
  * taken as strong references before anything allocates, since an allocation can run a garbage collection
@@ -109,7 +110,7 @@ PyInit__speedups(void)
         }
     }
     cb_base64_init();
-    if (cb_maker_init() < 0 || cb_unstructure_init() < 0) {
+    if (cb_maker_init() < 0 || cb_unstructure_init() < 0 || cb_structure_init() < 0) {
         return NULL;
     }
     module = PyModule_Create(&speedups_module);
@@ -121,7 +122,8 @@ PyInit__speedups(void)
         || PyModule_AddFunctions(module, cb_base64_methods) < 0
         || PyModule_AddFunctions(module, cb_json_writer_methods) < 0
         || PyModule_AddFunctions(module, cb_json_reader_methods) < 0
-        || PyModule_AddFunctions(module, cb_unstructure_methods) < 0) {
+        || PyModule_AddFunctions(module, cb_unstructure_methods) < 0
+        || PyModule_AddFunctions(module, cb_structure_methods) < 0) {
         Py_DECREF(module);
         return NULL;
     }

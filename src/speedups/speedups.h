@@ -48,15 +48,23 @@ extern PyMethodDef cb_base64_methods[];
 extern PyMethodDef cb_json_writer_methods[];
 extern PyMethodDef cb_json_reader_methods[];
 extern PyMethodDef cb_unstructure_methods[];
+extern PyMethodDef cb_structure_methods[];
 
 int cb_maker_init(void);
 int cb_unstructure_init(void);
+int cb_structure_init(void);
 void cb_base64_init(void);
 
 /* Shared between units. cb_thaw_value: the plain dict/list copy of a frozen JSON value `depth` containers
  * down, a new reference, NULL without an exception on a miss. cb_b64encode: the base64 str of exact bytes. */
 PyObject *cb_thaw_value(PyObject *v, int depth);
 PyObject *cb_b64encode(PyObject *data);
+
+/* cb_freeze: the read-only copy of a valid JSON value under these limits (see freeze()), a new reference;
+ * NULL without an exception is a miss. cb_b64decode: the bytes of canonical base64 text (an exact str), a
+ * new reference; NULL without an exception is a miss. */
+PyObject *cb_freeze(PyObject *value, Py_ssize_t max_chars, Py_ssize_t max_depth, Py_ssize_t max_nodes);
+PyObject *cb_b64decode(PyObject *text);
 
 /* 1 if a ready str holds a lone surrogate (any UTF-16 surrogate code point: Python strings hold no pairs). */
 int cb_has_surrogate(PyObject *s);

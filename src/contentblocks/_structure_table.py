@@ -1,0 +1,125 @@
+"""The C structurer's table, derived from the same declarations as the generated structure functions.
+
+Each class of ``_gen.CLASSES`` becomes ``(cls, tag key or None, fields, cross rules)``; each field a tuple of
+generic terms: its kind, key, flags, one argument and a target or limit, and a shorthand. A text rule whose
+fast condition the C walk knows by name (``_rules.KNOWN_FAST``) is checked there; any other runs as a
+predicate compiled from the rule's own fast condition. A cross rule carries its Python check and its
+cannot-fail form. The walk misses on anything else, and the generated function then reads the value and
+words its problems, so the table holds no rule of its own: only what each declaration already says. A class
+with a field of a kind the walk does not read (a kind added to the rules later) is in the table as a target
+only, each of its objects a miss: a new kind of rule needs the generator, never the C code.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import attrs
+
+from . import _kernels
+from ._gen import CLASSES, union_for
+from ._json import EMPTY_OBJECT
+from ._model_check import FieldPlan, plan_of
+from ._patterns import ascii_identifier
+from ._rules import KNOWN_FAST, CrossRule, Limits
+from ._wire import ALWAYS_WRITTEN, TAGGED, UNIONS
+
+__all__ = ["structurer"]
+
+_OPTIONAL, _REQUIRED, _NONEMPTY = 1, 2, 4
+
+#: The names a rule's fast condition may use besides the value, its limit and its problem.
+_FAST_NAMES = {"surrogate": _kernels.find_surrogate, "ascii_identifier": ascii_identifier}
+
+
+def _target(accepts: tuple[type, ...]) -> int:
+    """A field's target in the table: the index of its class, or ``-1 - index`` of its union."""
+    union = union_for(accepts)
+    return CLASSES.index(accepts[0]) if union is None else -1 - UNIONS.index(union)
+
+
+def _predicate(plan: FieldPlan, limits: Limits) -> Any:
+    """Whether a string is valid for a text rule the C walk does not know: its fast condition, else its problem.
+
+    Both are the rule's own; the walk has checked that the value is an exact str.
+    """
+    ns: dict[str, Any] = {**_FAST_NAMES, "limit": plan.rule.max_chars(limits), "problem": plan.rule.problem}
+    fast = plan.rule.fast_condition("v", "limit", "problem")
+    exec(f"def accepts(v):\n    return ({fast}) or problem(v, limit) is None\n", ns)  # noqa: S102
+    return ns["accepts"]
+
+
+def _field(cls: type, plan: FieldPlan, limits: Limits) -> tuple[Any, ...]:
+    rule, key = plan.rule, plan.name
+    optional = _OPTIONAL if plan.optional else 0
+    if rule.kind == "text":
+        check = KNOWN_FAST.get(rule.fast) or _predicate(plan, limits)
+        return ("string", key, optional, check, rule.max_chars(limits), None)
+    if rule.kind == "choice":
+        return ("choice", key, 0, frozenset(rule.choices), 0, None)
+    if rule.kind == "json":
+        return ("json_value", key, 0, None, 0, None)
+    if rule.kind == "metadata":
+        return ("json_object", key, 0, EMPTY_OBJECT, 0, None)
+    if rule.kind == "binary":
+        return ("binary", key, optional | (_NONEMPTY if rule.nonempty else 0), None, 0, None)
+    if rule.kind == "offset":
+        return ("offset", key, _OPTIONAL, None, 0, None)
+    if rule.kind == "one":
+        return ("one", key, 0, None, _target(plan.accepts), None)
+    if rule.kind == "many":
+        required = plan.default is attrs.NOTHING or key in ALWAYS_WRITTEN.get(cls, ())
+        flags = (_REQUIRED if required else 0) | (_NONEMPTY if rule.nonempty else 0)
+        return ("many", key, flags, None, _target(plan.accepts), _shorthand(plan))
+    msg = f"no table entry for a {rule.kind!r} rule"  # pragma: no cover - _class leaves out other kinds
+    raise TypeError(msg)
+
+
+def _shorthand(plan: FieldPlan) -> tuple[int, int, tuple[Any, ...]] | None:
+    """(class, field, defaults) for a string that stands for one instance of ``plan.shorthand``, or None."""
+    if plan.shorthand is None:
+        return None
+    fields = plan_of(plan.shorthand)[0]
+    text = next(i for i, p in enumerate(fields) if p.default is attrs.NOTHING)
+    return CLASSES.index(plan.shorthand), text, tuple(None if i == text else p.default for i, p in enumerate(fields))
+
+
+def _cross(names: list[str], cross: CrossRule) -> tuple[Any, ...]:
+    fields = tuple(names.index(f) for f in cross.fields)
+    given = tuple(names.index(f) for f in cross.given)
+    form = cross.cannot_fail
+    if form is None:
+        return (cross.check, fields, given, "never", None)
+    if form.form == "empty":
+        return (cross.check, fields, given, "empty", names.index(form.field))
+    if form.form == "allowed_types":
+        arg = (names.index(form.field), names.index(form.items), form.allowed)
+        return (cross.check, fields, given, "allowed_types", arg)
+    return (cross.check, fields, given, form.form, None)
+
+
+#: The rule kinds the walk reads; a class with a field of another kind is left to the generated function.
+_KINDS = frozenset({"text", "choice", "json", "metadata", "binary", "offset", "one", "many"})
+
+
+def _class(cls: type, limits: Limits) -> tuple[Any, ...]:
+    plans, cross_rules = plan_of(cls)
+    tag = None if cls not in TAGGED else TAGGED[cls][0]
+    if any(p.rule.kind not in _KINDS for p in plans):
+        return (cls, tag, None, ())
+    names = [p.name for p in plans]
+    fields = tuple(_field(cls, p, limits) for p in plans)
+    return (cls, tag, fields, tuple(_cross(names, c) for c in cross_rules))
+
+
+@functools.cache
+def structurer(limits: Limits, *, native_binary: bool) -> Any:
+    """The C structurer for one set of limits and binary mode, or None where the accelerator is not in use."""
+    if _kernels.speedups is None:
+        return None
+    classes = tuple(_class(cls, limits) for cls in CLASSES)
+    unions = tuple((u.key, {tag: CLASSES.index(c) for tag, c in u.members.items()}) for u in UNIONS)
+    max_base64 = 4 * ((limits.max_binary_bytes + 2) // 3)
+    bounds = (limits.max_text_chars, limits.max_depth, limits.max_nodes, limits.max_binary_bytes, max_base64)
+    return _kernels.speedups.structurer(classes, unions, bounds, native_binary, _kernels.MISS)
