@@ -10,6 +10,10 @@ Each input is used in one of two ways, chosen by its first byte:
   biased towards the wire keys and tags, NaN and infinities, huge ints, bytes, sets, tuples, lone surrogates)
   which goes through ``cb.structure``.
 
+Either way, a dict read or built is also given to the accelerator's structurer (for a block and a message, at
+the default limits and at small ones), which must hand it back or build exactly what the generated function
+builds, with no problem found.
+
 An accepted value must round-trip: ``structure(unstructure(x)) == x``. Run it with
 
     python fuzz/harness.py fuzz/corpus -max_total_time=300
@@ -23,17 +27,20 @@ import contextlib
 import sys
 
 import atheris
+import attrs
 
 with atheris.instrument_imports():
     import contentblocks as cb
-    from contentblocks import _api
+    from contentblocks import _api, _gen, _rules, _structure_table, _wire
+    from contentblocks._kernels import MISS as MISS_C
     from contentblocks.preconf import json as preconf_json
 
 TARGETS = (cb.Block, cb.Message, cb.Conversation)
 MISS = object()
 JSON_CONVERTER = preconf_json.make_converter()
-SMALL = cb.make_converter(max_text_chars=64, max_binary_bytes=16, max_uri_chars=64, max_depth=4, max_nodes=32,
-                          max_errors=3)
+SMALL_LIMITS = _rules.Limits(max_text_chars=64, max_binary_bytes=16, max_uri_chars=64, max_depth=4, max_nodes=32,
+                             max_errors=3)
+SMALL = cb.make_converter(**attrs.asdict(SMALL_LIMITS))
 KEYS = ("type", "text", "citations", "metadata", "media_type", "source", "filename", "signature", "redacted",
         "tool_call_id", "tool_name", "input", "outcome", "content", "value", "role", "kind", "title", "quote",
         "start", "end", "data", "url", "id", "provider")
@@ -113,6 +120,37 @@ def check_reader(text: bytes | str) -> None:
         raise AssertionError("the C reader and the standard library read different values")
 
 
+#: The C structurer and the generated functions it stands in for, for a block (a union) and a message.
+WALKS = [
+    (_structure_table.structurer(limits, native_binary=False), target, body)
+    for limits in (_rules.DEFAULT_LIMITS, SMALL_LIMITS)
+    for target, body in (
+        (-1 - _wire.UNIONS.index(_wire.union_of(cb.Block)),  # type: ignore[arg-type]
+         _gen.structure_bodies(limits, native_binary=False).unions["Block"]),
+        (_gen.CLASSES.index(cb.Message), _gen.structure_bodies(limits, native_binary=False).by_class[cb.Message]),
+    )
+]
+
+
+def check_walk(raw: object) -> None:
+    """The C structurer misses, or builds exactly what the generated function builds with no problem found."""
+    if type(raw) is not dict:
+        return
+    for walk, target, body in WALKS:
+        if walk is None:  # the pure-Python path
+            return
+        fast = walk.object(raw, target)
+        if fast is MISS_C:
+            continue
+        problems: list[tuple[str, str]] = []
+        try:
+            expected = body(raw, problems)
+        except Exception as e:
+            raise AssertionError("the C structurer took a value the generated function raises on") from e
+        if problems or fast != expected or repr(fast) != repr(expected):
+            raise AssertionError("the C structurer and the generated function disagree")
+
+
 def test_one_input(data: bytes) -> None:
     if data and data[0] < 0x80:
         texts: list[object] = [data]
@@ -120,6 +158,8 @@ def test_one_input(data: bytes) -> None:
             texts.append(data.decode("utf-8"))
         for text in texts:
             check_reader(text)  # type: ignore[arg-type]
+            if _api._c_read is not None:
+                check_walk(_api._c_read(text, MISS))
             for target in TARGETS:
                 obj = check(cb.loads, text, target)
                 other = check(JSON_CONVERTER.loads, text, target)
@@ -130,6 +170,7 @@ def test_one_input(data: bytes) -> None:
         return
     fdp = atheris.FuzzedDataProvider(data[1:])
     raw = value(fdp)
+    check_walk(raw)
     for target in TARGETS:
         for conv in (cb, SMALL):
             obj = check(conv.structure, raw, target)
