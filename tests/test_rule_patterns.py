@@ -1,8 +1,9 @@
-"""The URI and URL patterns against plain, backtracking versions of the same grammar.
+"""The string checks of ``_patterns`` against plain versions of the same rule.
 
-The patterns in ``_rules`` use possessive runs so that they match in one pass; these tests check that they
+The URI and URL patterns use possessive runs so that they match in one pass; these tests check that they
 accept exactly the strings that the plain patterns (written one character at a time) accept, and that a
-long hostile string is refused in linear time.
+long hostile string is refused in linear time. The surrogate check, which asks the UTF-8 encoder, is held to
+a regular expression's scan.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import re
 import time
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -51,3 +53,31 @@ def test_long_hostile_strings_are_refused_in_linear_time():
         started = time.perf_counter()
         assert _patterns._URI.fullmatch(value) is None or _patterns._URL.fullmatch(value) is None
         assert time.perf_counter() - started < 0.5
+
+
+SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+@given(st.text(alphabet=st.characters(min_codepoint=0, max_codepoint=0x10FFFF, exclude_categories=())))
+def test_find_surrogate_is_the_scan(text):
+    assert _patterns.find_surrogate(text) is (SURROGATE.search(text) is not None)
+
+
+class _Lying(str):
+    __slots__ = ()
+
+    def encode(self, *_args, **_kwargs):  # type: ignore[override]
+        return b""
+
+
+@pytest.mark.parametrize(
+    "size", [_patterns._ENCODE_CHECK_MAX - 1, _patterns._ENCODE_CHECK_MAX, _patterns._ENCODE_CHECK_MAX + 1]
+)
+@pytest.mark.parametrize(
+    ("tail", "found"), [("\ud800", True), ("a\udfff", True), ("\U0001f600", False), ("\ue000", False)]
+)
+def test_find_surrogate_on_both_sides_of_the_encoder_bound(size, tail, found):
+    """Strings the encoder checks and longer ones the scan checks; a subclass's own encode() is never asked."""
+    text = "\xe9" * (size - 1) + tail
+    assert _patterns.find_surrogate(text) is found
+    assert _patterns.find_surrogate(_Lying(text)) is found
