@@ -32,8 +32,6 @@ _new_object = JsonObject.__new__
 _new_array = JsonArray.__new__
 _dict_init = dict.__init__
 _list_init = list.__init__
-_dict_setitem = dict.__setitem__
-_list_setitem = list.__setitem__
 _NO_KEY: Any = object()
 
 
@@ -85,8 +83,9 @@ def _freeze_valid(root: Any, root_kind: int, limits: Limits, max_depth: int) -> 
 
 
 # The valid-path walk: a module function taking its limits as arguments (no closure to make per value), each
-# container checked item by item inline, then copied in one C call; only its nested containers are set
-# afterwards, through the base class (the copy is read-only).
+# container checked item by item inline, then copied into its read-only class in one C call. A container with
+# containers in it is first copied into a plain dict or list that takes each child as it is frozen: setting
+# them on the read-only copy afterwards would take a call through the base class for each.
 
 
 def _valid_container(value: Any, is_object: bool, depth: int, max_depth: int, max_chars: int, budget: list[int]) -> Any:  # noqa: C901, PLR0912 - unrolled on purpose
@@ -111,23 +110,17 @@ def _valid_container(value: Any, is_object: bool, depth: int, max_depth: int, ma
             if depth >= max_depth:
                 raise _Doubt
             if nested is None:
-                nested = []
-            nested.append((key, _valid_container(item, t is dict, depth + 1, max_depth, max_chars, budget)))
+                nested = (dict if is_object else list)(value)  # children go in as frozen; copied once more below
+            nested[key] = _valid_container(item, t is dict, depth + 1, max_depth, max_chars, budget)
         elif not (t is bool or item is None):
             raise _Doubt
     frozen: Any
-    setitem: Callable[[Any, Any, Any], None]
     if is_object:
         frozen = _new_object(JsonObject)
-        _dict_init(frozen, value)
-        setitem = _dict_setitem
+        _dict_init(frozen, value if nested is None else nested)
     else:
         frozen = _new_array(JsonArray)
-        _list_init(frozen, value)
-        setitem = _list_setitem
-    if nested is not None:
-        for key, child in nested:
-            setitem(frozen, key, child)
+        _list_init(frozen, value if nested is None else nested)
     return frozen
 
 
