@@ -619,9 +619,17 @@ def _started(
     Its stderr is a pipe, or the pseudo-terminal ``terminal`` (leader, follower); what it writes there is read
     as it comes into the list returned (a pseudo-terminal drops what is unread once its other end closes).
     """
+    import signal  # noqa: PLC0415
+
     stderr = subprocess.PIPE if terminal is None else terminal[1]
-    process = subprocess.Popen([sys.executable, "-m", "contentblocks", "check", *args, str(empty), "-"],  # noqa: S603
-                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr)
+    # The child starts with SIGINT at its default, as from a terminal, even where the runner ignores it (started
+    # in the background with `cmd &`): an ignored signal is inherited across exec, a handler is not.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        process = subprocess.Popen([sys.executable, "-m", "contentblocks", "check", *args, str(empty), "-"],  # noqa: S603
+                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr)
+    finally:
+        signal.signal(signal.SIGINT, previous)
     if terminal is not None:
         os.close(terminal[1])  # the child's copy is the only one left, so the leader reads EIO when it ends
     shown: list[bytes] = []
