@@ -2,10 +2,10 @@
 
 The kernels know no rule and no wire key: they copy and check JSON values, decode and encode base64, build
 instances without re-checking them, walk the tables the generator emits (raw dicts in, objects out) and write
-JSON text. Each takes only
-the common, valid path and hands anything else back (a *miss*), so that the pure-Python code it stands in
-for finds and words every problem. Only the converter side imports this module: the model classes never
-load the extension. Set ``CONTENTBLOCKS_PURE_PYTHON`` to a non-empty value to run without it.
+JSON text. Each takes only the common, valid path and hands anything else back (a *miss*), so that the
+pure-Python code it stands in for finds and words every problem. Only the converter side imports this
+module: the model classes never load the extension. Set ``CONTENTBLOCKS_PURE_PYTHON`` to a non-empty value
+to run without it.
 """
 
 from __future__ import annotations
