@@ -22,6 +22,7 @@ from ._json import (
     plain_container,
 )
 from ._patterns import find_surrogate, has_lone_surrogate
+from ._source import run_source
 
 if TYPE_CHECKING:
     from ._rules import Limits
@@ -39,89 +40,116 @@ def freeze(value: object, path: str, limits: Limits, problems: list[tuple[str, s
     """Validate a JSON value and return a read-only copy built of JsonObject and JsonArray.
 
     Problems are appended to ``problems`` with their paths; the return value is meaningless when any were
-    added. The walk uses an explicit stack, checks every container's size before entering it, and stops at
-    the depth limit, so cycles and hostile nesting end in a problem, not a RecursionError.
+    added. A valid value is copied by a recursive walk that gives up at the first doubt; the reference walk
+    then reads the value again with an explicit stack, checks every container's size before entering it and
+    stops at the depth limit, so cycles and hostile nesting end in a problem, not a RecursionError.
 
-    This is the reference walk, and the one the classes use; the converter tries the C accelerator's copy
-    first (``_kernels.freeze``), which hands back anything but a valid value of exact built-in types.
+    The classes use this function; the converter tries the C accelerator's copy first (``_kernels.freeze``),
+    which hands back anything but a valid value of exact built-in types.
     """
-    kind, value = plain_container(value)
-    if kind == 0:
-        message = _leaf_problem(value, type(value), limits.max_text_chars)
-        if message is not None:
-            problems.append((path, message))
-        return value
-    frozen = _freeze_valid(value, kind, limits, limits.max_depth + extra_depth)
-    if frozen is not None:
-        return frozen
-    walk = _Walk(limits, problems)
-    return _freeze_container(value, kind, path, walk, limits.max_depth + extra_depth)
+    walk = _VALID_WALKS.get(type(value))
+    if walk is None:
+        kind, value = plain_container(value)
+        if kind == 0:
+            message = _leaf_problem(value, type(value), limits.max_text_chars)
+            if message is not None:
+                problems.append((path, message))
+            return value
+        walk = _valid_object if kind == 1 else _valid_array
+    max_depth = limits.max_depth + extra_depth
+    try:
+        return walk(value, 1, max_depth, limits.max_text_chars, [limits.max_nodes - 1])
+    except (_Doubt, RecursionError):
+        pass
+    kind = 1 if walk is _valid_object else 2
+    return _freeze_container(value, kind, path, _Walk(limits, problems), max_depth)
 
 
 _isfinite = math.isfinite
 _dict_items = dict.items
-_surrogate = find_surrogate
 
 
 class _Doubt(Exception):  # noqa: N818 - not an error: the valid-path walk giving up
-    """Raised inside ``_freeze_valid`` at the first doubtful value: the full walk takes over and words it."""
+    """Raised by the valid-path walk at the first doubtful value: the reference walk takes over and words it."""
 
 
-def _freeze_valid(root: Any, root_kind: int, limits: Limits, max_depth: int) -> Any:
-    """The read-only copy of a valid value of exact built-in types, or None to take the full walk.
-
-    Most JSON values in blocks are small (tool inputs, metadata): this walk recurses, checks each key and
-    scalar inline without the full walk's bookkeeping, and gives up at the first doubtful value (a problem, a
-    subclass, a limit reached, recursion running out), so that the explicit-stack walk finds and words it.
-    ``root`` is an exact dict, list or tuple, or a read-only container (see ``plain_container``).
-    """
-    budget = [limits.max_nodes - 1]  # values left before the limit, the root counted
-    try:
-        return _valid_container(root, root_kind == 1, 1, max_depth, limits.max_text_chars, budget)
-    except (_Doubt, RecursionError):
-        return None
-
-
-# The valid-path walk: a module function taking its limits as arguments (no closure to make per value), each
-# container checked item by item inline, then copied into its read-only class in one C call. A container with
-# containers in it is first copied into a plain dict or list that takes each child as it is frozen: setting
-# them on the read-only copy afterwards would take a call through the base class for each.
-
-
-def _valid_container(value: Any, is_object: bool, depth: int, max_depth: int, max_chars: int, budget: list[int]) -> Any:  # noqa: C901, PLR0912 - unrolled on purpose
+# The valid path: most JSON values in blocks are small (tool inputs, metadata), and a walk that recurses and
+# checks each key and scalar inline, without the reference walk's bookkeeping, reads them fastest. It raises
+# Doubt at the first doubtful value (a problem, a subclass, a limit reached, recursion running out), and the
+# reference walk then finds and words it. ``budget`` holds the values left before the node limit.
+#
+# It is two functions, one for objects and one for arrays, so that neither asks per item which kind it walks;
+# both are generated from this one template, so each check is written once. The scalars are tested in the
+# order they are most common in, each container is copied into its read-only class in one C call, and a
+# container with containers in it is first copied into a plain dict or list that takes each child as it is
+# frozen (setting them on the read-only copy would take a call through the base class for each).
+_VALID_WALK = """\
+def valid_{kind}(value, depth, max_depth, max_chars, budget):
     budget[0] -= len(value)
     if budget[0] < 0:
-        raise _Doubt
-    nested = None
-    for key, item in value.items() if is_object else enumerate(value):
-        if is_object and (type(key) is not str or len(key) > max_chars or (not key.isascii() and _surrogate(key))):
-            raise _Doubt
+        raise Doubt
+    copy = None
+{loop}
         t = type(item)
         if t is str:
-            if len(item) > max_chars or (not item.isascii() and _surrogate(item)):
-                raise _Doubt
+            if len(item) > max_chars or (not item.isascii() and surrogate(item)):
+                raise Doubt
+        elif t is float:
+            if not isfinite(item):
+                raise Doubt
         elif t is int:
             if not INT_MIN <= item <= INT_MAX:
-                raise _Doubt
-        elif t is float:
-            if not _isfinite(item):
-                raise _Doubt
-        elif t is dict or t is list or t is tuple:
+                raise Doubt
+        elif item is None or t is bool:
+            pass
+        elif t is dict:
             if depth >= max_depth:
-                raise _Doubt
-            if nested is None:
-                nested = (dict if is_object else list)(value)  # children go in as frozen; copied once more below
-            nested[key] = _valid_container(item, t is dict, depth + 1, max_depth, max_chars, budget)
-        elif not (t is bool or item is None):
-            raise _Doubt
-    frozen: Any
-    if is_object:
-        frozen = _new_object(JsonObject)
-        _dict_init(frozen, value if nested is None else nested)
-    else:
-        frozen = _new_array(JsonArray)
-        _list_init(frozen, value if nested is None else nested)
+                raise Doubt
+            if copy is None:
+                copy = {plain}(value)
+            copy[key] = valid_object(item, depth + 1, max_depth, max_chars, budget)
+        elif t is list or t is tuple:
+            if depth >= max_depth:
+                raise Doubt
+            if copy is None:
+                copy = {plain}(value)
+            copy[key] = valid_array(item, depth + 1, max_depth, max_chars, budget)
+        else:
+            raise Doubt
+    frozen = new({frozen})
+    fill(frozen, value if copy is None else copy)
     return frozen
+"""
+_OBJECT_LOOP = """\
+    for key, item in value.items():
+        if type(key) is not str or len(key) > max_chars or (not key.isascii() and surrogate(key)):
+            raise Doubt"""
+_ARRAY_LOOP = """\
+    key = -1
+    for item in value:
+        key += 1"""
+
+
+def _valid_walks() -> tuple[Callable[..., Any], Callable[..., Any]]:
+    # ``fill`` is the base class's own method: dict.update and list.extend, not the read-only overrides.
+    objects = {"new": JsonObject.__new__, "fill": dict.update, "JsonObject": JsonObject}
+    arrays = {"new": JsonArray.__new__, "fill": list.extend, "JsonArray": JsonArray}
+    shared = {"Doubt": _Doubt, "surrogate": find_surrogate, "isfinite": math.isfinite, "INT_MIN": INT_MIN,
+              "INT_MAX": INT_MAX}  # fmt: skip
+    object_source = _VALID_WALK.format(kind="object", loop=_OBJECT_LOOP, plain="dict", frozen="JsonObject")
+    array_source = _VALID_WALK.format(kind="array", loop=_ARRAY_LOOP, plain="list", frozen="JsonArray")
+    object_walk = run_source(object_source, {**shared, **objects}, "JSON object walk")["valid_object"]
+    array_walk = run_source(array_source, {**shared, **arrays}, "JSON array walk")["valid_array"]
+    for namespace in (object_walk.__globals__, array_walk.__globals__):
+        namespace.update(valid_object=object_walk, valid_array=array_walk)
+    return object_walk, array_walk
+
+
+_valid_object, _valid_array = _valid_walks()
+#: The valid-path walk for each exact container type (a subclass is first copied by ``plain_container``).
+_VALID_WALKS: dict[type, Callable[..., Any]] = {
+    dict: _valid_object, JsonObject: _valid_object, list: _valid_array, tuple: _valid_array, JsonArray: _valid_array
+}
 
 
 def _stack_path(root: str, stack: list[list[Any]], key: object = _NO_KEY) -> str:

@@ -13,9 +13,7 @@ structurer's (``_structure_table``), which takes the valid values before these f
 from __future__ import annotations
 
 import functools
-import linecache
 from collections.abc import Callable
-from itertools import count
 from typing import Any
 
 import attrs
@@ -28,12 +26,11 @@ from ._patterns import ascii_identifier
 from ._raw import MISSING, prefix_since, unknown_keys
 from ._readers import Readers, read_text, tagged
 from ._rules import MISSING_KEY, NULL_OPTIONAL, Limits, Rule, expected_one_of
+from ._source import run_source
 from ._unchecked import unchecked
 from ._wire import ALWAYS_WRITTEN, ARRAYS, TAGGED, UNIONS, Union, keys_of, listing
 
 __all__ = ["CLASSES", "ByClass", "StructureBodies", "shapes", "structure_bodies", "union_for", "unstructure_functions"]
-
-_serial = count()
 
 
 def union_for(classes: tuple[type, ...]) -> Union | None:
@@ -64,14 +61,6 @@ def _reachable() -> tuple[type, ...]:
 
 #: Every class with an object form on the wire, in the order their functions are generated.
 CLASSES: tuple[type, ...] = _reachable()
-
-
-def _compile(source: str, namespace: dict[str, Any], what: str) -> dict[str, Any]:
-    """Run generated ``source`` in ``namespace``, registered with linecache under a unique file name."""
-    filename = f"<contentblocks generated {what} {next(_serial)}>"
-    exec(compile(source, filename, "exec"), namespace)  # noqa: S102 - generated from the declarations only
-    linecache.cache[filename] = (len(source), None, source.splitlines(keepends=True), filename)
-    return namespace
 
 
 # ------------------------------------------------------------------------------------------- structure
@@ -221,7 +210,7 @@ def structure_bodies(limits: Limits, *, native_binary: bool) -> StructureBodies:
     for union in UNIONS:
         ns[f"members_{union.name}"] = {}
     source = "\n\n".join(_structure_source(cls, ns, limits) for cls in CLASSES)
-    _compile(source, ns, "structure")
+    run_source(source, ns, "structure")
     for union in UNIONS:
         members = ns[f"members_{union.name}"]
         members.update({tag: ns[f"structure_{cls.__name__}"] for tag, cls in union.members.items()})
@@ -308,7 +297,7 @@ def unstructure_functions(*, native_binary: bool, plain_json: bool) -> ByClass:
         "by_class": by_class,
     }
     classes = (*CLASSES, *ARRAYS)
-    _compile("\n\n".join(_unstructure_source(cls) for cls in classes), ns, "unstructure")
+    run_source("\n\n".join(_unstructure_source(cls) for cls in classes), ns, "unstructure")
     by_class.update({cls: ns[f"unstructure_{cls.__name__}"] for cls in classes})
     return by_class
 

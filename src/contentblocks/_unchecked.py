@@ -7,13 +7,13 @@ With the C accelerator, a C callable does the same in one call.
 
 from __future__ import annotations
 
-import linecache
 from collections.abc import Callable
 from typing import Any
 
 import attrs
 
 from ._kernels import speedups
+from ._source import run_source
 
 __all__ = ["unchecked"]
 
@@ -39,11 +39,9 @@ def generated(cls: type, names: list[str]) -> Callable[..., Any]:
     lines += [f"    _set_{name}(self, {name})" for name in names]
     lines.append("    return self")
     source = "\n".join(lines) + "\n"
-    filename = f"<contentblocks unchecked {cls.__module__}.{cls.__qualname__}>"
     namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
     for name in names:
         namespace[f"_set_{name}"] = cls.__dict__[name].__set__
-    exec(compile(source, filename, "exec"), namespace)  # noqa: S102 - generated from attrs field names only
-    linecache.cache[filename] = (len(source), None, source.splitlines(keepends=True), filename)
+    run_source(source, namespace, f"unchecked {cls.__module__}.{cls.__qualname__}")
     function: Callable[..., Any] = namespace[f"make_{cls.__name__}"]
     return function
