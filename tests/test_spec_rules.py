@@ -332,6 +332,30 @@ def test_metadata_keys_must_be_non_empty_strings(base):
     rejects(with_(base, ("metadata",), "k=v"), path="$.metadata")
 
 
+_EMPTY_KEY = ('$.metadata[""]', "metadata keys must not be empty")
+_NOT_FINITE = "NaN and infinities are not JSON numbers"
+
+
+@pytest.mark.parametrize(
+    ("metadata", "expected"),
+    [
+        ({"": 1}, [_EMPTY_KEY]),
+        ({"a": 1, "": {"b": [1]}}, [_EMPTY_KEY]),
+        ({"": 1, "k": float("nan")}, [_EMPTY_KEY, ("$.metadata.k", _NOT_FINITE)]),
+        ({"k": [float("inf")], "": 1}, [_EMPTY_KEY, ("$.metadata.k[0]", _NOT_FINITE)]),
+    ],
+    ids=["alone", "with-valid-values", "then-a-value", "before-a-value-given-first"],
+)
+@pytest.mark.parametrize("max_errors", [None, 1])
+def test_an_empty_metadata_key_comes_before_the_problems_of_the_values(metadata, expected, max_errors):
+    """The empty key is named first, whether the values are valid or not, and counts like any other problem."""
+    structure = cb.structure if max_errors is None else cb.make_converter(max_errors=max_errors).structure
+    with pytest.raises(cb.ValidationError) as info:
+        structure({"type": "text", "text": "a", "metadata": metadata}, cb.Block)
+    shown = expected if max_errors is None else expected[:max_errors]
+    assert (info.value.errors, info.value.omitted) == (shown, len(expected) - len(shown))
+
+
 def test_metadata_never_counts_as_content():
     """A block with metadata but without its payload is still rejected."""
     rejects({"type": "text", "metadata": {"text": "hi"}})

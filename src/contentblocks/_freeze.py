@@ -254,6 +254,14 @@ def freeze_metadata(
     problems: list[tuple[str, str]], path: str, value: object, limits: Limits, freeze: Callable[..., Any] = freeze
 ) -> JsonObject:
     """Validate metadata (an object with non-empty string keys and JSON values) and freeze it with ``freeze``."""
+    if type(value) is dict and value:
+        # The common case, valid metadata: its copy holds exact str keys only, so looking "" up in it runs no
+        # code of the caller's. Anything wrong is read again below, where the problems get their order.
+        before = len(problems)
+        frozen = freeze(value, path, limits, problems, extra_depth=1)
+        if len(problems) == before and type(frozen) is JsonObject and "" not in frozen:
+            return frozen
+        del problems[before:]
     kind, obj = plain_container(value)
     if kind != 1:
         problems.append((path, f"metadata must be an object, got {describe_type(value)}"))
