@@ -288,7 +288,7 @@ class CrossRule:
 
 def _span(problems: list[tuple[str, str]], path: str, start: object, end: object) -> None:
     """Citation ``start``/``end``: both or neither, ints, ``0 <= start <= end``."""
-    if start is None and end is None:
+    if (start is None and end is None) or (type(start) is int and type(end) is int and 0 <= start <= end):
         return
     ok = True
     for name, value in (("start", start), ("end", end)):
