@@ -27,19 +27,19 @@ _OTHER_BLOCKS = frozenset(c for classes in ROLE_BLOCKS.values() for c in classes
 def tool_summary(messages: Sequence[Message], offset: int) -> list[ToolBlockSummary]:
     """The tool blocks of ``messages`` (message indexes counted from ``offset``), for ``ToolPairing``."""
     other_blocks = _OTHER_BLOCKS
-    return [
-        (m, tools)
-        for m, message in enumerate(messages, offset)
+    summary: list[ToolBlockSummary] = []
+    for m, message in enumerate(messages, offset):
+        content = message.content
         # Most messages hold no tool block: a C-speed test of exact types passes over them.
-        if not other_blocks.issuperset(map(type, message.content))
-        and (
-            tools := [
-                (isinstance(b, ToolCallBlock), b.tool_call_id, b.tool_name, i)
-                for i, b in enumerate(message.content)
-                if isinstance(b, _TOOL_BLOCKS)
-            ]
-        )
-    ]
+        if other_blocks.issuperset(map(type, content)):
+            continue
+        tools = []
+        for i, block in enumerate(content):
+            if isinstance(block, _TOOL_BLOCKS):
+                tools.append((isinstance(block, ToolCallBlock), block.tool_call_id, block.tool_name, i))
+        if tools:
+            summary.append((m, tools))
+    return summary
 
 
 def conversation_problems(problems: list[tuple[str, str]], messages: Sequence[Message]) -> ToolPairing:
