@@ -9,7 +9,8 @@ change to the code did less work. Usage (from the repository root; needs valgrin
 
 It runs this file under ``valgrind --tool=callgrind`` twice, once with no call and once with three calls of
 the operation after a warm-up (the garbage collector off, as in the timings), and prints the difference
-divided by three. Set ``CONTENTBLOCKS_PURE_PYTHON=1`` to count the pure-Python path.
+divided by three. Set ``CONTENTBLOCKS_PURE_PYTHON=1`` to count the pure-Python path. The runs share one
+hash seed (``PYTHONHASHSEED``, 0 unless set), so that a count repeats exactly.
 
 With ``--top N`` it runs a third time, counting only inside the calls (they run within ``functools.reduce``,
 whose C function callgrind is told to collect in), and lists the N functions that spend the most of those
@@ -22,6 +23,7 @@ import argparse
 import functools
 import gc
 import importlib.util
+import os
 import re
 import subprocess
 import sys
@@ -31,6 +33,8 @@ from pathlib import Path
 from typing import Any
 
 CALLS = 3
+# One hash seed for every run: with random ones, set and dict probes differ, and counts by about 1 %.
+_ENV = {**os.environ, "PYTHONHASHSEED": os.environ.get("PYTHONHASHSEED", "0")}
 OPERATIONS = ("structure", "unstructure", "loads", "dumps", "loads-orjson", "dumps-orjson")  # as bench/profile.py
 
 
@@ -58,7 +62,7 @@ def _child(name: str, size: int, calls: int, *, within_reduce: bool = False) -> 
 def _collected(name: str, size: int, calls: int) -> int:
     command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, __file__,
                name, "--size", str(size), "--child", str(calls)]  # fmt: skip
-    run = subprocess.run(command, capture_output=True, text=True, check=True)  # noqa: S603 - our own command
+    run = subprocess.run(command, capture_output=True, text=True, check=True, env=_ENV)  # noqa: S603 - our own command
     match = re.search(r"Collected : (\d+)", run.stderr)
     if match is None:
         raise SystemExit(f"no instruction count in valgrind's output:\n{run.stderr[-2000:]}")
@@ -74,7 +78,7 @@ def _functions(name: str, size: int, calls: int) -> tuple[int, dict[str, int]]:
         out = f"{tmp}/callgrind.out"
         command = ["valgrind", "--tool=callgrind", "--toggle-collect=functools_reduce", f"--callgrind-out-file={out}",
                    sys.executable, __file__, name, "--size", str(size), "--child", str(calls), "--within-reduce"]  # fmt: skip
-        subprocess.run(command, capture_output=True, text=True, check=True)  # noqa: S603 - our own command
+        subprocess.run(command, capture_output=True, text=True, check=True, env=_ENV)  # noqa: S603 - our own command
         annotate = ["callgrind_annotate", "--inclusive=no", "--threshold=100", out]
         text = subprocess.run(annotate, capture_output=True, text=True, check=True).stdout  # noqa: S603
     return parse_annotated(text)
