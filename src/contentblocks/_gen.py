@@ -1,13 +1,14 @@
 """Structure and unstructure functions generated from the declarations, the way cattrs' ``gen`` makes hooks.
 
-For each class, the generator reads its fields' rules (``_model_check.plan_of``), its cross rules and its
-wire description (``_wire``) and writes the source of one function, which it compiles once per converter
-(limits and binary mode), registers with ``linecache`` so that tracebacks show it, and runs against a
-namespace binding every name it uses. A structure function tests each field's common valid value inline
-and calls a reader (``_readers``) only for the rest; it builds the instance with ``_unchecked``, since it has
-applied the class's rules itself. An unstructure function writes the keys in order, leaving out the ones
-that hold their default. The C unstructurer's table (:func:`shapes`) comes from the same plans, as does the C
-structurer's (``_structure_table``), which takes the valid values before these functions see them.
+For each class, the generator reads its fields' rules (``_model_check.plan_of``), its cross rules and its wire
+description (``_wire``) and writes the source of one function, which it compiles once per converter (limits and
+binary mode), registers with ``linecache`` so that tracebacks show it, and runs against a namespace binding
+every name it uses. A structure function tests each field's common valid value inline and calls a reader
+(``_readers``) only for the rest; it builds the instance with ``_unchecked`` (the C instance maker, or in pure
+Python the Python maker's lines inline), since it has applied the class's rules itself. An unstructure function
+writes the keys in order, leaving out the ones that hold their default. The C unstructurer's table
+(:func:`shapes`) comes from the same plans, as does the C structurer's (``_structure_table``), which takes the
+valid values before these functions see them.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from ._raw import MISSING, prefix_since, unknown_keys
 from ._readers import Readers, read_text, tagged
 from ._rules import MISSING_KEY, NULL_OPTIONAL, Limits, Rule, expected_one_of
 from ._source import run_source
-from ._unchecked import unchecked
+from ._unchecked import construction, unchecked
 from ._wire import ALWAYS_WRITTEN, ARRAYS, TAGGED, UNIONS, Union, keys_of, listing
 
 __all__ = ["CLASSES", "ByClass", "StructureBodies", "shapes", "structure_bodies", "union_for", "unstructure_functions"]
@@ -189,7 +190,13 @@ def _structure_source(cls: type, ns: dict[str, Any], limits: Limits) -> str:
             body += [f"if not ({condition}):", f"    {call}"]
         else:
             body.append(call)
-    body.append(f"return new_{name}({', '.join(f'v_{p.name}' for p in fields)})")
+    values = [f"v_{p.name}" for p in fields]
+    if _kernels.speedups is None:  # no C instance maker: the Python maker's lines inline save a call per object
+        lines, names = construction(cls, [p.name for p in fields], values, f"{name}_")
+        ns.update(names)
+        body += [*lines, "return self"]
+    else:
+        body.append(f"return new_{name}({', '.join(values)})")
     return f"def structure_{name}(raw, problems):\n" + "".join(f"    {line}\n" for line in body)
 
 
@@ -218,7 +225,6 @@ def structure_bodies(limits: Limits, *, native_binary: bool) -> StructureBodies:
         known = frozenset(t for u in UNIONS if u.noun == union.noun for t in u.members) if union.holder else frozenset()
         ns[f"union_{union.name}"] = tagged(members, union.where, union.key, union.holder, known)
     return StructureBodies(ns)
-
 
 
 # ------------------------------------------------------------------------------------------- unstructure

@@ -15,7 +15,7 @@ import attrs
 from ._kernels import speedups
 from ._source import run_source
 
-__all__ = ["unchecked"]
+__all__ = ["construction", "unchecked"]
 
 _cache: dict[type, Callable[..., Any]] = {}
 
@@ -34,14 +34,23 @@ def unchecked(cls: type) -> Callable[..., Any]:
 
 def generated(cls: type, names: list[str]) -> Callable[..., Any]:
     """The Python constructor: ``object.__new__`` and one slot ``__set__`` per field."""
-    params = ", ".join(names)
-    lines = [f"def make_{cls.__name__}({params}):", "    self = _new(_cls)"]
-    lines += [f"    _set_{name}(self, {name})" for name in names]
-    lines.append("    return self")
-    source = "\n".join(lines) + "\n"
-    namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
-    for name in names:
-        namespace[f"_set_{name}"] = cls.__dict__[name].__set__
+    lines, namespace = construction(cls, names, names, "_")
+    header = f"def make_{cls.__name__}({', '.join(names)}):\n"
+    source = header + "".join(f"    {line}\n" for line in [*lines, "return self"])
     run_source(source, namespace, f"unchecked {cls.__module__}.{cls.__qualname__}")
     function: Callable[..., Any] = namespace[f"make_{cls.__name__}"]
     return function
+
+
+def construction(cls: type, names: list[str], values: list[str], prefix: str) -> tuple[list[str], dict[str, Any]]:
+    """The source lines that make ``self`` an instance of ``cls`` with fields ``names`` set to ``values``.
+
+    Also returned: the namespace entries the lines use, each named with ``prefix``. The generated structure
+    functions of the pure-Python path build their instances with these lines inline, which saves a call per
+    object; the constructor above wraps the same lines in a function.
+    """
+    lines = [f"self = {prefix}new({prefix}cls)"]
+    lines += [f"{prefix}set_{name}(self, {value})" for name, value in zip(names, values, strict=True)]
+    namespace: dict[str, Any] = {f"{prefix}new": object.__new__, f"{prefix}cls": cls}
+    namespace.update({f"{prefix}set_{name}": cls.__dict__[name].__set__ for name in names})
+    return lines, namespace
