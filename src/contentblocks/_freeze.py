@@ -102,18 +102,15 @@ def valid_{kind}(value, depth, max_depth, max_chars, budget):
                 raise Doubt
         elif item is None or t is bool:
             pass
-        elif t is dict:
+        elif t is dict or t is list or t is tuple:
             if depth >= max_depth:
                 raise Doubt
             if copy is None:
                 copy = {plain}(value)
-            copy[key] = valid_object(item, depth + 1, max_depth, max_chars, budget)
-        elif t is list or t is tuple:
-            if depth >= max_depth:
-                raise Doubt
-            if copy is None:
-                copy = {plain}(value)
-            copy[key] = valid_array(item, depth + 1, max_depth, max_chars, budget)
+            if t is dict:
+                copy[key] = valid_object(item, depth + 1, max_depth, max_chars, budget)
+            else:
+                copy[key] = valid_array(item, depth + 1, max_depth, max_chars, budget)
         else:
             raise Doubt
     frozen = new({frozen})
@@ -132,9 +129,9 @@ _ARRAY_LOOP = """\
 
 def _valid_walks() -> tuple[Callable[..., Any], Callable[..., Any]]:
     # ``fill`` is the base class's own method: dict.update and list.extend, not the read-only overrides.
-    objects = {"new": JsonObject.__new__, "fill": dict.update, "JsonObject": JsonObject}
-    arrays = {"new": JsonArray.__new__, "fill": list.extend, "JsonArray": JsonArray}
-    shared = {"Doubt": _Doubt, "surrogate": find_surrogate, "isfinite": math.isfinite, "INT_MIN": INT_MIN,
+    objects = {"new": _new_object, "fill": dict.update, "JsonObject": JsonObject}
+    arrays = {"new": _new_array, "fill": list.extend, "JsonArray": JsonArray}
+    shared = {"Doubt": _Doubt, "surrogate": find_surrogate, "isfinite": _isfinite, "INT_MIN": INT_MIN,
               "INT_MAX": INT_MAX}  # fmt: skip
     object_source = _VALID_WALK.format(kind="object", loop=_OBJECT_LOOP, plain="dict", frozen="JsonObject")
     array_source = _VALID_WALK.format(kind="array", loop=_ARRAY_LOOP, plain="list", frozen="JsonArray")

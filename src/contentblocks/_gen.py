@@ -192,8 +192,8 @@ def _structure_source(cls: type, ns: dict[str, Any], limits: Limits) -> str:
             body.append(call)
     values = [f"v_{p.name}" for p in fields]
     if _kernels.speedups is None:  # no C instance maker: the Python maker's lines inline save a call per object
-        lines, names = construction(cls, [p.name for p in fields], values, f"{name}_")
-        ns.update(names)
+        lines, bindings = construction(cls, [p.name for p in fields], values, f"{name}_")
+        ns.update(bindings)
         body += [*lines, "return self"]
     else:
         body.append(f"return new_{name}({', '.join(values)})")
