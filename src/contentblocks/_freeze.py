@@ -31,8 +31,8 @@ __all__ = ["freeze", "freeze_metadata"]
 
 _new_object = JsonObject.__new__
 _new_array = JsonArray.__new__
-_dict_init = dict.__init__
-_list_init = list.__init__
+_fill_object = dict.update  # the base classes' own methods, not the read-only overrides
+_fill_array = list.extend
 _NO_KEY: Any = object()
 
 
@@ -128,9 +128,8 @@ _ARRAY_LOOP = """\
 
 
 def _valid_walks() -> tuple[Callable[..., Any], Callable[..., Any]]:
-    # ``fill`` is the base class's own method: dict.update and list.extend, not the read-only overrides.
-    objects = {"new": _new_object, "fill": dict.update, "JsonObject": JsonObject}
-    arrays = {"new": _new_array, "fill": list.extend, "JsonArray": JsonArray}
+    objects = {"new": _new_object, "fill": _fill_object, "JsonObject": JsonObject}
+    arrays = {"new": _new_array, "fill": _fill_array, "JsonArray": JsonArray}
     shared = {"Doubt": _Doubt, "surrogate": find_surrogate, "isfinite": _isfinite, "INT_MIN": INT_MIN,
               "INT_MAX": INT_MAX}  # fmt: skip
     object_source = _VALID_WALK.format(kind="object", loop=_OBJECT_LOOP, plain="dict", frozen="JsonObject")
@@ -165,7 +164,7 @@ def _freeze_container(root: Any, root_kind: int, path: str, walk: _Walk, max_dep
     max_nodes = limits.max_nodes
     surrogate = find_surrogate
     isfinite = _isfinite
-    new_object, new_array, dict_init, list_init = _new_object, _new_array, _dict_init, _list_init
+    new_object, new_array, fill_object, fill_array = _new_object, _new_array, _fill_object, _fill_array
     walk.nodes = 1 + len(root)
     if walk.nodes > max_nodes:
         walk.problems.append((path, f"more than {max_nodes:,} values in one JSON value"))
@@ -233,10 +232,10 @@ def _freeze_container(root: Any, root_kind: int, path: str, walk: _Walk, max_dep
         stack.pop()
         if is_object:
             frozen: Any = new_object(JsonObject)
-            dict_init(frozen, out)
+            fill_object(frozen, out)
         else:
             frozen = new_array(JsonArray)
-            list_init(frozen, out)
+            fill_array(frozen, out)
         if not stack:
             return frozen
         parent = stack[-1]
