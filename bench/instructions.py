@@ -4,6 +4,7 @@ Times on a shared machine move by 5-10 % from run to run; instruction counts do 
 change to the code did less work. Usage (from the repository root; needs valgrind)::
 
     python bench/instructions.py structure           # also: unstructure, loads, dumps, loads-orjson, dumps-orjson
+    python bench/instructions.py structure-json      # the JSON values alone (see bench/profile.py)
     python bench/instructions.py structure --size 200
     python bench/instructions.py structure --top 15  # also the functions those instructions are spent in
 
@@ -35,7 +36,8 @@ from typing import Any
 CALLS = 3
 # One hash seed for every run: with random ones, set and dict probes differ, and counts by about 1 %.
 _ENV = {**os.environ, "PYTHONHASHSEED": os.environ.get("PYTHONHASHSEED", "0")}
-OPERATIONS = ("structure", "unstructure", "loads", "dumps", "loads-orjson", "dumps-orjson")  # as bench/profile.py
+# As bench/profile.py defines them.
+OPERATIONS = ("structure", "structure-json", "unstructure", "loads", "dumps", "loads-orjson", "dumps-orjson")
 
 
 def _operation(name: str, size: int) -> Callable[[], Any]:

@@ -7,7 +7,9 @@ Usage (from the repository root)::
     python bench/profile.py --pyinstrument         # a call tree from pyinstrument (if installed)
 
 The operations are the ones ``bench/run.py`` times: ``structure``, ``unstructure``, ``loads`` (``cb.loads``),
-``loads-orjson`` and ``dumps-orjson`` (``contentblocks.preconf.orjson``), and ``dumps`` (``cb.dumps``).
+``loads-orjson`` and ``dumps-orjson`` (``contentblocks.preconf.orjson``), and ``dumps`` (``cb.dumps``); and one
+part of structure alone, ``structure-json``: every JSON value of the corpus (tool inputs, JSON blocks and
+tool results' JSON parts) structured as a JSON block, which is mostly the JSON-value walk.
 cProfile adds a fixed cost to every Python call, so it overstates code that makes many small calls;
 read its numbers as shares, and confirm a change with ``bench/run.py``.
 """
@@ -36,12 +38,23 @@ import orjson  # noqa: E402
 import contentblocks as cb  # noqa: E402
 
 
+def _json_blocks(raw: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every JSON value of ``raw`` (tool inputs, JSON blocks, tool results' JSON parts), each as a JSON block."""
+    blocks = [block for message in raw if type(message["content"]) is list for block in message["content"]]
+    parts = [part for block in blocks if block["type"] == "tool_result" for part in block["content"]]
+    values = [block["input"] for block in blocks if block["type"] == "tool_call"]
+    values += [block["value"] for block in blocks + parts if block["type"] == "json"]
+    return [{"type": "json", "value": value} for value in values]
+
+
 def operations(size: int) -> dict[str, Callable[[], Any]]:
     raw = corpus.conversation(size)
     data = orjson.dumps(raw)
     obj = cb.structure(raw, cb.Conversation)
+    json_blocks = _json_blocks(raw)
     ops: dict[str, Callable[[], Any]] = {
         "structure": lambda: cb.structure(raw, cb.Conversation),
+        "structure-json": lambda: [cb.structure(block, cb.JsonBlock) for block in json_blocks],
         "unstructure": lambda: cb.unstructure(obj),
         "loads": lambda: cb.loads(data, cb.Conversation),
         "dumps": lambda: cb.dumps(obj),

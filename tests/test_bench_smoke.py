@@ -324,6 +324,26 @@ def test_run_refuses_an_unknown_operation(tmp_path: Path) -> None:
     assert "expected some of structure, unstructure, loads, dumps, deepcopy; got 'unstructure,dump'" in done.stderr
 
 
+def test_profile_s_json_operation_structures_each_json_value_of_the_corpus_once() -> None:
+    """``structure-json`` (bench/profile.py, counted by bench/instructions.py) takes every JSON value once."""
+    profile = load_bench_module("_contentblocks_bench_profile", BENCH / "profile.py")
+    raw = corpus.conversation(200)
+    expected = []
+    for block in corpus.blocks(raw):
+        if block["type"] == "tool_call":
+            expected.append(block["input"])
+        elif block["type"] == "json":
+            expected.append(block["value"])
+        elif block["type"] == "tool_result":
+            expected += [part["value"] for part in block["content"] if part["type"] == "json"]
+    made = profile.operations(200)["structure-json"]()
+    assert len(expected) > 20
+    assert all(type(block) is cb.JsonBlock for block in made)
+    assert sorted(json.dumps(block.value, sort_keys=True) for block in made) == sorted(
+        json.dumps(value, sort_keys=True) for value in expected
+    )
+
+
 def test_instructions_merges_a_function_s_lines_in_callgrind_annotate_s_report() -> None:
     """Recursion levels and code inlined from headers count with their function, defined in its .c file."""
     instructions = load_bench_module("_contentblocks_bench_instructions", BENCH / "instructions.py")
