@@ -40,7 +40,7 @@ import contentblocks as cb  # noqa: E402
 
 def _json_blocks(raw: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Every JSON value of ``raw`` (tool inputs, JSON blocks, tool results' JSON parts), each as a JSON block."""
-    blocks = [block for message in raw if type(message["content"]) is list for block in message["content"]]
+    blocks = corpus.blocks(raw)
     parts = [part for block in blocks if block["type"] == "tool_result" for part in block["content"]]
     values = [block["input"] for block in blocks if block["type"] == "tool_call"]
     values += [block["value"] for block in blocks + parts if block["type"] == "json"]
