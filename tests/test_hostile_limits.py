@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import binascii
 import sys
+import tracemalloc
 
 import pytest
 
@@ -110,6 +111,36 @@ def test_base64_length_is_checked_before_decoding(monkeypatch) -> None:
             conv.structure({"type": "reasoning", "redacted": data}, cb.Block)
         assert _patterns.check_base64(data, 3) == "more than 3 bytes once decoded"
     assert calls == decoded
+
+
+@pytest.mark.parametrize("where", ["file", "reasoning"])
+def test_oversized_base64_is_refused_by_length_alone(where: str) -> None:
+    """The length check comes first on every path, the C structurer included, which no spy can watch.
+
+    An oversized string whose last quantum is not base64 is refused for its size, not its characters; and
+    refusing a valid oversized string allocates nothing near the size of its decoded bytes (tracemalloc sees
+    the C extension's allocations too).
+    """
+    conv = cb.make_converter(max_binary_bytes=3)
+
+    def build(data: str) -> dict:
+        if where == "file":
+            return {"type": "file", "media_type": "a/b", "source": {"type": "base64", "data": data}}
+        return {"type": "reasoning", "redacted": data}
+
+    bad_tail = build("A" * 3_999_996 + "!!!!")
+    with pytest.raises(cb.ValidationError) as info:
+        conv.structure(bad_tail, cb.Block)
+    assert [message for _, message in info.value.errors] == ["more than 3 bytes once decoded"]
+    valid = build("A" * 4_000_000)
+    tracemalloc.start()
+    try:
+        with pytest.raises(cb.ValidationError, match="bytes once decoded"):
+            conv.structure(valid, cb.Block)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 300_000  # decoding first would hold 3,000,000 bytes
 
 
 URI_FIELDS = [
