@@ -6,12 +6,14 @@ import copy
 import json
 import pickle
 
+import attrs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import contentblocks as cb
 import strategies
+from contentblocks import _gen
 
 # ---------------------------------------------------------------------------------------------- round trips
 
@@ -218,3 +220,59 @@ def test_different_blocks_are_unequal():
     assert base != cb.ToolCallBlock(tool_call_id="c", tool_name="f", input={"a": 2})
     assert base != cb.ToolCallBlock(tool_call_id="c", tool_name="f", input={"a": 1}, metadata={"m": 1})
     assert cb.TextBlock(text="a") != cb.RefusalBlock(text="a")
+
+
+# The strategy that draws each wire class: a class the declarations gain must be given one here.
+_STRATEGY_OF = {
+    cb.Message: strategies.messages(),
+    cb.TextBlock: strategies.text_blocks(),
+    cb.Citation: strategies.citations("Paris is the capital of France."),  # with a text, spans too
+    cb.CitedUri: strategies.citations(),
+    cb.CitedReference: strategies.citations(),
+    cb.RefusalBlock: strategies.refusal_blocks(),
+    cb.FileBlock: strategies.file_blocks(),
+    cb.BytesSource: strategies.file_sources(),
+    cb.UrlSource: strategies.file_sources(),
+    cb.ReferenceSource: strategies.file_sources(),
+    cb.ReasoningBlock: strategies.reasoning_blocks(),
+    cb.ToolCallBlock: strategies.tool_call_blocks(),
+    cb.ToolResultBlock: strategies.tool_result_blocks(),
+    cb.JsonBlock: strategies.json_blocks(),
+}
+
+
+def _fields_set(obj: object, seen: set[tuple[type, str]]) -> None:
+    """Add to ``seen`` every (class, field) of ``obj``, and of the objects inside it, whose value is not its default."""
+    if isinstance(obj, tuple):
+        for item in obj:
+            _fields_set(item, seen)
+    elif attrs.has(type(obj)):
+        for field in attrs.fields(type(obj)):
+            value = getattr(obj, field.name)
+            default = field.default.factory() if isinstance(field.default, attrs.Factory) else field.default
+            if field.default is attrs.NOTHING or value != default:
+                seen.add((type(obj), field.name))
+            _fields_set(value, seen)
+
+
+def test_every_wire_class_has_a_strategy():
+    """A class the declarations gain fails here until the strategies draw it (and the round trips test it)."""
+    assert set(_STRATEGY_OF) == set(_gen.CLASSES)
+
+
+@pytest.mark.parametrize("cls", list(_STRATEGY_OF), ids=lambda cls: cls.__name__)
+def test_the_strategies_draw_every_field_of_every_class(cls):
+    """Every declared field takes a value other than its default in what the strategies draw.
+
+    Declaring a field is all its conversion needs, but the round-trip properties above only test what the
+    strategies draw: a field they never set would be declared and converted, yet never tested.
+    """
+    seen: set[tuple[type, str]] = set()
+
+    @settings(max_examples=150, database=None, derandomize=True, deadline=None)
+    @given(_STRATEGY_OF[cls])
+    def draw(obj):
+        _fields_set(obj, seen)
+
+    draw()
+    assert [field.name for field in attrs.fields(cls) if (cls, field.name) not in seen] == []
