@@ -249,6 +249,25 @@ def test_the_table_is_checked_when_the_unstructurer_is_made():
 
 
 @needs_speedups
+def test_the_kinds_the_docstring_lists_are_the_ones_the_table_takes():
+    """Every kind ``unstructurer.__doc__`` lists is taken, near misses are not, and the generator uses only those."""
+    doc = " ".join(speedups.unstructurer.__doc__.split())
+    listed = doc.split("Kinds: ", 1)[1].split(" (", 1)[0].replace(", and ", ", ").split(", ")
+
+    @attrs.frozen
+    class Holder:
+        value: Any
+
+    for kind in listed:
+        key = None if kind == "list" else "value"
+        speedups.unstructurer({Holder: ((kind, key, "value"),)}, True, True, MISS)
+    for near_miss in ("value", "optional", "json", "metadata", "attrs", "List"):
+        with pytest.raises(ValueError, match="unknown field kind"):
+            speedups.unstructurer({Holder: ((near_miss, "value", "value"),)}, True, True, MISS)
+    assert {kind for shape in SHAPES.values() for kind, _, _ in shape} <= set(listed)
+
+
+@needs_speedups
 def test_a_table_class_of_ones_own_is_walked():
     """The table is data: any slotted class can be described, constants and optional keys included."""
 
