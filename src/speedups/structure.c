@@ -8,7 +8,8 @@
  * What the table says of a field is generic: a kind (text, choice, JSON value, metadata, binary, offset,
  * one object, many objects), a check for text (free text, trimmed text, or a Python predicate the
  * generator compiled from the rule's own fast condition), its flags and its limit. Cross-field rules are
- * the declarations' own Python checks, called unless the values meet the rule's declared cannot-fail form.
+ * the declarations' own Python checks, called unless the values meet the rule's declared cannot-fail form
+ * (structure_cross.c).
  * No key, tag or rule of the format is written here.
  */
 
@@ -16,9 +17,6 @@
 
 /* The table's objects nest a few levels deep (a message's deepest is four); deeper is not a table shape. */
 #define MAX_OBJECT_DEPTH 16
-
-/* The path cross rules are called with: the walk reports no problem, so the path is never read. */
-static PyObject *empty_path;
 
 /* 1 if two exact strs, the first of them interned and ready, hold the same characters. */
 static inline int
@@ -262,80 +260,6 @@ field_value(Structurer *s, const Field *field, PyObject *value, int depth)
     }
 }
 
-/* 1 if a cross rule holds for the values (without a call where they meet its cannot-fail form), 0 if not,
- * -1 on error. `values` are the fields' values, `raw` their raw values (NULL for absent keys). */
-static int
-cross_holds(const Cross *cross, PyObject **values, PyObject **raw)
-{
-    PyObject *args[2 + 2 * MAX_FIELDS], *problems, *result, *allowed, *content;
-    Py_ssize_t i, n;
-    int j, ok;
-
-    switch (cross->form) {
-    case C_ABSENT:
-        for (j = 0; j < cross->nfields && values[cross->fields[j]] == Py_None; j++) {
-        }
-        if (j == cross->nfields) {
-            return 1;
-        }
-        break;
-    case C_EMPTY:
-        if (PyTuple_CheckExact(values[cross->form_fields[0]]) && PyTuple_GET_SIZE(values[cross->form_fields[0]]) == 0) {
-            return 1;
-        }
-        break;
-    case C_ALLOWED_TYPES:
-        if (!PyUnicode_CheckExact(values[cross->form_fields[0]])) {
-            return 1;
-        }
-        /* A dict of exact str keys: looking a str up in it runs no code. */
-        allowed = PyDict_GetItemWithError(cross->allowed, values[cross->form_fields[0]]);
-        if (allowed == NULL) {
-            return PyErr_Occurred() ? -1 : 1;
-        }
-        content = values[cross->form_fields[1]];
-        if (PyTuple_CheckExact(content)) {
-            n = PyTuple_GET_SIZE(content);
-            for (i = 0; i < n; i++) {
-                ok = PySet_Contains(allowed, (PyObject *)Py_TYPE(PyTuple_GET_ITEM(content, i)));
-                if (ok != 1) {
-                    if (ok < 0) {
-                        return -1;
-                    }
-                    break;
-                }
-            }
-            if (i == n) {
-                return 1;
-            }
-        }
-        break;
-    default:
-        break;
-    }
-    problems = PyList_New(0);
-    if (problems == NULL) {
-        return -1;
-    }
-    args[0] = problems;
-    args[1] = empty_path;
-    for (j = 0; j < cross->nfields; j++) {
-        args[2 + j] = values[cross->fields[j]];
-    }
-    for (j = 0; j < cross->ngiven; j++) {
-        args[2 + cross->nfields + j] = raw[cross->given[j]] == NULL ? Py_None : raw[cross->given[j]];
-    }
-    result = PyObject_Vectorcall(cross->check, args, (size_t)(2 + cross->nfields + cross->ngiven), NULL);
-    if (result == NULL) {
-        Py_DECREF(problems);
-        return -1;
-    }
-    Py_DECREF(result);
-    ok = PyList_GET_SIZE(problems) == 0;
-    Py_DECREF(problems);
-    return ok;
-}
-
 /* The instance of class `c` that exact dict `raw` describes, a new reference; NULL is a miss (or an error,
  * with its exception). */
 static PyObject *
@@ -376,7 +300,7 @@ read_object(Structurer *s, const Class *c, PyObject *raw, int depth)
         }
     }
     for (i = 0; i < c->ncross; i++) {
-        ok = cross_holds(&c->cross[i], values, given);
+        ok = cb_cross_holds(&c->cross[i], values, given);
         if (ok != 1) {
             goto done;
         }
@@ -433,8 +357,7 @@ cb_structure_target(Structurer *s, PyObject *raw, int target, int depth)
 int
 cb_structure_init(void)
 {
-    empty_path = PyUnicode_FromStringAndSize(NULL, 0);
-    if (empty_path == NULL) {
+    if (cb_cross_init() < 0) {
         return -1;
     }
     return PyType_Ready(&Structurer_Type);

@@ -1,5 +1,6 @@
-/* The structurer's table, shared by structure_table.c (which reads it from the Python generator's tuples)
- * and structure.c (which walks raw dicts by it). See structure.c for what the walk does. */
+/* The structurer's table, shared by structure_table.c (which reads it from the Python generator's tuples),
+ * structure.c (which walks raw dicts by it), structure_cross.c (its cross-field rules) and structure_type.c
+ * (the structurer's methods). See structure.c for what the walk does. */
 
 #ifndef CONTENTBLOCKS_STRUCTURE_H
 #define CONTENTBLOCKS_STRUCTURE_H
@@ -77,6 +78,11 @@ extern PyTypeObject Structurer_Type;
 
 /* structure_table.c: an int of the table in [lo, hi), in *out; -1 with a ValueError naming `what` otherwise. */
 int cb_table_index(PyObject *value, long lo, long hi, const char *what, int *out);
+
+/* structure_cross.c: whether a cross rule holds for a class's field values (1, 0, or -1 on error); and the
+ * setup it needs, once, before any walk. */
+int cb_cross_holds(const Cross *cross, PyObject **values, PyObject **raw);
+int cb_cross_init(void);
 
 /* structure.c: the instance of class or union `target` that exact dict `raw` describes, a new reference;
  * NULL without an exception is a miss. */
