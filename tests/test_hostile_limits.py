@@ -236,12 +236,14 @@ def test_ints_are_range_checked_without_formatting(monkeypatch) -> None:
     old = sys.get_int_max_str_digits()
     sys.set_int_max_str_digits(640)
     try:
-        for raw in ({"type": "json", "value": 10**700}, {"type": "json", "value": [-(10**700)]},
-                    {"type": "json", "value": 1, "metadata": {"n": 10**700}},
-                    {"type": "text", "text": "abc", "citations": [
-                        {"source": {"kind": "uri", "value": "urn:x"}, "start": 10**700, "end": 10**701}]},
-                    {"type": "text", "text": "abc", "citations": [
-                        {"source": {"kind": "uri", "value": "urn:x"}, "start": 0, "end": 10**700}]}):
+        uri = {"kind": "uri", "value": "urn:x"}
+        for raw in (
+            {"type": "json", "value": 10**700},
+            {"type": "json", "value": [-(10**700)]},
+            {"type": "json", "value": 1, "metadata": {"n": 10**700}},
+            {"type": "text", "text": "abc", "citations": [{"source": uri, "start": 10**700, "end": 10**701}]},
+            {"type": "text", "text": "abc", "citations": [{"source": uri, "start": 0, "end": 10**700}]},
+        ):
             with pytest.raises(cb.ValidationError):
                 cb.structure(raw, cb.Block)
     finally:
