@@ -6,12 +6,14 @@ from typing import Any
 
 import attrs
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 import contentblocks as cb
 from contentblocks import strategies
 from contentblocks.providers import anthropic
+from contentblocks.providers._contract import ISSUER_KEY
+from contentblocks.providers._extras import FORMAT_FLAGS
 from contentblocks.providers._toolkit import key_path
 from contentblocks.providers.anthropic._write import write_conversation
 from provider_checks import assert_documented, examples, stamped
@@ -64,7 +66,9 @@ VALUES = st.one_of(
     ),
 )
 EXTRA = st.dictionaries(KEYS, VALUES, max_size=3)
-FLAGS = {"anthropic/string_content", "anthropic/same_message", "anthropic/in_messages", "contentblocks/issuer"}
+#: Keys never sent and never reported: every adapter's format flags (a drawn key may be another provider's,
+#: such as ``mcp/type``: Hypothesis also draws the string constants of the code under test) and the issuer.
+FLAGS = FORMAT_FLAGS | {ISSUER_KEY}
 
 
 #: A generated conversation whose messages, blocks and tool result parts carry drawn metadata too.
@@ -91,8 +95,17 @@ def natives(conversation: cb.Conversation, payload: dict[str, Any], origins: lis
     return found
 
 
+def _another_providers_flag(role: str, *, block: bool) -> cb.Conversation:
+    """A one-message conversation whose text block (or message) carries MCP's ``mcp/type`` flag."""
+    flag = {"mcp/type": None}
+    text = cb.TextBlock(text="0", metadata=flag if block else {})
+    return cb.Conversation(messages=[cb.Message(role=role, content=[text], metadata={} if block else flag)])
+
+
 @examples(30)
 @given(WITH_METADATA)
+@example(_another_providers_flag("system", block=True))
+@example(_another_providers_flag("user", block=False))
 def test_metadata_is_sent_only_where_the_request_type_has_it(conversation):
     """Over any metadata, the payload fits the request type, and each entry is sent as its field or reported."""
     written = write_conversation(conversation, "anthropic")
