@@ -24,6 +24,7 @@ from typing import Any, TypeVar
 
 from .._api import file_from_data_url, parse_json
 from .._errors import ValidationError
+from .._kernels import freeze
 from .._model import FileBlock
 from .._patterns import check_base64, check_filename, check_identifier, check_no_surrounding_space, check_uri
 from .._rules import DEFAULT_LIMITS
@@ -38,6 +39,7 @@ __all__ = [
     "drop_nulls",
     "fail",
     "field",
+    "holds_json",
     "identifier",
     "is_clean",
     "is_filename",
@@ -75,16 +77,37 @@ def json_text(value: Any) -> str:
     return _compact(value)
 
 
-def parse_json_text(text: str) -> tuple[bool, Any]:
+def parse_json_text(text: str, *, holdable: bool = True) -> tuple[bool, Any]:
     """``(True, value)`` when ``text`` is strict JSON (no NaN, no duplicate keys), else ``(False, None)``.
 
-    >>> parse_json_text('{"a": 1}'), parse_json_text("{'a': 1}")
-    ((True, {'a': 1}), (False, None))
+    With ``holdable`` (the default) the value must also be one a block holds (``holds_json``): JSON text with a
+    30-digit integer, ``1e400`` or nesting past the depth limit is valid JSON that no block can carry, so it is
+    refused like invalid text. ``holdable=False`` reads any strict JSON, for a reader that hands the value on
+    to one that keeps it raw.
+
+    >>> parse_json_text('{"a": 1}'), parse_json_text("{'a': 1}"), parse_json_text('[1e400]')
+    ((True, {'a': 1}), (False, None), (False, None))
+    >>> parse_json_text('[1e400]', holdable=False)
+    (True, [inf])
     """
     try:
-        return True, parse_json(text)
+        value = parse_json(text)
     except ValidationError:
         return False, None
+    if holdable and not holds_json(value):
+        return False, None
+    return True, value
+
+
+def holds_json(value: object) -> bool:
+    """Whether a block can hold ``value`` as a JSON value (integers in 64 bits, finite floats, bounded depth).
+
+    >>> holds_json({"order": 12345}), holds_json({"order": 123456789012345678901234567890})
+    (True, False)
+    """
+    problems: list[tuple[str, str]] = []
+    freeze(value, "$", DEFAULT_LIMITS, problems)
+    return not problems
 
 
 def data_url(media_type: str, data: bytes) -> str:
@@ -360,11 +383,14 @@ def read_arguments(raw: str) -> tuple[Any, dict[str, Any]]:
     """A tool call's input from its JSON-string arguments, and the ``openai/…`` metadata that keeps them exact.
 
     Valid JSON gives its value, and the raw text in ``openai/arguments`` only when compact JSON would not
-    reproduce it byte for byte. Invalid JSON (a model can produce it) gives the raw string itself as the input,
-    flagged ``openai/invalid_arguments`` (the OpenAI Chat adapter's convention), so it is sent back verbatim.
+    reproduce it byte for byte. Invalid JSON (a model can produce it), and valid JSON a block cannot hold (a
+    30-digit order number, ``1e400``), give the raw string itself as the input, flagged
+    ``openai/invalid_arguments`` (the OpenAI Chat adapter's convention), so it is sent back verbatim.
 
     >>> read_arguments('{"a":1}'), read_arguments('{"a": 1}'), read_arguments('{"a": ')
     (({'a': 1}, {}), ({'a': 1}, {'openai/arguments': '{"a": 1}'}), ('{"a": ', {'openai/invalid_arguments': True}))
+    >>> read_arguments('{"order": 123456789012345678901234567890}')
+    ('{"order": 123456789012345678901234567890}', {'openai/invalid_arguments': True})
     """
     ok, value = parse_json_text(raw)
     if not ok:

@@ -12,6 +12,7 @@ from typing import Any
 from .._api import parse_json
 from .._errors import ValidationError
 from .._model import Block, Citation, ReasoningBlock, RefusalBlock, TextBlock, ToolCallBlock
+from ..providers._toolkit import holds_json
 from ._errors import StreamError, at
 from ._events import BlockEnded
 
@@ -103,11 +104,13 @@ class Part:
     def _arguments(self, index: int, event: BlockEnded, position: int) -> object:
         raw = self.arguments.value()
         try:
-            return parse_json(raw)
+            value = parse_json(raw)
         except ValidationError as e:
             if event.keep_invalid_arguments:
                 return raw
             raise at(position, f"the arguments of block {index} never parse: {e.errors[0][1]}") from None
+        # JSON no block can hold (a 30-digit integer, 1e400) is kept raw, as the adapters keep it.
+        return raw if event.keep_invalid_arguments and not holds_json(value) else value
 
     def _build_checked(
         self, index: int, metadata: Mapping[str, Any], tool_input: object, position: int

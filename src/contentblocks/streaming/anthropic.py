@@ -86,7 +86,7 @@ class _Block:
         if self.citations:
             native["citations"] = self.citations
         if text := "".join(self.json):  # the SDK keeps the start's input when no JSON text came
-            ok, value = parse_json_text(text)
+            ok, value = parse_json_text(text, holdable=False)  # the SDK keeps any JSON; the adapter flags it
             if not ok:
                 raise fail(self.path, "the block's input_json_delta text never parses as JSON")
             native["input"] = value

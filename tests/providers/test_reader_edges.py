@@ -1,0 +1,208 @@
+"""Readers take odd but legal provider output: numbers a block cannot hold, empty text, long titles."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+
+import contentblocks as cb
+from contentblocks.providers import anthropic, openai_chat, openai_responses
+from contentblocks.streaming import openai_chat as chat_stream
+from contentblocks.streaming import openai_responses as responses_stream
+from streaming.checks import load
+
+anthropic_sdk = pytest.importorskip("anthropic")
+openai_sdk = pytest.importorskip("openai")
+from anthropic.types import Message as AnthropicMessage  # noqa: E402 - after the importorskip
+from openai.types.chat import ChatCompletion  # noqa: E402
+from openai.types.responses import Response  # noqa: E402
+
+#: Argument texts whose JSON a block cannot hold: a 30-digit order number, a float beyond double range, and a
+#: value nested deeper than the JSON depth limit.
+UNHOLDABLE = [
+    '{"order": 123456789012345678901234567890}',
+    '{"amount": 1e400}',
+    '{"amount": -1e400, "note": "x"}',
+    '{"deep": ' + "[" * 150 + "]" * 150 + "}",
+]
+
+
+def _completion(arguments: str) -> dict[str, Any]:
+    call = {"id": "call_1", "type": "function", "function": {"name": "lookup", "arguments": arguments}}
+    message = {"role": "assistant", "content": "Looking it up.", "tool_calls": [call]}
+    return {
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "created": 1,
+        "model": "gpt-4o",
+        "choices": [{"index": 0, "finish_reason": "tool_calls", "message": message, "logprobs": None}],
+    }
+
+
+def _response(arguments: str) -> dict[str, Any]:
+    call = {
+        "type": "function_call",
+        "id": "fc_1",
+        "call_id": "call_1",
+        "name": "lookup",
+        "arguments": arguments,
+        "status": "completed",
+    }
+    text = {
+        "type": "message",
+        "id": "msg_1",
+        "role": "assistant",
+        "status": "completed",
+        "content": [{"type": "output_text", "text": "Looking it up.", "annotations": []}],
+    }
+    return {
+        "id": "resp_1",
+        "object": "response",
+        "created_at": 1,
+        "model": "gpt-5",
+        "status": "completed",
+        "output": [text, call],
+        "parallel_tool_calls": True,
+        "tool_choice": "auto",
+        "tools": [],
+    }
+
+
+def _message(content: list[Any], stop: str = "end_turn") -> dict[str, Any]:
+    return {
+        "id": "msg_1",
+        "type": "message",
+        "role": "assistant",
+        "model": "claude-sonnet-4-5",
+        "content": content,
+        "stop_reason": stop,
+        "stop_sequence": None,
+        "usage": {"input_tokens": 5, "output_tokens": 7},
+    }
+
+
+@pytest.mark.parametrize("arguments", UNHOLDABLE)
+@pytest.mark.parametrize("form", ["dict", "sdk", "json"])
+def test_chat_arguments_a_block_cannot_hold_are_kept_raw_and_flagged(arguments, form):
+    """Chat arguments with a 30-digit integer, 1e400 or deep nesting are the raw text, flagged; the rest reads."""
+    raw = _completion(arguments)
+    response = {"dict": raw, "sdk": ChatCompletion.model_validate(raw), "json": json.loads(json.dumps(raw))}[form]
+    text, call = openai_chat.from_response(response).message.content
+    assert text == cb.TextBlock(text="Looking it up.")
+    assert (call.input, dict(call.metadata)) == (arguments, {"openai/invalid_arguments": True})
+
+
+@pytest.mark.parametrize("arguments", UNHOLDABLE)
+@pytest.mark.parametrize("form", ["dict", "sdk"])
+def test_responses_arguments_a_block_cannot_hold_are_kept_raw_and_flagged(arguments, form):
+    """Responses arguments a block cannot hold are the raw text, flagged; the message before the call reads."""
+    raw = _response(arguments)
+    response = raw if form == "dict" else Response.model_validate(raw)
+    reply = openai_responses.from_response(response)
+    text, call = reply.message.content
+    assert text.text == "Looking it up."
+    assert (call.input, call.metadata["openai/invalid_arguments"]) == (arguments, True)
+    assert reply.stop_reason == "tool_use"
+
+
+@pytest.mark.parametrize("arguments", UNHOLDABLE)
+def test_unholdable_arguments_go_back_to_openai_verbatim(arguments):
+    """A kept raw argument text is written back to Chat and Responses byte for byte."""
+    chat = openai_chat.from_response(_completion(arguments)).message
+    sent = openai_chat.to_provider(cb.Conversation(messages=[cb.Message(role="user", content="Hi"), chat]))
+    assert sent.payload["messages"][1]["tool_calls"][0]["function"]["arguments"] == arguments
+    responses = openai_responses.from_response(_response(arguments)).message
+    sent = openai_responses.to_provider(cb.Conversation(messages=[cb.Message(role="user", content="Hi"), responses]))
+    assert sent.payload["input"][-1]["arguments"] == arguments
+
+
+@pytest.mark.parametrize(
+    "text",
+    ['{"order": 123456789012345678901234567890}', '{"amount": 1e400}', '{"deep": ' + "[" * 150 + "]" * 150 + "}"],
+)
+def test_anthropic_input_a_block_cannot_hold_is_kept_as_its_json_text_flagged(text):
+    """A tool_use input holding a 30-digit integer (or 1e400, or deep nesting) reads as its JSON text, flagged."""
+    tool_use = {"type": "tool_use", "id": "toolu_1", "name": "lookup", "input": json.loads(text)}
+    response = _message([{"type": "text", "text": "Looking it up."}, tool_use], "tool_use")
+    reply = anthropic.from_response(response)
+    said, call = reply.message.content
+    assert said == cb.TextBlock(text="Looking it up.")
+    assert call.metadata["anthropic/invalid_input"] is True
+    assert json.loads(call.input) == json.loads(text)
+    assert reply.stop_reason == "tool_use"
+
+
+def test_anthropic_sdk_message_with_a_huge_integer_reads():
+    """An SDK Message whose tool_use input holds a 30-digit integer reads; the integer survives in the text."""
+    tool_use = {
+        "type": "tool_use",
+        "id": "toolu_1",
+        "name": "lookup",
+        "input": {"order": 123456789012345678901234567890},
+    }
+    message = AnthropicMessage.model_validate(_message([tool_use], "tool_use"))
+    (call,) = anthropic.from_response(message).message.content
+    assert call.input == '{"order":123456789012345678901234567890}'
+
+
+def _chat_chunks(arguments: str) -> list[dict[str, Any]]:
+    """The parallel-calls fixture with the first call's arguments replaced by ``arguments``, in two pieces."""
+    chunks = copy.deepcopy(load("openai_chat", "parallel_tool_calls"))
+    first = [
+        c
+        for c in chunks
+        if c["choices"]
+        and (c["choices"][0]["delta"].get("tool_calls") or [{}])[0].get("index") == 0
+        and "id" not in c["choices"][0]["delta"]["tool_calls"][0]
+    ]
+    pieces = [arguments[:9], arguments[9:]] + [""] * (len(first) - 2)
+    for chunk, piece in zip(first, pieces, strict=True):
+        chunk["choices"][0]["delta"]["tool_calls"][0]["function"]["arguments"] = piece
+    return chunks
+
+
+@pytest.mark.parametrize("arguments", UNHOLDABLE)
+def test_the_chat_stream_keeps_unholdable_arguments_as_from_response_does(arguments):
+    """A Chat stream whose call streams a 30-digit integer or 1e400 folds to the raw text, flagged."""
+    reply = chat_stream.fold(_chat_chunks(arguments))
+    first = reply.message.content[0]
+    assert (first.input, first.metadata["openai/invalid_arguments"]) == (arguments, True)
+    assert reply.message.content[1].input == {"location": "Zürich, CH", "unit": "c"}
+
+
+def _responses_events(arguments: str) -> list[dict[str, Any]]:
+    """The parallel-calls fixture with the first call's arguments replaced by ``arguments``."""
+    events = copy.deepcopy(load("openai_responses", "reasoning_parallel_calls"))
+    old = '{"location":"Paris, France"}'
+    deltas = [e for e in events if e["type"] == "response.function_call_arguments.delta" and e["output_index"] == 1]
+    for event, piece in zip(deltas, [arguments[:9], arguments[9:], ""], strict=True):
+        event["delta"] = piece
+    for event in events:
+        for holder in (event, event.get("item") or {}):
+            if holder.get("arguments") == old:
+                holder["arguments"] = arguments
+        for item in (event.get("response") or {}).get("output") or []:
+            if item.get("arguments") == old:
+                item["arguments"] = arguments
+    return events
+
+
+@pytest.mark.parametrize("arguments", UNHOLDABLE)
+def test_the_responses_stream_keeps_unholdable_arguments_as_from_response_does(arguments):
+    """A Responses stream whose call streams a 30-digit integer or 1e400 folds to the raw text, flagged."""
+    events = _responses_events(arguments)
+    reply = responses_stream.fold(events)
+    call = next(b for b in reply.message.content if isinstance(b, cb.ToolCallBlock))
+    assert (call.input, call.metadata["openai/invalid_arguments"]) == (arguments, True)
+
+
+def test_an_anthropic_input_kept_as_text_goes_back_with_a_reported_loss():
+    """Sent back to Anthropic, a kept input text is wrapped as an object and reported, never silently changed."""
+    tool_use = {"type": "tool_use", "id": "toolu_1", "name": "lookup", "input": {"n": 123456789012345678901234567890}}
+    reply = anthropic.from_response(_message([tool_use], "tool_use"))
+    converted = anthropic.to_provider(cb.Conversation(messages=[cb.Message(role="user", content="Hi"), reply.message]))
+    assert converted.payload["messages"][1]["content"][0]["input"] == {"value": '{"n":123456789012345678901234567890}'}
+    assert [(loss.path, loss.kind) for loss in converted.losses] == [("$[1].content[0].input", "content_degraded")]
