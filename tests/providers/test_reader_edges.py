@@ -10,6 +10,7 @@ import pytest
 
 import contentblocks as cb
 from contentblocks.providers import anthropic, openai_chat, openai_responses
+from contentblocks.streaming import anthropic as anthropic_stream
 from contentblocks.streaming import openai_chat as chat_stream
 from contentblocks.streaming import openai_responses as responses_stream
 from streaming.checks import load
@@ -206,3 +207,55 @@ def test_an_anthropic_input_kept_as_text_goes_back_with_a_reported_loss():
     converted = anthropic.to_provider(cb.Conversation(messages=[cb.Message(role="user", content="Hi"), reply.message]))
     assert converted.payload["messages"][1]["content"][0]["input"] == {"value": '{"n":123456789012345678901234567890}'}
     assert [(loss.path, loss.kind) for loss in converted.losses] == [("$[1].content[0].input", "content_degraded")]
+
+
+EMPTY_TEXT = {"type": "text", "text": ""}
+
+
+@pytest.mark.parametrize("form", ["dict", "sdk", "dump"])
+def test_an_empty_anthropic_text_block_is_left_out(form):
+    """An empty text block (which the API sends before a tool_use) carries nothing and is left out."""
+    tool_use = {"type": "tool_use", "id": "toolu_1", "name": "lookup", "input": {"q": "x"}}
+    raw = _message([EMPTY_TEXT, tool_use, {"type": "text", "text": "", "citations": None}], "tool_use")
+    sdk = AnthropicMessage.model_validate(raw)
+    response = {"dict": raw, "sdk": sdk, "dump": sdk.model_dump()}[form]
+    reply = anthropic.from_response(response)
+    assert reply.message.content == (cb.ToolCallBlock(tool_call_id="toolu_1", tool_name="lookup", input={"q": "x"}),)
+
+
+def test_a_reply_of_only_empty_text_is_the_empty_reply():
+    """A reply whose only content is empty text reads as a reply with no message, like empty content."""
+    reply = anthropic.from_response(AnthropicMessage.model_validate(_message([EMPTY_TEXT])))
+    empty = anthropic.from_response(_message([]))
+    assert (reply.message, reply.stop_reason) == (None, "end_turn")
+    assert reply == empty
+
+
+def test_empty_text_in_a_request_is_left_out_where_it_sits():
+    """An empty text block in a system prompt, a message or a tool result is left out; the rest reads."""
+    payload = {
+        "system": [EMPTY_TEXT, {"type": "text", "text": "Be brief."}],
+        "messages": [
+            {"role": "user", "content": [{"type": "text", "text": "Look it up"}, EMPTY_TEXT]},
+            {"role": "assistant", "content": [EMPTY_TEXT, {"type": "tool_use", "id": "t1", "name": "f", "input": {}}]},
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": [EMPTY_TEXT]}]},
+        ],
+    }
+    system, user, assistant, tool = anthropic.from_provider(payload)
+    assert system.content == (cb.TextBlock(text="Be brief."),)
+    assert user.content == (cb.TextBlock(text="Look it up"),)
+    assert [type(b).__name__ for b in assistant.content] == ["ToolCallBlock"]
+    assert tool.content[0].content == ()
+
+
+def test_an_empty_text_block_streams_to_what_from_response_reads():
+    """A stream whose text block stays empty before a tool_use folds to the reply from_response reads."""
+    events = copy.deepcopy(load("anthropic", "thinking_tool_use"))
+    events = [e for e in events if not (e["type"] == "content_block_delta" and e.get("index") == 1)]
+    reply = anthropic_stream.fold(events)
+    assert [type(b).__name__ for b in reply.message.content] == [
+        "ReasoningBlock",
+        "ToolCallBlock",
+        "ToolCallBlock",
+        "ToolCallBlock",
+    ]

@@ -10,7 +10,15 @@ import pytest
 import contentblocks as cb
 from contentblocks.providers import ISSUER_KEY
 from contentblocks.providers import anthropic as adapter
-from contentblocks.streaming import ReasoningAppended, ReplyBuilder, SignatureSet, StreamError, TextAppended, anthropic
+from contentblocks.streaming import (
+    BlockStarted,
+    ReasoningAppended,
+    ReplyBuilder,
+    SignatureSet,
+    StreamError,
+    TextAppended,
+    anthropic,
+)
 from streaming.checks import assert_streams_progressively, dump_forms, fixtures, fold, load
 
 sdk = pytest.importorskip("anthropic")
@@ -83,7 +91,7 @@ def test_the_reader_emits_deltas_as_they_come():
     assert reader.read(raw[5]) == (SignatureSet(0, raw[5]["delta"]["signature"]),)
     for event in raw[6:8]:
         reader.read(event)
-    assert reader.read(raw[8]) == (TextAppended(1, "Let me check "),)
+    assert reader.read(raw[8]) == (BlockStarted(1, "text"), TextAppended(1, "Let me check "))  # started by its text
 
 
 @pytest.mark.parametrize(

@@ -151,7 +151,7 @@ class Reader(StreamReader):
             raise fail(path, "a content block starts before the block kept whole has stopped")
         streamed = _STREAMED.get(kind)
         neutral = None
-        if streamed is not None:
+        if streamed is not None and not (kind == "text" and not native.get("text") and not native.get("citations")):
             ids = (native.get("id"), native.get("name")) if kind == "tool_use" else (None, None)
             neutral = self._emit.start(streamed, tool_call_id=ids[0], tool_name=ids[1])
         block = _Block(native, index, neutral, f"{path}.content_block")
@@ -190,6 +190,8 @@ class Reader(StreamReader):
         block = self._open(event, path)
         delta = obj(plain(event.get("delta")), f"{path}.delta")
         kind = self._delta_kind(block, delta, path)
+        if block.index is None and block.native["type"] == "text" and (delta.get("text") or kind == "citations_delta"):
+            block.index = self._emit.start("text")  # a text block starts at its first text: an empty one is left out
         index = block.index  # None for a block kept whole: its deltas only build it, for its stop
         if kind in {"text_delta", "thinking_delta"}:
             piece = field(delta, "text" if kind == "text_delta" else "thinking", str, f"{path}.delta")
@@ -215,7 +217,9 @@ class Reader(StreamReader):
     def _block_stop(self, event: dict[str, Any], path: str) -> None:
         block = self._open(event, path)
         final = read_block(block.completed(), block.path)
-        if block.index is None:
+        if final is None:  # an empty text block, which the adapter leaves out
+            pass
+        elif block.index is None:
             block.index = self._emit.whole(final, path)
         else:
             self._emit.close(block.index, final, path)

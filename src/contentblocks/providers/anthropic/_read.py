@@ -125,9 +125,15 @@ def extras(raw: dict[str, Any], known: set[str]) -> dict[str, Any]:
     return take_extras(raw, known, NS)
 
 
-def read_text(raw: dict[str, Any], path: str) -> TextBlock:
-    """A native ``text`` block; native citations are kept verbatim under ``anthropic/citations``."""
+def read_text(raw: dict[str, Any], path: str) -> TextBlock | None:
+    """A native ``text`` block, or ``None`` for an empty one (the API sends them; a text block is never empty).
+
+    An empty text carries nothing a neutral block could hold (its citations, if any, would cite nothing), so it is
+    left out wherever it sits: a reply whose only content was empty text is a reply with no message.
+    """
     text = field(raw, "text", str, path)
+    if not text:
+        return None
     return build(TextBlock, path, text=text, citations=_citations(raw, path), metadata=extras(raw, {"type", "text"}))
 
 
@@ -243,7 +249,10 @@ def native_dict(raw: object, path: str) -> dict[str, Any]:
 
 
 def read_block(raw: object, path: str) -> Any:
-    """One block of a message or of a tool result's content (a tool result itself is read by the message)."""
+    """One block of a message or of a tool result's content (a tool result itself is read by the message).
+
+    ``None`` for an empty text block, which is left out (see ``read_text``).
+    """
     return _dispatch(native_dict(raw, path), path)
 
 
@@ -276,6 +285,8 @@ def _tool_result(raw: dict[str, Any], path: str, names: dict[str, str]) -> ToolR
     elif raw_content is not None:
         for k, item in enumerate(raw_content):
             block = read_block(item, f"{path}.content[{k}]")
+            if block is None:
+                continue
             require(
                 not isinstance(block, (ReasoningBlock, ToolCallBlock)),
                 f"{path}.content[{k}]",
@@ -307,7 +318,8 @@ def _system(content: object, path: str, flags: dict[str, Any]) -> Message | None
         item_path = f"{path}[{k}]"
         raw = native_dict(item, item_path)
         require(field(raw, "type", str, item_path) == "text", f"{item_path}.type", "expected a text block")
-        blocks.append(read_text(raw, item_path))
+        text = read_text(raw, item_path)
+        blocks.extend([text] if text is not None else [])
     return build(Message, path, role="system", content=blocks, metadata=flags) if blocks else None
 
 
@@ -333,6 +345,8 @@ def _message(raw: object, path: str, names: dict[str, str]) -> list[Message]:
             part_role = "tool"
         else:
             block = _dispatch(item, item_path)
+            if block is None:
+                continue
             part_role = role
             if isinstance(block, ToolCallBlock):
                 names[block.tool_call_id] = block.tool_name

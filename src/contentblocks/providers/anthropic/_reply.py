@@ -35,14 +35,18 @@ _COUNTS: dict[str, Count] = {
 
 
 def read_reply(response: object) -> Reply:
-    """A Messages API response as a ``Reply``: its content as one assistant message (``None`` when empty)."""
+    """A Messages API response as a ``Reply``: its content as one assistant message (``None`` when empty).
+
+    Empty text blocks are left out, so content of empty text alone is a reply with no message.
+    """
     response = obj(plain(response), "$")
     kind = field(response, "type", str, "$", optional=True)
     require(kind in {None, "message"}, "$.type", "expected message (a Messages API response)")
     role = field(response, "role", str, "$", optional=True)
     require(role in {None, "assistant"}, "$.role", "expected assistant")
     content = field(response, "content", list, "$")
-    blocks = [read_block(item, f"$.content[{k}]") for k, item in enumerate(content)]
+    read = (read_block(item, f"$.content[{k}]") for k, item in enumerate(content))
+    blocks = [block for block in read if block is not None]  # an empty text block is left out
     message = build(Message, "$", role="assistant", content=blocks) if blocks else None
     stop = field(response, "stop_reason", str, "$", optional=True)
     return Reply(
