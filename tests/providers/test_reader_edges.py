@@ -259,3 +259,60 @@ def test_an_empty_text_block_streams_to_what_from_response_reads():
         "ToolCallBlock",
         "ToolCallBlock",
     ]
+
+
+LONG_TITLE = "A report " + "on grass " * 1100 + "colour"  # over 8,192 characters, a valid title
+
+
+def test_anthropic_citation_titles_longer_than_a_uri_are_kept():
+    """A web search citation's title over 8,192 characters is a valid title and is kept."""
+    citation = {
+        "type": "web_search_result_location",
+        "url": "https://example.com/grass",
+        "title": LONG_TITLE,
+        "encrypted_index": "Eo8B",
+        "cited_text": "Grass is green.",
+    }
+    response = _message([{"type": "text", "text": "Grass is green.", "citations": [citation]}])
+    (text,) = anthropic.from_response(AnthropicMessage.model_validate(response)).message.content
+    assert text.citations[0].title == LONG_TITLE
+    document = {
+        "type": "char_location",
+        "document_index": 0,
+        "document_title": LONG_TITLE,
+        "cited_text": "Grass",
+        "start_char_index": 0,
+        "end_char_index": 5,
+    }
+    (text,) = anthropic.from_response(
+        _message([{"type": "text", "text": "Grass", "citations": [document]}])
+    ).message.content
+    assert text.citations[0].title == LONG_TITLE
+
+
+def test_chat_citation_titles_longer_than_a_uri_are_kept():
+    """A url_citation title over 8,192 characters is kept as the citation's title."""
+    raw = _completion("{}")
+    note = {
+        "type": "url_citation",
+        "url_citation": {"url": "https://example.com/grass", "title": LONG_TITLE, "start_index": 0, "end_index": 7},
+    }
+    raw["choices"][0]["message"] = {"role": "assistant", "content": "Looking", "annotations": [note]}
+    (text,) = openai_chat.from_response(ChatCompletion.model_validate(raw)).message.content
+    assert text.citations[0].title == LONG_TITLE
+
+
+def test_responses_citation_titles_longer_than_a_uri_are_kept():
+    """A Responses url_citation title over 8,192 characters is kept as the citation's title."""
+    raw = _response("{}")
+    raw["output"][0]["content"][0]["annotations"] = [
+        {
+            "type": "url_citation",
+            "url": "https://example.com/grass",
+            "title": LONG_TITLE,
+            "start_index": 0,
+            "end_index": 7,
+        }
+    ]
+    text = openai_responses.from_response(Response.model_validate(raw)).message.content[0]
+    assert text.citations[0].title == LONG_TITLE

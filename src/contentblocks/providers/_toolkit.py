@@ -26,8 +26,8 @@ from .._api import file_from_data_url, parse_json
 from .._errors import ValidationError
 from .._kernels import freeze
 from .._model import FileBlock
-from .._patterns import check_base64, check_filename, check_identifier, check_no_surrounding_space, check_uri
-from .._rules import DEFAULT_LIMITS
+from .._patterns import check_base64, check_filename, check_identifier, check_uri
+from .._rules import DEFAULT_LIMITS, REFERENCE, TITLE, text_problem
 
 __all__ = [
     "OCTET",
@@ -41,8 +41,9 @@ __all__ = [
     "field",
     "holds_json",
     "identifier",
-    "is_clean",
     "is_filename",
+    "is_reference",
+    "is_title",
     "is_uri",
     "json_text",
     "key_path",
@@ -335,9 +336,18 @@ def is_uri(value: str) -> bool:
     return check_uri(value, DEFAULT_LIMITS.max_uri_chars) is None
 
 
-def is_clean(value: object) -> bool:
-    """Whether ``value`` is a non-empty string with no surrounding whitespace (a title, a reference)."""
-    return type(value) is str and check_no_surrounding_space(value, DEFAULT_LIMITS.max_uri_chars) is None
+def is_title(value: object) -> bool:
+    """Whether ``value`` is usable as ``Citation.title``, by the title's own rule and limit (``TITLE``).
+
+    >>> is_title("Grass " * 2000 + "report"), is_title(" padded"), is_title(None)
+    (True, False, False)
+    """
+    return text_problem(TITLE, value, TITLE.max_chars(DEFAULT_LIMITS)) is None
+
+
+def is_reference(value: object) -> bool:
+    """Whether ``value`` is usable as ``CitedReference.value``, by the reference's own rule and limit."""
+    return text_problem(REFERENCE, value, REFERENCE.max_chars(DEFAULT_LIMITS)) is None
 
 
 def is_filename(value: object) -> bool:

@@ -38,7 +38,8 @@ from .._toolkit import (
     field,
     holds_json,
     identifier,
-    is_clean,
+    is_reference,
+    is_title,
     is_uri,
     obj,
     plain,
@@ -95,12 +96,12 @@ def derive_citation(raw: dict[str, Any]) -> Citation:
         source = _source(raw.get("url"), "web_search_result")
         title = raw.get("title")
     else:
-        source = CitedReference(value=f"anthropic:{kind}" if is_clean(kind) else "anthropic:citation")
+        source = CitedReference(value=f"anthropic:{kind}" if is_reference(kind) else "anthropic:citation")
         title = raw.get("document_title", raw.get("title"))
     quote = raw.get("cited_text")
     return Citation(
         source=source,
-        title=title if is_clean(title) else None,
+        title=title if is_title(title) else None,
         quote=quote if type(quote) is str and quote else None,
     )
 
@@ -108,7 +109,7 @@ def derive_citation(raw: dict[str, Any]) -> Citation:
 def _source(value: object, fallback: str) -> CitedUri | CitedReference:
     if type(value) is str and is_uri(value):
         return CitedUri(value=value)
-    if is_clean(value):
+    if is_reference(value):
         return CitedReference(value=value)  # type: ignore[arg-type]
     return CitedReference(value=fallback)
 

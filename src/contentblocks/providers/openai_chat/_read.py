@@ -32,8 +32,9 @@ from .._toolkit import (
     fail,
     field,
     identifier,
-    is_clean,
     is_filename,
+    is_reference,
+    is_title,
     is_uri,
     obj,
     plain,
@@ -195,13 +196,13 @@ def _citations(annotations: list[Any], text: str, path: str) -> tuple[tuple[Cita
         if is_uri(url):
             source = CitedUri(value=url)
         else:
-            require(is_clean(url), f"{cite_path}.url", "expected a URL")
+            require(is_reference(url), f"{cite_path}.url", "expected a URL")
             source = CitedReference(value=url)
         span = type(start) is int and type(end) is int and 0 <= start <= end <= len(text)
         out.append(
             Citation(
                 source=source,
-                title=title if is_clean(title) else None,
+                title=title if is_title(title) else None,
                 start=start if span else None,
                 end=end if span else None,
             )

@@ -15,13 +15,13 @@ from typing import Any
 from ..._errors import ValidationError
 from ..._json import thaw
 from ..._model import Citation, CitedReference, CitedUri
-from .._toolkit import is_clean
+from .._toolkit import is_title
 
 
 def _citation(ann: Mapping[str, Any]) -> Citation | None:
     kind = ann.get("type")
     title = ann.get("title" if kind == "url_citation" else "filename")
-    title = title if is_clean(title) else None
+    title = title if is_title(title) else None
     if kind == "url_citation":
         return Citation(source=CitedUri(value=ann["url"]), title=title, start=ann["start_index"], end=ann["end_index"])
     if kind == "file_citation":
