@@ -2,8 +2,9 @@
 
 Every reader takes what an SDK hands out (``plain``), reads a field by its kind (``field``: an explicit ``null``
 where a field is optional is its absence, as ``model_dump()`` writes unset fields), and reports a problem at the
-path of the provider's own JSON (``fail``, ``require``, ``build``, ``reroot``). Beside those: JSON text, base64,
-``data:`` URLs, file names, UTF-8 offsets and tool-call arguments, each written once for every adapter.
+path of the provider's own JSON (``fail``, ``require``, ``build``, ``reroot``). Beside those: base64, ``data:``
+URLs, file names, citation titles and references, UTF-8 offsets, each written once for every adapter; JSON text
+and tool-call arguments (``_arguments``, re-exported here) and media types (``_media``) have modules of their own.
 
 >>> response = {"id": "msg_1", "stop_sequence": None}
 >>> field(response, "stop_sequence", str, "$", optional=True) is None
@@ -22,12 +23,15 @@ from collections.abc import Callable, Mapping
 from collections.abc import Set as AbstractSet
 from typing import Any, TypeVar
 
-from .._api import file_from_data_url, parse_json
+import attrs
+
+from .._api import file_from_data_url
 from .._errors import ValidationError
-from .._kernels import freeze
 from .._model import FileBlock
 from .._patterns import check_base64, check_filename, check_identifier, check_uri
 from .._rules import DEFAULT_LIMITS, REFERENCE, TITLE, text_problem
+from ._arguments import holds_json, json_text, parse_json_text, raw_arguments, read_arguments
+from ._media import lower_media_type
 
 __all__ = [
     "OCTET",
@@ -66,51 +70,6 @@ T = TypeVar("T")
 #: The media type of bytes whose type the provider's JSON does not say (RFC 2046's type for arbitrary data).
 OCTET = "application/octet-stream"
 
-_compact = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode
-
-
-def json_text(value: Any) -> str:
-    """Compact JSON text of a validated JSON value (what a block holds), non-ASCII kept as it is.
-
-    >>> json_text({"city": "Zürich", "days": [1, 2.0]})
-    '{"city":"Zürich","days":[1,2.0]}'
-    """
-    return _compact(value)
-
-
-def parse_json_text(text: str, *, holdable: bool = True) -> tuple[bool, Any]:
-    """``(True, value)`` when ``text`` is strict JSON (no NaN, no duplicate keys), else ``(False, None)``.
-
-    With ``holdable`` (the default) the value must also be one a block holds (``holds_json``): JSON text with a
-    30-digit integer, ``1e400`` or nesting past the depth limit is valid JSON that no block can carry, so it is
-    refused like invalid text. ``holdable=False`` reads any strict JSON, for a reader that hands the value on
-    to one that keeps it raw.
-
-    >>> parse_json_text('{"a": 1}'), parse_json_text("{'a': 1}"), parse_json_text('[1e400]')
-    ((True, {'a': 1}), (False, None), (False, None))
-    >>> parse_json_text('[1e400]', holdable=False)
-    (True, [inf])
-    """
-    try:
-        value = parse_json(text)
-    except ValidationError:
-        return False, None
-    if holdable and not holds_json(value):
-        return False, None
-    return True, value
-
-
-def holds_json(value: object) -> bool:
-    """Whether a block can hold ``value`` as a JSON value (integers in 64 bits, finite floats, bounded depth).
-
-    >>> holds_json({"order": 12345}), holds_json({"order": 123456789012345678901234567890})
-    (True, False)
-    """
-    problems: list[tuple[str, str]] = []
-    freeze(value, "$", DEFAULT_LIMITS, problems)
-    return not problems
-
-
 def data_url(media_type: str, data: bytes) -> str:
     r"""A ``data:`` URL holding ``data`` as base64, the inverse of ``cb.file_from_data_url``.
 
@@ -123,6 +82,8 @@ def data_url(media_type: str, data: bytes) -> str:
 def read_data_url(url: str, path: str) -> FileBlock:
     r"""The inline file a ``data:`` URL holds (``cb.file_from_data_url``), a problem reported at ``path``.
 
+    Its media type is lower-cased (``lower_media_type``), as every reader lower-cases what a provider sends.
+
     >>> read_data_url("data:image/png;base64,iVBORw==", "$.image_url.url").source.data
     b'\x89PNG'
     >>> read_data_url("https://example.com/a.png", "$.image_url.url")
@@ -130,9 +91,11 @@ def read_data_url(url: str, path: str) -> FileBlock:
     contentblocks.ValidationError: $.image_url.url: not a data: URL (data:[<media type>][;base64],<data>)
     """
     try:
-        return file_from_data_url(url)
+        block = file_from_data_url(url)
     except ValidationError as e:
         raise reroot(e, path) from None
+    media_type = lower_media_type(block.media_type)  # RFC 6838: case-insensitive
+    return block if media_type == block.media_type else attrs.evolve(block, media_type=media_type)
 
 
 def key_path(path: str, key: str) -> str:
@@ -387,46 +350,6 @@ def utf8_to_index(text: str, offset: int) -> int:
     encoded = text.encode("utf-8", "surrogatepass")
     offset = max(0, min(offset, len(encoded)))
     return len(encoded[:offset].decode("utf-8", "ignore"))
-
-
-def read_arguments(raw: str) -> tuple[Any, dict[str, Any]]:
-    """A tool call's input from its JSON-string arguments, and the ``openai/…`` metadata that keeps them exact.
-
-    Valid JSON gives its value, and the raw text in ``openai/arguments`` only when compact JSON would not
-    reproduce it byte for byte. Invalid JSON (a model can produce it), and valid JSON a block cannot hold (a
-    30-digit order number, ``1e400``), give the raw string itself as the input, flagged
-    ``openai/invalid_arguments`` (the OpenAI Chat adapter's convention), so it is sent back verbatim.
-
-    >>> read_arguments('{"a":1}'), read_arguments('{"a": 1}'), read_arguments('{"a": ')
-    (({'a': 1}, {}), ({'a': 1}, {'openai/arguments': '{"a": 1}'}), ('{"a": ', {'openai/invalid_arguments': True}))
-    >>> read_arguments('{"order": 123456789012345678901234567890}')
-    ('{"order": 123456789012345678901234567890}', {'openai/invalid_arguments': True})
-    """
-    ok, value = parse_json_text(raw)
-    if not ok:
-        return raw, {"openai/invalid_arguments": True}
-    return value, ({} if json_text(value) == raw else {"openai/arguments": raw})
-
-
-def raw_arguments(value: Any, metadata: Mapping[str, Any]) -> str:
-    """The JSON-string arguments for a tool call's input, from the metadata ``read_arguments`` gave.
-
-    Kept raw text is used while it still says the same as the input; an invalid-arguments string is sent as is.
-
-    >>> kept = {"openai/arguments": '{"a": 1}'}
-    >>> raw_arguments({"a": 1}, kept), raw_arguments({"a": 2}, kept)
-    ('{"a": 1}', '{"a":2}')
-    >>> raw_arguments("{x", {"openai/invalid_arguments": True})
-    '{x'
-    """
-    if metadata.get("openai/invalid_arguments") is True and type(value) is str:
-        return value
-    kept = metadata.get("openai/arguments")
-    if type(kept) is str:
-        ok, parsed = parse_json_text(kept)
-        if ok and json_text(parsed) == json_text(value):
-            return kept
-    return json_text(value)
 
 
 _VERSION_TAIL = re.compile(r"(-(preview|exp|latest)\b.*|-\d{3}|-\d{2}-\d{4})\Z")

@@ -30,6 +30,7 @@ from ..._patterns import check_free_text
 from ..._rules import DEFAULT_LIMITS
 from .._contract import ISSUER_KEY
 from .._extras import take_extras
+from .._media import lower_media_type
 from .._toolkit import (
     OCTET,
     b64decode,
@@ -151,11 +152,11 @@ def _file(raw: dict[str, Any], path: str, kind: str) -> FileBlock | JsonBlock:
     src_type = field(source, "type", str, src_path)
     known = {"type"}
     if src_type == "base64":
-        media_type = field(source, "media_type", str, src_path)
+        media_type = lower_media_type(field(source, "media_type", str, src_path))
         file_source: Any = BytesSource(data=b64decode(field(source, "data", str, src_path), f"{src_path}.data"))
         known |= {"media_type", "data"}
     elif src_type == "text" and kind == "document":
-        media_type = field(source, "media_type", str, src_path)
+        media_type = lower_media_type(field(source, "media_type", str, src_path))
         file_source = BytesSource(data=_utf8(field(source, "data", str, src_path), f"{src_path}.data"))
         known |= {"media_type", "data"}
     elif src_type == "url":
@@ -314,13 +315,13 @@ def _system(content: object, path: str, flags: dict[str, Any]) -> Message | None
         return build(Message, path, role="system", content=[text], metadata={**flags, STRING: True})
     if not isinstance(content, list):
         raise fail(path, "expected a string or an array")
-    blocks = []
+    blocks: list[TextBlock] = []
     for k, item in enumerate(content):
         item_path = f"{path}[{k}]"
         raw = native_dict(item, item_path)
         require(field(raw, "type", str, item_path) == "text", f"{item_path}.type", "expected a text block")
-        text = read_text(raw, item_path)
-        blocks.extend([text] if text is not None else [])
+        block = read_text(raw, item_path)
+        blocks.extend([block] if block is not None else [])
     return build(Message, path, role="system", content=blocks, metadata=flags) if blocks else None
 
 

@@ -21,6 +21,7 @@ from ..._model import (
 )
 from .._contract import ISSUER_KEY, LossRecorder, issuer_matches
 from .._extras import PayloadWriter
+from .._media import lower_media_type
 from .._toolkit import b64encode, block_path, json_text
 from ._fields import EXTRAS, NS, request_citation
 from ._read import IN_MESSAGES, NATIVE, SAME, STRING, derive_citation, media_type_read_back
@@ -94,7 +95,7 @@ class _Writer(PayloadWriter):
     # ------------------------------------------------------------------------------------------- files
 
     def file(self, block: FileBlock, path: str) -> dict[str, Any] | None:
-        media_type, source = block.media_type, block.source
+        media_type, source = lower_media_type(block.media_type), block.source  # RFC 6838: case-insensitive
         is_image = media_type.split("/", 1)[0].strip().lower() == "image"
         native: dict[str, Any]
         if isinstance(source, ReferenceSource):
@@ -143,7 +144,7 @@ class _Writer(PayloadWriter):
         return self.extras(native, block.metadata, path, native["type"])
 
     def _inline(self, block: FileBlock, source: BytesSource, path: str, *, is_image: bool) -> dict[str, Any] | None:
-        media_type = block.media_type
+        media_type = lower_media_type(block.media_type)
         if is_image:
             if media_type not in _IMAGE_TYPES:
                 self.loss(

@@ -22,6 +22,7 @@ from ..._model import (
 )
 from .._contract import ISSUER_KEY, issuer_matches
 from .._extras import PayloadWriter, put_extras
+from .._media import lower_media_type
 from .._shapes import BYTES, Kind, fits
 from .._toolkit import b64encode, json_text, key_path
 from ._read import NS, SIG, tool_response
@@ -86,17 +87,17 @@ class Writer(PayloadWriter):
         """A part holding an ``inlineData`` or ``fileData`` object for a file block."""
         source, meta = block.source, block.metadata
         if type(source) is BytesSource:
-            key, native = "inlineData", {"mimeType": block.media_type, "data": b64encode(source.data)}
+            key, native = "inlineData", {"mimeType": lower_media_type(block.media_type), "data": b64encode(source.data)}
         elif type(source) is UrlSource:
             reason = "a URL is sent as fileData.fileUri; it reads back as a reference source"
             self.loss(f"{where}.source", reason, "content_degraded")
-            key, native = "fileData", {"mimeType": block.media_type, "fileUri": source.url}
+            key, native = "fileData", {"mimeType": lower_media_type(block.media_type), "fileUri": source.url}
         else:
             assert isinstance(source, ReferenceSource)  # noqa: S101 - the last source kind
             if source.provider not in (None, NS):
                 reason = f"a file id issued by {source.provider!r} is sent to Gemini as it is"
                 self.loss(f"{where}.source.provider", reason, "content_degraded")
-            key, native = "fileData", {"mimeType": block.media_type, "fileUri": source.id}
+            key, native = "fileData", {"mimeType": lower_media_type(block.media_type), "fileUri": source.id}
         name = block.filename if block.filename is not None else meta.get(_NAME)
         if type(name) is str:
             native["displayName"] = name

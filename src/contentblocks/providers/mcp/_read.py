@@ -8,6 +8,7 @@ from typing import Any
 from ..._errors import ValidationError
 from ..._model import BytesSource, FileBlock, JsonBlock, ReferenceSource, TextBlock, ToolResultBlock, UrlSource
 from .._extras import take_extras
+from .._media import lower_media_type
 from .._toolkit import OCTET, b64decode, build, fail, field, is_filename
 
 __all__ = ["GENERATED", "NS", "read_result"]
@@ -32,13 +33,18 @@ def _text(text: str, meta: dict[str, Any], path: str) -> TextBlock | JsonBlock:
     return build(TextBlock, path, text=text, metadata=meta)
 
 
+def _media_type(value: object) -> Any:
+    """A ``mimeType`` lower-cased (RFC 6838 types are case-insensitive); a non-string is left to the block."""
+    return lower_media_type(value) if type(value) is str else value
+
+
 def _link(item: Mapping[str, Any], path: str) -> FileBlock:
     meta = take_extras(item, {"type", "uri", "name", "mimeType"}, NS)
     uri = field(item, "uri", str, path)
     if "mimeType" not in item:
         meta[f"{NS}/mimeType"] = None
     filename = _filename(field(item, "name", str, path), meta)
-    media_type = item.get("mimeType", OCTET)
+    media_type = _media_type(item.get("mimeType", OCTET))
     if uri[:8].lower().startswith(("http://", "https://")):
         try:
             return FileBlock(media_type=media_type, source=UrlSource(url=uri), filename=filename, metadata=meta)
@@ -55,7 +61,7 @@ def _item(item: Mapping[str, Any], path: str) -> TextBlock | FileBlock | JsonBlo
     if kind in ("image", "audio"):
         meta = take_extras(item, {"type", "data", "mimeType"}, NS)
         data = b64decode(field(item, "data", str, path), f"{path}.data")
-        media_type = field(item, "mimeType", str, path)
+        media_type = lower_media_type(field(item, "mimeType", str, path))
         if not media_type.startswith(f"{kind}/"):
             meta[f"{NS}/type"] = kind
         return build(FileBlock, path, media_type=media_type, source=BytesSource(data=data), metadata=meta)
@@ -71,7 +77,7 @@ def _item(item: Mapping[str, Any], path: str) -> TextBlock | FileBlock | JsonBlo
     if "text" in resource:
         return _text(resource["text"], meta, f"{where}.text")
     data = b64decode(resource["blob"], f"{where}.blob")
-    media_type = resource.get("mimeType", OCTET)
+    media_type = _media_type(resource.get("mimeType", OCTET))
     return build(FileBlock, where, media_type=media_type, source=BytesSource(data=data), metadata=meta)
 
 

@@ -8,6 +8,7 @@ from typing import Any
 from ..._json import thaw
 from ..._model import BytesSource, FileBlock, JsonBlock, ReferenceSource, TextBlock, ToolResultBlock, UrlSource
 from .._extras import PayloadWriter
+from .._media import lower_media_type
 from .._shapes import fits
 from .._toolkit import b64encode, json_text
 from ._read import GENERATED, NS
@@ -73,7 +74,7 @@ class Writer(PayloadWriter):
             self.loss(f"{path}.filename", reason, "content_degraded")
         item: dict[str, Any] = {"type": "resource_link", "uri": uri, "name": name}
         if meta.get(f"{NS}/mimeType", "") is not None:
-            item["mimeType"] = block.media_type
+            item["mimeType"] = lower_media_type(block.media_type)
         return item
 
     def _file(self, block: FileBlock, j: int, path: str) -> dict[str, Any]:
@@ -83,14 +84,15 @@ class Writer(PayloadWriter):
             return self._link(block, path)
         if block.filename is not None:
             self.loss(f"{path}.filename", "inline MCP content has no filename; dropped", "content_dropped")
+        media_type = lower_media_type(block.media_type)  # RFC 6838: case-insensitive
         kind = block.metadata.get(_TYPE)
         if kind not in ("image", "audio"):
-            kind = block.media_type.split("/", 1)[0]
+            kind = media_type.split("/", 1)[0]
         resource = _resource(block.metadata)
         if resource is not None or kind not in ("image", "audio"):
-            head = resource if resource is not None else {"uri": f"{GENERATED}{j}", "mimeType": block.media_type}
+            head = resource if resource is not None else {"uri": f"{GENERATED}{j}", "mimeType": media_type}
             return {"type": "resource", "resource": {**head, "blob": b64encode(source.data)}}
-        return {"type": kind, "data": b64encode(source.data), "mimeType": block.media_type}
+        return {"type": kind, "data": b64encode(source.data), "mimeType": media_type}
 
     def write(self, block: ToolResultBlock) -> dict[str, Any]:
         """The ``CallToolResult`` for ``block``."""

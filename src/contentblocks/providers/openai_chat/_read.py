@@ -25,6 +25,7 @@ from ..._model import (
     UrlSource,
 )
 from .._extras import take_extras
+from .._media import lower_media_type
 from .._toolkit import (
     OCTET,
     b64decode,
@@ -122,7 +123,7 @@ def _audio(part: dict[str, Any], path: str) -> FileBlock:
     _unknown(audio, {"data", "format"}, audio_path, "input_audio")
     fmt = field(audio, "format", str, audio_path)
     data = b64decode(field(audio, "data", str, audio_path), f"{audio_path}.data")
-    media_type = AUDIO_FORMATS.get(fmt, f"audio/{fmt}")
+    media_type = AUDIO_FORMATS.get(fmt.lower(), lower_media_type(f"audio/{fmt}"))
     metadata = take_extras(part, {"type", "input_audio"}, NS)
     return build(FileBlock, path, media_type=media_type, source=BytesSource(data=data), metadata=metadata)
 

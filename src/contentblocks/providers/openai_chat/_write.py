@@ -26,6 +26,7 @@ from ..._model import (
 )
 from .._contract import LossKind
 from .._extras import PayloadWriter
+from .._media import lower_media_type
 from .._toolkit import OCTET, b64encode, data_url, json_text, raw_arguments
 from ._keys import (
     ALLOWED,
@@ -101,7 +102,7 @@ class _Writer(PayloadWriter):
 
     def file(self, block: FileBlock, path: str) -> dict[str, Any] | None:
         """A user content part for a file: image_url, input_audio or file; ``None`` when it cannot be sent."""
-        media_type, source, meta = block.media_type, block.source, block.metadata
+        media_type, source, meta = lower_media_type(block.media_type), block.source, block.metadata  # RFC 6838
         major = media_type.split("/", 1)[0].strip().lower()
         skip = {FILE_DATA_BASE64}  # and each kept field the part is written with
         native: dict[str, Any]

@@ -14,6 +14,7 @@ from typing import Any
 
 from ..._model import BytesSource, FileBlock, ReferenceSource, UrlSource
 from .._extras import PayloadWriter, take_extras
+from .._media import lower_media_type
 from .._shapes import fits
 from .._toolkit import OCTET, b64decode, b64encode, build, data_url, fail, is_filename, key_path, read_data_url
 from ._fields import NS, WIRE, flags
@@ -66,15 +67,15 @@ def write_file(block: FileBlock, path: str, out: PayloadWriter, *, tool_output: 
     needs one, so it is ``auto`` otherwise. A filename a file block cannot hold is sent from ``openai/filename``.
     A value of either that does not fit the part's field is reported as such.
     """
-    meta, source = block.metadata, block.source
-    image = block.media_type.startswith("image/") and meta.get(f"{NS}/part") != "input_file"
+    meta, source, media_type = block.metadata, block.source, lower_media_type(block.media_type)  # RFC 6838
+    image = media_type.startswith("image/") and meta.get(f"{NS}/part") != "input_file"
     if type(source) is BytesSource:
         if image:
-            part: dict[str, Any] = {"type": "input_image", "image_url": data_url(block.media_type, source.data)}
+            part: dict[str, Any] = {"type": "input_image", "image_url": data_url(media_type, source.data)}
         elif meta.get(f"{NS}/file_data") == "base64":
             part = {"type": "input_file", "file_data": b64encode(source.data)}
         else:
-            part = {"type": "input_file", "file_data": data_url(block.media_type, source.data)}
+            part = {"type": "input_file", "file_data": data_url(media_type, source.data)}
     elif type(source) is UrlSource:
         part = (
             {"type": "input_image", "image_url": source.url}
@@ -92,7 +93,7 @@ def write_file(block: FileBlock, path: str, out: PayloadWriter, *, tool_output: 
         part = {"type": "input_image", "file_id": source.id} if image else {"type": "input_file", "file_id": source.id}
     if type(source) is not BytesSource:
         default = "image/*" if image else OCTET
-        if block.media_type != default:
+        if media_type != default:
             out.loss(
                 f"{path}.media_type",
                 f"a URL or file id part carries no media type; reads back as {default}",
