@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 import contentblocks as cb
 from contentblocks import strategies
 from contentblocks.providers import LOSS_KINDS, LossError, mcp
+from contentblocks.providers._media import lower_media_type
 from provider_checks import assert_documented, documented_reasons, examples, stamp
 
 mcp_types = pytest.importorskip("mcp.types")
@@ -279,12 +280,15 @@ def test_generated_results_validate_and_are_stable(block):
 
 
 def with_provider(block: cb.ToolResultBlock) -> cb.ToolResultBlock:
-    """The block as it reads back: a reference with no provider is read as an ``mcp`` resource."""
+    """The block as it reads back: a reference with no provider is read as an ``mcp`` resource, media types lower."""
     content = [
         attrs.evolve(b, source=cb.ReferenceSource(id=b.source.id, provider="mcp"))
         if type(b) is cb.FileBlock and type(b.source) is cb.ReferenceSource and b.source.provider is None
         else b
         for b in block.content
+    ]
+    content = [
+        attrs.evolve(b, media_type=lower_media_type(b.media_type)) if type(b) is cb.FileBlock else b for b in content
     ]
     return attrs.evolve(block, content=content)
 

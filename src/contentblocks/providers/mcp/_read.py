@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -9,7 +10,7 @@ from ..._errors import ValidationError
 from ..._model import BytesSource, FileBlock, JsonBlock, ReferenceSource, TextBlock, ToolResultBlock, UrlSource
 from .._extras import take_extras
 from .._media import lower_media_type
-from .._toolkit import OCTET, b64decode, build, fail, field, is_filename
+from .._toolkit import OCTET, b64decode, build, fail, field, holds_json, is_filename
 
 __all__ = ["GENERATED", "NS", "read_result"]
 
@@ -81,6 +82,27 @@ def _item(item: Mapping[str, Any], path: str) -> TextBlock | FileBlock | JsonBlo
     return build(FileBlock, where, media_type=media_type, source=BytesSource(data=data), metadata=meta)
 
 
+def _structured(value: Any) -> JsonBlock | TextBlock:
+    """``structuredContent`` as a JSON block; JSON no block holds (a 30-digit integer) as its text, flagged.
+
+    A tool server may put any JSON there: what the JSON value rules refuse is kept as its compact JSON text in
+    a text block flagged ``mcp/invalid_structured`` (the MCP spec has the same JSON sent as text too), so the
+    rest of the result reads.
+    """
+    if not holds_json(value):
+        try:
+            text = _JSON_TEXT(value)
+        except (ValueError, TypeError, RecursionError):  # no JSON text at all: left for the block to refuse
+            text = ""
+        if text:
+            return TextBlock(text=text, metadata={f"{NS}/invalid_structured": True})
+    flags = {} if isinstance(value, dict) else {f"{NS}/structured": True}
+    return build(JsonBlock, "$.structuredContent", value=value, metadata=flags)
+
+
+_JSON_TEXT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
+
 def read_result(result: Mapping[str, Any], tool_call_id: str, tool_name: str) -> ToolResultBlock:
     """The tool result block of a canonical ``CallToolResult`` answering ``tool_call_id``."""
     kind = result.get("resultType", "complete")
@@ -90,9 +112,7 @@ def read_result(result: Mapping[str, Any], tool_call_id: str, tool_name: str) ->
     content: list[Any] = [_item(item, f"$.content[{j}]") for j, item in enumerate(items)]
     meta = take_extras(result, {"content", "structuredContent", "isError", "resultType"}, NS)
     if "structuredContent" in result:
-        value = result["structuredContent"]
-        flags = {} if isinstance(value, dict) else {f"{NS}/structured": True}
-        content.append(build(JsonBlock, "$.structuredContent", value=value, metadata=flags))
+        content.append(_structured(result["structuredContent"]))
     is_error = result.get("isError", False)
     if "isError" in result and not is_error:
         meta[f"{NS}/is_error"] = False

@@ -8,7 +8,7 @@ from ..._model import Message, RefusalBlock
 from .._contract import Reply, StopReason
 from .._toolkit import build, fail, field, obj, plain, present, require
 from .._usage import Count, read_usage
-from ._keys import CONTENT
+from ._keys import CONTENT, NS
 from ._read import assistant_content
 
 __all__ = ["PROVIDER", "STOP_REASONS", "read_reply"]
@@ -37,13 +37,22 @@ _COUNTS: dict[str, Count] = {
 }
 
 
+#: What an empty reply's message may hold beside nothing: ``content: ""``, ``refusal: ""`` and ``annotations: []``
+#: (a reply cut by the length limit or the content filter before a word), each empty, so nothing is lost.
+_EMPTY: dict[str, tuple[Any, ...]] = {CONTENT: ("", []), f"{NS}/refusal": ("",), f"{NS}/annotations": ([],)}
+
+
 def _message(raw: dict[str, Any], path: str) -> Message | None:
-    """The reply's assistant message, or ``None`` when it holds nothing (no content, refusal or tool call)."""
+    """The reply's assistant message, or ``None`` when it holds nothing (no content, refusal or tool call).
+
+    A message with no blocks may still carry empty fields (``_EMPTY``); any other field (audio with no
+    transcript, a field the adapter does not know) would be lost with it, so it is refused by name.
+    """
     require(raw.get("role", "assistant") in {"assistant", None}, f"{path}.role", "expected assistant")
     blocks, metadata = assistant_content(raw, path, {})
     if blocks:
         return build(Message, path, role="assistant", content=blocks, metadata=metadata)
-    if leftover := sorted(set(metadata) - {CONTENT}):
+    if leftover := sorted(key for key, value in metadata.items() if value not in _EMPTY.get(key, ())):
         raise fail(path, f"a message with no content cannot hold its other fields ({len(leftover)} of them)")
     return None
 
