@@ -22,11 +22,12 @@ from .._contract import ISSUER_KEY
 from .._toolkit import b64decode, build, fail, field, identifier, is_filename, reroot
 from ._wire import DATA_KINDS, FILE_PART_EXTRAS, PART_EXTRAS, RESPONSE_EXTRAS
 
-__all__ = ["ISSUER", "NS", "SIG", "content_blocks", "read_contents", "tool_response"]
+__all__ = ["GENERATED", "ISSUER", "NS", "SIG", "content_blocks", "read_contents", "tool_response"]
 
 NS = "gemini"
 ISSUER = "gemini"
 SIG = f"{NS}/thought_signature"
+GENERATED = f"{NS}/generated_id"
 _USER_BLOCKS = (TextBlock, FileBlock, JsonBlock, ToolResultBlock)
 
 
@@ -91,16 +92,29 @@ def _block(value: Any, path: str) -> TextBlock | JsonBlock:
         raise reroot(e, path, "$.text" if text else "$.value") from None
 
 
+def _answered(pending: list[ToolCallBlock], call_id: str | None, name: str) -> ToolCallBlock | None:
+    """The open call a response answers: the one with its id, else the oldest of its name (one without an id first).
+
+    A response id that matches no open call answers, by name, only a call that came without an id: the request
+    echoed the id the reader generated for it, which Gemini never issued; that id is not kept.
+    """
+    if call_id is not None:
+        match = next((c for c in pending if c.tool_call_id == call_id), None)
+        if match is not None:
+            return match
+    named = [c for c in pending if c.tool_name == name]
+    generated = next((c for c in named if c.metadata.get(GENERATED) is True), None)
+    return generated if generated is not None or call_id is not None else next(iter(named), None)
+
+
 def _result(fr: Mapping[str, Any], path: str, pending: list[ToolCallBlock], meta: dict[str, Any]) -> ToolResultBlock:
     name, call_id = identifier(fr, "name", path), identifier(fr, "id", path, optional=True)
-    match = next(
-        (c for c in pending if (c.tool_call_id == call_id if call_id is not None else c.tool_name == name)), None
-    )
+    match = _answered(pending, call_id, name)
     if match is None:
         raise fail(path, "answers no earlier functionCall")
     pending.remove(match)
-    if call_id is None:
-        meta[f"{NS}/generated_id"] = True
+    if match.tool_call_id != call_id:
+        meta[GENERATED] = True
     response = fr.get("response")
     if response is None:
         raise fail(f"{path}.response", "required field missing")
@@ -167,7 +181,7 @@ def part_block(part: Mapping[str, Any], path: str, issuer: str, pending: list[To
         if "id" in fc:
             call_id = identifier(fc, "id", where)
         else:
-            meta[f"{NS}/generated_id"] = True
+            meta[GENERATED] = True
         call = build(
             ToolCallBlock,
             where,
