@@ -49,13 +49,15 @@ class Pairing:
         Returns the paths of the results that moved (an ``order_changed`` loss each).
         """
         slots: dict[str, list[int]] = {}
+        rank: dict[int, int] = {}  # a response's place -> its call's place among the calls written
         for n, (part, block, _) in enumerate(written):
             if type(block) is ToolResultBlock and "id" not in part["functionResponse"]:
                 slots.setdefault(block.tool_name, []).append(n)
+                rank[n] = self._order.get(block.tool_call_id, len(self._order))
         moved: list[str] = []
         before = list(written)
         for places in slots.values():
-            ranked = sorted(places, key=lambda n: self._order.get(before[n][1].tool_call_id, len(self._order)))
+            ranked = sorted(places, key=rank.__getitem__)
             for place, n in zip(places, ranked, strict=True):
                 written[place] = before[n]
                 if place != n:

@@ -19,7 +19,8 @@ from ..._model import (
     ToolResultBlock,
 )
 from .._contract import ISSUER_KEY
-from .._toolkit import b64decode, build, fail, field, identifier, is_filename, reroot
+from .._toolkit import b64decode, build, fail, field, identifier, is_filename, reroot, within
+from ._args import raw_input
 from ._wire import DATA_KINDS, FILE_PART_EXTRAS, PART_EXTRAS, RESPONSE_EXTRAS
 
 __all__ = ["GENERATED", "ISSUER", "NS", "SIG", "content_blocks", "read_contents", "tool_response"]
@@ -156,6 +157,19 @@ def _text(part: Mapping[str, Any], path: str, issuer: str, meta: dict[str, Any])
     return build(TextBlock, f"{path}.text", text=text, metadata=meta)
 
 
+def _call(fc: Mapping[str, Any], where: str, call_id: str, meta: dict[str, Any]) -> ToolCallBlock:
+    """The block of a ``functionCall``; args the wire format cannot hold are kept as their text (``_args``)."""
+    name, args = identifier(fc, "name", where), fc.get("args")
+    try:
+        return ToolCallBlock(tool_call_id=call_id, tool_name=name, input=args, metadata=meta)
+    except ValidationError as e:
+        raw = None if args is None else raw_input(args)
+        if raw is None:
+            args_at = [(f"{where}.args{p[6:]}" if within(p, "$.input") else where + p[1:], m) for p, m in e.errors]
+            raise ValidationError(args_at, omitted=e.omitted) from None
+    return build(ToolCallBlock, where, tool_call_id=call_id, tool_name=name, input=raw[0], metadata={**meta, **raw[1]})
+
+
 def part_block(part: Mapping[str, Any], path: str, issuer: str, pending: list[ToolCallBlock], call_id: str) -> Block:
     """The block for one part; ``pending`` holds the calls not yet answered, ``call_id`` the id for one without."""
     kinds = [k for k in DATA_KINDS if k in part]
@@ -182,14 +196,7 @@ def part_block(part: Mapping[str, Any], path: str, issuer: str, pending: list[To
             call_id = identifier(fc, "id", where)
         else:
             meta[GENERATED] = True
-        call = build(
-            ToolCallBlock,
-            where,
-            tool_call_id=call_id,
-            tool_name=identifier(fc, "name", where),
-            input=fc.get("args"),
-            metadata=meta,
-        )
+        call = _call(fc, where, call_id, meta)
         pending.append(call)
         return call
     if kind == "functionResponse":
