@@ -5,9 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import contentblocks as cb
 from contentblocks.providers import LOSS_KINDS, gemini, openai_chat
+from provider_checks import examples
 from providers.test_gemini import validate
 from providers.test_gemini_sdk import dump_forms
 
@@ -28,6 +31,12 @@ def answer(call: cb.Block, text: str | None = None) -> cb.ToolResultBlock:
     return cb.ToolResultBlock(
         tool_call_id=call.tool_call_id, tool_name=call.tool_name, outcome="succeeded", content=content
     )
+
+
+def answer_n(call: cb.Block) -> cb.ToolResultBlock:
+    """The result for ``call`` naming the ``n`` of its input."""
+    assert isinstance(call, cb.ToolCallBlock)
+    return answer(call, f"answer {call.input['n']}")
 
 
 def history(response: Any, *results: cb.ToolResultBlock, split: bool = False) -> cb.Conversation:
@@ -171,3 +180,33 @@ def test_parallel_results_as_separate_tool_messages_are_one_content():
     assert [p["functionResponse"]["id"] for p in contents[2]["parts"]] == ["call_zür", "call_par"]
     back = gemini.from_provider(converted.payload)
     assert [len(m.content) for m in back] == [1, 2, 2, 1]
+
+
+@examples(60)
+@given(
+    names=st.lists(st.sampled_from(["weather", "clock"]), min_size=1, max_size=5),
+    data=st.data(),
+    split=st.booleans(),
+)
+def test_id_less_calls_answered_in_any_order_read_back_paired(names, data, split):
+    """Id-less calls answered in any order, in one tool message or one each, read back with each result's call."""
+    parts_ = [t.Part(function_call=t.FunctionCall(name=name, args={"n": n})) for n, name in enumerate(names)]
+    sdk = t.GenerateContentResponse(
+        candidates=[t.Candidate(content=t.Content(role="model", parts=parts_), finish_reason=t.FinishReason.STOP)],
+        response_id="r-3",
+    )
+    calls = gemini.from_response(sdk).message.content
+    order = data.draw(st.permutations(range(len(calls))))
+    results = [answer_n(calls[k]) for k in order]
+    conversation = history(sdk, *results, split=split)
+    assert gemini.preflight(conversation) == ()
+    converted = gemini.to_provider(conversation)
+    assert not any(
+        "id" in p for p in parts(converted.payload, "functionCall") + parts(converted.payload, "functionResponse")
+    )
+    back = gemini.from_provider(converted.payload)
+    by_id = {c.tool_call_id: c for c in back[1].content}
+    assert sorted((by_id[r.tool_call_id].input["n"], r.content[0].text) for r in back[2].content) == [
+        (n, f"answer {n}") for n in range(len(names))
+    ]
+    assert {loss.kind for loss in converted.losses} <= {"order_changed"}
