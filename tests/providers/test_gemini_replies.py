@@ -225,3 +225,17 @@ def test_sdk_call_args_with_a_huge_integer_round_trip():
     validate(converted.payload)
     assert t.Content.model_validate(converted.payload["contents"][1]).parts[0].function_call.args == {"number": HUGE}
     assert gemini.from_provider(converted.payload) == conversation
+
+
+def test_args_refused_for_another_reason_name_the_args():
+    """Args the block refuses for another reason (a lone surrogate) are reported under ``functionCall.args``."""
+    raw = {
+        "candidates": [{"content": {"parts": [{"functionCall": {"name": "f", "args": {"q": "\ud800", "n": HUGE}}}]}}]
+    }
+    with pytest.raises(cb.ValidationError) as info:
+        gemini.from_response(raw)
+    assert [path for path, _ in info.value.errors] == ["$.candidates[0].content.parts[0].functionCall.args"]
+    raw["candidates"][0]["content"]["parts"][0]["functionCall"]["args"] = {"q": "\ud800"}
+    with pytest.raises(cb.ValidationError) as info:
+        gemini.from_response(raw)
+    assert [path for path, _ in info.value.errors] == ["$.candidates[0].content.parts[0].functionCall.args.q"]

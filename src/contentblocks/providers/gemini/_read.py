@@ -161,13 +161,16 @@ def _call(fc: Mapping[str, Any], where: str, call_id: str, meta: dict[str, Any])
     """The block of a ``functionCall``; args the wire format cannot hold are kept as their text (``_args``)."""
     name, args = identifier(fc, "name", where), fc.get("args")
     try:
-        return ToolCallBlock(tool_call_id=call_id, tool_name=name, input=args, metadata=meta)
-    except ValidationError as e:
-        raw = None if args is None else raw_input(args)
-        if raw is None:
-            args_at = [(f"{where}.args{p[6:]}" if within(p, "$.input") else where + p[1:], m) for p, m in e.errors]
-            raise ValidationError(args_at, omitted=e.omitted) from None
-    return build(ToolCallBlock, where, tool_call_id=call_id, tool_name=name, input=raw[0], metadata={**meta, **raw[1]})
+        try:
+            return ToolCallBlock(tool_call_id=call_id, tool_name=name, input=args, metadata=meta)
+        except ValidationError:
+            raw = None if args is None else raw_input(args)
+            if raw is None:
+                raise
+        return ToolCallBlock(tool_call_id=call_id, tool_name=name, input=raw[0], metadata={**meta, **raw[1]})
+    except ValidationError as e:  # the input is the args: a problem in it is reported there
+        at_args = [(f"{where}.args{p[7:]}" if within(p, "$.input") else where + p[1:], m) for p, m in e.errors]
+        raise ValidationError(at_args, omitted=e.omitted) from None
 
 
 def part_block(part: Mapping[str, Any], path: str, issuer: str, pending: list[ToolCallBlock], call_id: str) -> Block:

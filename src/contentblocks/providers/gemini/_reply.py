@@ -145,11 +145,11 @@ def _once(raw: object, path: str) -> Any:
     Both names at once come from no dump form, so neither value can be trusted over the other, equal or not.
     """
     if isinstance(raw, Mapping):
-        keys = list(raw)
-        for n, key in enumerate(keys):
+        place = {key: n for n, key in enumerate(raw)}
+        for key, n in place.items():
             twin = snake(key) if type(key) is str else key
-            if twin != key and twin in raw and raw[key] is not None and raw[twin] is not None:
-                later = twin if keys.index(twin) > n else key
+            if twin != key and twin in place and raw[key] is not None and raw[twin] is not None:
+                later = twin if place[twin] > n else key
                 raise fail(f"{path}.{later}", f"the field {key} is given twice")
     return raw
 
