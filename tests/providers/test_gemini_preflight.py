@@ -64,11 +64,17 @@ def test_responses_must_follow_the_call_turn():
 
 def test_every_call_of_a_turn_is_answered_in_the_next():
     """Calls of one model turn answered across two turns, or a turn answering a call too few, are refused."""
-    assert rules(user(), assistant(call("a"), call("b")), result("a"), result("b")) == [
+    assert rules(user(), assistant(call("a"), call("b")), result("a"), user("und?"), result("b")) == [
         ("$[2]", "gemini/answer-every-call"),
-        ("$[3]", "gemini/response-follows-call"),
+        ("$[4]", "gemini/response-follows-call"),
     ]
     assert rules(user(), assistant(call("a"), call("b")), result("b", "a")) == []
+    assert rules(user(), assistant(call("a"), call("b")), result("a"), result("b")) == []  # sent as one content
+    late = gemini.preflight(
+        cb.Conversation(messages=[user(), assistant(call("a")), user(), assistant(call("b")), result("a", "b")])
+    )
+    assert [(r.path, r.rule) for r in late] == [("$[4].content[0]", "gemini/answer-every-call")]
+    assert late[0].message.startswith("answers call 'a', which the model turn right before did not make")
 
 
 def test_calls_follow_a_user_turn():

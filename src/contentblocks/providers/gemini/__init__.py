@@ -12,8 +12,10 @@ standard base64), which the SDK accepts as well.
   ``signature``, and on any other part it is kept in ``gemini/thought_signature``. The issuer is recorded
   (``gemini``, or ``gemini/<model family>`` for a response naming its ``modelVersion``) and a signature goes
   only to a matching target.
-- ``functionCall.id`` is optional: a call without one gets a stable id and ``gemini/generated_id``, so writing
-  back omits it again; a response without an id answers the oldest open call of its name.
+- ``functionCall.id`` is optional: a call without one gets a stable id and ``gemini/generated_id``; writing
+  omits that id on the call and on every response answering it, and a response without an id answers the
+  oldest open call of its name (responses to same-name calls go in the calls' order, so Gemini pairs them so).
+- Consecutive tool messages are one content: Gemini takes the answers to one turn's calls together.
 - ``functionResponse.response`` holds ``output`` (success) or ``error`` (failure).
 - Grounding and citation metadata become citations, issued by Gemini: sending them back reports nothing.
 - Part fields beside the content (``videoMetadata``, ``partMetadata``...) are kept in ``gemini/<field>`` and

@@ -8,8 +8,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..._model import Message, ToolCallBlock
+from ..._model import Message, ToolCallBlock, ToolResultBlock
 from .._contract import Rejection
+from ._pairing import Written, blocks_of, path_order
 from ._write import Writer
 
 __all__ = ["RULES", "check"]
@@ -28,20 +29,29 @@ def _of(content: dict[str, Any] | None, kind: str) -> list[dict[str, Any]]:
     return [] if content is None else [p[kind] for p in content["parts"] if kind in p]
 
 
-def _answers_all(answers: list[dict[str, Any]], calls: list[dict[str, Any]]) -> bool:
-    """Whether ``answers`` answer each of ``calls`` once (by id where a response has one, else by name)."""
-    if len(answers) != len(calls):
-        return False
-    open_calls = list(calls)
-    for answer in answers:
-        match = next(
-            (c for c in open_calls if (c.get("id") == answer["id"] if "id" in answer else c["name"] == answer["name"])),
-            None,
-        )
-        if match is None:
-            return False
-        open_calls.remove(match)
-    return True
+def _unpaired(answers: list[Written], calls: list[Written], path: str) -> list[Rejection]:
+    """What breaks the rule that a response turn answers exactly the calls of the model turn before it.
+
+    Pairs are the neutral ones (a tool result names its call): the writer sends them so that Gemini pairs them the
+    same way, by id where the call has one, else by name and order.
+    """
+    made = {block.tool_call_id for block, _ in blocks_of(calls, ToolCallBlock)}
+    found: list[Rejection] = []
+    answered: set[str] = set()
+    for block, where in blocks_of(answers, ToolResultBlock):
+        answered.add(block.tool_call_id)
+        if block.tool_call_id not in made:
+            message = (
+                f"answers call {block.tool_call_id!r}, which the model turn right before did not make "
+                "(a function response turn answers exactly the calls of the turn before it)"
+            )
+            found.append(Rejection(where, RULES[2], message))
+    missing = [c.tool_call_id for c, _ in blocks_of(calls, ToolCallBlock) if c.tool_call_id not in answered]
+    if missing:
+        listed = ", ".join(repr(m) for m in missing)
+        message = f"call(s) {listed} of the model turn before are not answered here (Gemini needs every call answered)"
+        found.append(Rejection(path, RULES[2], message))
+    return found
 
 
 def _turn_start(contents: list[dict[str, Any]]) -> int:
@@ -74,10 +84,8 @@ def check(messages: Sequence[Message], issuer: str, *, require_signatures: bool)
         if answers and not (model_before and _of(before, "functionCall")):
             message = "function responses must come right after the model turn that made the calls"
             found.append(Rejection(path, RULES[1], message))
-        elif answers and not _answers_all(answers, _of(before, "functionCall")):
-            made = len(_of(before, "functionCall"))
-            message = f"the {len(answers)} function response(s) here must answer exactly the {made} call(s) before"
-            found.append(Rejection(path, RULES[2], message))
+        elif answers:
+            found.extend(_unpaired(writer.sources[k], writer.sources[k - 1], path))
         if calls and (before is None or model_before):
             message = "a model turn with function calls must come right after a user turn or a function response turn"
             found.append(Rejection(path, RULES[3], message))
@@ -91,8 +99,4 @@ def check(messages: Sequence[Message], issuer: str, *, require_signatures: bool)
                 where = f"$[{i}]" if j is None else f"$[{i}].content[{j}]"
                 message = "the first function call of each step of the current turn must carry its thought signature"
                 found.append(Rejection(where, RULES[4], message))
-    return tuple(sorted(found, key=lambda r: _order(r.path)))
-
-
-def _order(path: str) -> tuple[int, ...]:
-    return tuple(int(n) for n in path.replace("$[", "").replace("].content[", " ").rstrip("]").split())
+    return tuple(sorted(found, key=lambda r: path_order(r.path)))

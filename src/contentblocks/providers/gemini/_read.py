@@ -19,14 +19,16 @@ from ..._model import (
     ToolResultBlock,
 )
 from .._contract import ISSUER_KEY
-from .._toolkit import b64decode, build, fail, field, identifier, is_filename, reroot
+from .._toolkit import b64decode, build, fail, field, identifier, is_filename, reroot, within
+from ._args import raw_input
 from ._wire import DATA_KINDS, FILE_PART_EXTRAS, PART_EXTRAS, RESPONSE_EXTRAS
 
-__all__ = ["ISSUER", "NS", "SIG", "content_blocks", "read_contents", "tool_response"]
+__all__ = ["GENERATED", "ISSUER", "NS", "SIG", "content_blocks", "read_contents", "tool_response"]
 
 NS = "gemini"
 ISSUER = "gemini"
 SIG = f"{NS}/thought_signature"
+GENERATED = f"{NS}/generated_id"
 _USER_BLOCKS = (TextBlock, FileBlock, JsonBlock, ToolResultBlock)
 
 
@@ -91,16 +93,29 @@ def _block(value: Any, path: str) -> TextBlock | JsonBlock:
         raise reroot(e, path, "$.text" if text else "$.value") from None
 
 
+def _answered(pending: list[ToolCallBlock], call_id: str | None, name: str) -> ToolCallBlock | None:
+    """The open call a response answers: the one with its id, else the oldest of its name (one without an id first).
+
+    A response id that matches no open call answers, by name, only a call that came without an id: the request
+    echoed the id the reader generated for it, which Gemini never issued; that id is not kept.
+    """
+    if call_id is not None:
+        match = next((c for c in pending if c.tool_call_id == call_id), None)
+        if match is not None:
+            return match
+    named = [c for c in pending if c.tool_name == name]
+    generated = next((c for c in named if c.metadata.get(GENERATED) is True), None)
+    return generated if generated is not None or call_id is not None else next(iter(named), None)
+
+
 def _result(fr: Mapping[str, Any], path: str, pending: list[ToolCallBlock], meta: dict[str, Any]) -> ToolResultBlock:
     name, call_id = identifier(fr, "name", path), identifier(fr, "id", path, optional=True)
-    match = next(
-        (c for c in pending if (c.tool_call_id == call_id if call_id is not None else c.tool_name == name)), None
-    )
+    match = _answered(pending, call_id, name)
     if match is None:
         raise fail(path, "answers no earlier functionCall")
     pending.remove(match)
-    if call_id is None:
-        meta[f"{NS}/generated_id"] = True
+    if match.tool_call_id != call_id:
+        meta[GENERATED] = True
     response = fr.get("response")
     if response is None:
         raise fail(f"{path}.response", "required field missing")
@@ -142,6 +157,22 @@ def _text(part: Mapping[str, Any], path: str, issuer: str, meta: dict[str, Any])
     return build(TextBlock, f"{path}.text", text=text, metadata=meta)
 
 
+def _call(fc: Mapping[str, Any], where: str, call_id: str, meta: dict[str, Any]) -> ToolCallBlock:
+    """The block of a ``functionCall``; args the wire format cannot hold are kept as their text (``_args``)."""
+    name, args = identifier(fc, "name", where), fc.get("args")
+    try:
+        try:
+            return ToolCallBlock(tool_call_id=call_id, tool_name=name, input=args, metadata=meta)
+        except ValidationError:
+            raw = None if args is None else raw_input(args)
+            if raw is None:
+                raise
+        return ToolCallBlock(tool_call_id=call_id, tool_name=name, input=raw[0], metadata={**meta, **raw[1]})
+    except ValidationError as e:  # the input is the args: a problem in it is reported there
+        at_args = [(f"{where}.args{p[7:]}" if within(p, "$.input") else where + p[1:], m) for p, m in e.errors]
+        raise ValidationError(at_args, omitted=e.omitted) from None
+
+
 def part_block(part: Mapping[str, Any], path: str, issuer: str, pending: list[ToolCallBlock], call_id: str) -> Block:
     """The block for one part; ``pending`` holds the calls not yet answered, ``call_id`` the id for one without."""
     kinds = [k for k in DATA_KINDS if k in part]
@@ -167,15 +198,8 @@ def part_block(part: Mapping[str, Any], path: str, issuer: str, pending: list[To
         if "id" in fc:
             call_id = identifier(fc, "id", where)
         else:
-            meta[f"{NS}/generated_id"] = True
-        call = build(
-            ToolCallBlock,
-            where,
-            tool_call_id=call_id,
-            tool_name=identifier(fc, "name", where),
-            input=fc.get("args"),
-            metadata=meta,
-        )
+            meta[GENERATED] = True
+        call = _call(fc, where, call_id, meta)
         pending.append(call)
         return call
     if kind == "functionResponse":

@@ -10,7 +10,7 @@ from ..._errors import ValidationError
 from ..._model import Block, Citation, CitedUri, Message, TextBlock, ToolCallBlock
 from ..._patterns import check_identifier
 from .._contract import ISSUER_KEY, Reply, StopReason, Usage
-from .._shapes import canonical, pick
+from .._shapes import canonical, pick, snake
 from .._toolkit import build, fail, model_family, obj, utf8_to_index
 from .._usage import Count, read_usage
 from ._read import ISSUER, content_blocks
@@ -139,9 +139,35 @@ def _candidate(candidate: Mapping[str, Any], path: str, model: str | None, respo
     return build(Message, f"{path}.content", role="assistant", content=tuple(blocks))
 
 
+def _once(raw: object, path: str) -> Any:
+    """``raw`` (an object read with ``pick``), refused when it gives a field under both its names.
+
+    Both names at once come from no dump form, so neither value can be trusted over the other, equal or not.
+    """
+    if isinstance(raw, Mapping):
+        place = {key: n for n, key in enumerate(raw)}
+        for key, n in place.items():
+            twin = snake(key) if type(key) is str else key
+            if twin != key and twin in place and raw[key] is not None and raw[twin] is not None:
+                later = twin if place[twin] > n else key
+                raise fail(f"{path}.{later}", f"the field {key} is given twice")
+    return raw
+
+
+def _error(raw: Mapping[str, Any]) -> None:
+    """Refuse the API's error body (``{"error": {"code", "message", "status"}}``): it is no reply."""
+    error = raw.get("error")
+    if error is not None and not any(pick(raw, k) for k in ("candidates", "promptFeedback")):
+        status = pick(error, "status")
+        named = f" ({status})" if type(status) is str and status.isidentifier() and len(status) <= 64 else ""
+        message = f"an API error{named}, not a response (the SDK raises google.genai.errors.APIError for it)"
+        raise fail("$.error", message)
+
+
 def read_reply(response: object, index: int) -> Reply:
     """The ``Reply`` for candidate ``index`` of a response, in any of its dump forms (see ``from_response``)."""
-    raw = obj(response, "$")
+    raw = _once(obj(response, "$"), "$")
+    _error(raw)
     model = _text(pick(raw, "modelVersion"), "$.modelVersion")
     response_id = _text(pick(raw, "responseId"), "$.responseId")
     usage = _usage(pick(raw, "usageMetadata"))
@@ -151,7 +177,7 @@ def read_reply(response: object, index: int) -> Reply:
     message: Message | None = None
     if index < len(candidates):
         path = f"$.candidates[{index}]"
-        candidate = obj(candidates[index], path)
+        candidate = _once(obj(candidates[index], path), path)
         reason = _text(pick(candidate, "finishReason"), f"{path}.finishReason")
         message = _candidate(candidate, path, model, response_id)
         stop = None if reason is None else FINISH_REASONS.get(reason, "other")
@@ -160,7 +186,8 @@ def read_reply(response: object, index: int) -> Reply:
     elif index or candidates:
         raise fail("$.candidates", f"the response has no candidate {index}")
     else:  # no candidate at all: the prompt was blocked, and the feedback says why
-        reason = _text(pick(pick(raw, "promptFeedback"), "blockReason"), "$.promptFeedback.blockReason")
+        feedback = _once(pick(raw, "promptFeedback"), "$.promptFeedback")
+        reason = _text(pick(feedback, "blockReason"), "$.promptFeedback.blockReason")
         stop = None if reason is None else BLOCK_REASONS.get(reason, "other")
     return Reply(
         message=message,

@@ -25,6 +25,8 @@ from .._extras import PayloadWriter, put_extras
 from .._media import lower_media_type
 from .._shapes import BYTES, Kind, fits
 from .._toolkit import b64encode, json_text, key_path
+from ._args import sent_args
+from ._pairing import Pairing, Written
 from ._read import NS, SIG, tool_response
 from ._wire import CALL_EXTRAS, FILE_PART_EXTRAS, JSON_KINDS, PART_EXTRAS, RESPONSE_EXTRAS
 
@@ -33,7 +35,6 @@ __all__ = ["TARGET", "Writer"]
 TARGET = "Gemini"
 _PART = f"{NS}/part"
 _NAME = f"{NS}/displayName"
-_GENERATED = f"{NS}/generated_id"
 
 
 def _name_used(block: FileBlock) -> frozenset[str]:
@@ -49,8 +50,8 @@ def _same(blocks: Sequence[Block]) -> list[tuple[type, object]]:
 class Writer(PayloadWriter):
     """Writes one conversation, then says where each content came from.
 
-    ``origins`` holds the message each content starts at, ``dropped`` the messages with nothing Gemini accepts
-    (``preflight`` reads both).
+    ``origins`` holds the message each content starts at, ``sources`` each content's parts with the blocks they
+    were written from, ``dropped`` the messages with nothing Gemini accepts (``preflight`` reads all three).
     """
 
     namespace = NS
@@ -60,7 +61,9 @@ class Writer(PayloadWriter):
         super().__init__()
         self.issuer = issuer
         self.origins: list[int] = []
+        self.sources: list[list[Written]] = []
         self.dropped: list[int] = []
+        self.pairing = Pairing()
 
     def _citations(self, where: str, block: TextBlock) -> None:
         if block.citations and not issuer_matches(block.metadata.get(ISSUER_KEY), NS):
@@ -137,7 +140,7 @@ class Writer(PayloadWriter):
             reason = "files go in functionResponse.parts after the response; their order changes"
             self.loss(f"{where}.content", reason, "order_changed")
         fr: dict[str, Any] = {"name": block.tool_name, "response": response}
-        if meta.get(_GENERATED) is not True:
+        if self.pairing.sends_id(block):
             fr = {"id": block.tool_call_id, **fr}
         if file_at:
             fr["parts"] = []
@@ -195,10 +198,12 @@ class Writer(PayloadWriter):
             skip = skip | _name_used(block)
         elif type(block) is ToolCallBlock:
             fc: dict[str, Any] = {"name": block.tool_name}
-            if meta.get(_GENERATED) is not True:
+            if self.pairing.call(block):
                 fc = {"id": block.tool_call_id, **fc}
             if isinstance(block.input, dict):
                 fc["args"] = thaw(block.input)
+            elif (raw := sent_args(block.input, meta)) is not None:
+                fc["args"] = raw  # args the wire format could not hold, kept as text: sent as they came
             elif block.input is not None:
                 reason = 'functionCall.args is an object; the input is sent as {"input": ...}'
                 self.loss(f"{where}.input", reason, "content_degraded")
@@ -245,28 +250,46 @@ class Writer(PayloadWriter):
             system: dict[str, Any] = {"parts": parts}
             role = messages[0].metadata.get(f"{NS}/role")
             payload["systemInstruction"] = {"role": role, **system} if type(role) is str else system
+        ends_with_tool = False  # whether the last content written ends with a tool message
         for i, message in enumerate(messages[lead:], start=lead):
             path = f"$[{i}]"
             if message.role in ("system", "developer"):
                 reason = f"Gemini has no {message.role} turn after the start; written as a user turn"
                 self.loss(f"{path}.role", reason, "content_degraded")
-            parts = [p for j, b in enumerate(message.content) if (p := self.part(b, f"{path}.content[{j}]"))]
+            written: list[Written] = [
+                (p, b, where)
+                for j, b in enumerate(message.content)
+                if (p := self.part(b, where := f"{path}.content[{j}]"))
+            ]
+            parts = [p for p, _, _ in written]
             self.report(path, message.metadata)
             role = "model" if message.role == "assistant" else "user"
             if not parts:
                 self.dropped.append(i)
                 continue
+            tool_run, ends_with_tool = ends_with_tool and message.role == "tool", message.role == "tool"
             if (
-                message.metadata.get(f"{NS}/same_content") is True
+                (message.metadata.get(f"{NS}/same_content") is True or tool_run)
                 and contents
                 and contents[-1].get("role", "user") == role
-            ):
+            ):  # one content: a user content split on reading, or parallel results sent one tool message each
                 contents[-1]["parts"].extend(parts)
+                self.sources[-1].extend(written)
                 continue
             content: dict[str, Any] = {"role": role, "parts": parts}
             if role == "user" and f"{NS}/role" in message.metadata and message.metadata[f"{NS}/role"] is None:
                 del content["role"]
             contents.append(content)
             self.origins.append(i)
+            self.sources.append(written)
         payload["contents"] = contents
+        self._pair(contents)
         return payload
+
+    def _pair(self, contents: list[dict[str, Any]]) -> None:
+        """Put the responses without an id of each content in the order of their calls (see ``_pairing``)."""
+        for content, written in zip(contents, self.sources, strict=True):
+            for where in self.pairing.order(written):
+                reason = "Gemini pairs responses without an id with their calls by order; sent in the calls' order"
+                self.loss(where, reason, "order_changed")
+            content["parts"] = [p for p, _, _ in written]
