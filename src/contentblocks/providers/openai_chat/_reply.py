@@ -39,7 +39,7 @@ _COUNTS: dict[str, Count] = {
 
 def _message(raw: dict[str, Any], path: str) -> Message | None:
     """The reply's assistant message, or ``None`` when it holds nothing (no content, refusal or tool call)."""
-    require(raw.get("role", "assistant") in {"assistant", None}, f"{path}.role", "expected assistant")
+    require(raw.get("role", "assistant") in ("assistant", None), f"{path}.role", "expected assistant")
     blocks, metadata = assistant_content(raw, path, {})
     if blocks:
         return build(Message, path, role="assistant", content=blocks, metadata=metadata)
