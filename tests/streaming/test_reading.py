@@ -10,7 +10,8 @@ import pytest
 import contentblocks as cb
 from contentblocks.providers import Reply, Usage
 from contentblocks.streaming import ReplyBuilder, StreamError, StreamReader
-from contentblocks.streaming._reading import Emitter, read_completed
+from contentblocks.streaming._reading import Emitter
+from contentblocks.streaming._sources import read_completed
 
 TEXT = cb.TextBlock(text="Hello", metadata={"openai/id": "msg_1"})
 CALL = cb.ToolCallBlock(tool_call_id="call_1", tool_name="f", input={"a": 1})

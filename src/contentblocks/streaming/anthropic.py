@@ -45,7 +45,8 @@ from ..providers._toolkit import field, obj, parse_json_text, reroot
 from ..providers.anthropic._read import derive_citation, read_block
 from ._errors import fail
 from ._events import BlockKind, StreamEvent
-from ._reading import StreamReader, plain_at, read_completed
+from ._reading import StreamReader
+from ._sources import plain_at, read_completed
 
 __all__ = ["PROVIDER", "Reader", "events", "fold"]
 

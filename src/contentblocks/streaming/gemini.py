@@ -45,7 +45,8 @@ from ..providers.gemini._read import ISSUER, part_block
 from ..providers.gemini._wire import CONTENT
 from ._errors import fail
 from ._events import StreamEvent
-from ._reading import StreamReader, plain_at, read_completed
+from ._reading import StreamReader
+from ._sources import plain_at, read_completed
 
 __all__ = ["PROVIDER", "Reader", "events", "fold"]
 

@@ -48,7 +48,8 @@ from ..providers._contract import Reply
 from ..providers._toolkit import field, obj
 from ._errors import fail
 from ._events import StreamEvent
-from ._reading import StreamReader, plain_at, read_completed
+from ._reading import StreamReader
+from ._sources import plain_at, read_completed
 
 __all__ = ["PROVIDER", "Reader", "events", "fold"]
 
