@@ -191,3 +191,49 @@ def test_a_terminal_response_without_output_takes_the_items_as_they_were_done():
     whole = openai_responses.fold(raw)
     del raw[-1]["response"]["output"]
     assert openai_responses.fold(raw) == whole
+
+
+def _reasoning_stream(summary_setting: str | None) -> list[dict[str, Any]]:
+    """A reasoning item whose reasoning text streams before its summary (the summary is written after it)."""
+    response = {"id": "resp_1", "object": "response", "created_at": 1, "model": "gpt-oss-120b", "status": "in_progress",
+                "output": [], "parallel_tool_calls": True, "tool_choice": "auto", "tools": [],
+                "reasoning": {"effort": "high", "summary": summary_setting}}
+    item = {"type": "reasoning", "id": "rs_1", "summary": [], "content": []}
+    done = {**item, "summary": [{"type": "summary_text", "text": "Weighed it."}],
+            "content": [{"type": "reasoning_text", "text": "Think, then weigh."}]}
+    at = {"item_id": "rs_1", "output_index": 0}
+    raw = [
+        {"type": "response.created", "response": response},
+        {"type": "response.output_item.added", "output_index": 0, "item": item},
+        {"type": "response.reasoning_text.delta", **at, "content_index": 0, "delta": "Think, "},
+        {"type": "response.reasoning_text.delta", **at, "content_index": 0, "delta": "then weigh."},
+        {"type": "response.reasoning_summary_text.delta", **at, "summary_index": 0, "delta": "Weighed it."},
+        {"type": "response.output_item.done", "output_index": 0, "item": done},
+        {"type": "response.completed", "response": {**response, "status": "completed", "output": [done]}},
+    ]
+    return [{**event, "sequence_number": n} for n, event in enumerate(raw)]
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_reasoning_text_before_its_summary_folds_as_the_sdk_folds_it(form):
+    """The adapter numbers summaries before reasoning text; a stream that sends the text first reads the same."""
+    raw = _reasoning_stream("auto")
+    expected = adapter.from_response(sdk_final(sdk_events(raw)))
+    assert [block.text for block in expected.message.content] == ["Weighed it.", "Think, then weigh."]
+    assert openai_responses.fold(FORMS[form](raw)) == expected
+    assert_streams_progressively(openai_responses.Reader, raw, expected)
+
+
+def test_reasoning_text_streams_at_once_when_no_summary_was_asked_for():
+    """With no summary requested nothing can come before the reasoning text, so it shows as it streams."""
+    raw = _reasoning_stream(None)
+    done = copy.deepcopy(raw[5]["item"])
+    done["summary"] = []
+    stream = [*raw[:4], {**raw[5], "item": done}, {**raw[6], "response": {**raw[6]["response"], "output": [done]}}]
+    reader, builder = openai_responses.Reader(), ReplyBuilder(openai_responses.PROVIDER)
+    for event in stream[:3]:
+        builder.feed(reader.read(event))
+    assert builder.snapshot()[0].text == "Think, "
+    for event in stream[3:]:
+        builder.feed(reader.read(event))
+    assert builder.reply() == adapter.from_response(sdk_final(sdk_events(stream)))

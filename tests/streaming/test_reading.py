@@ -10,7 +10,8 @@ import pytest
 import contentblocks as cb
 from contentblocks.providers import Reply, Usage
 from contentblocks.streaming import ReplyBuilder, StreamError, StreamReader
-from contentblocks.streaming._reading import Emitter, read_completed
+from contentblocks.streaming._reading import Emitter
+from contentblocks.streaming._sources import read_completed
 
 TEXT = cb.TextBlock(text="Hello", metadata={"openai/id": "msg_1"})
 CALL = cb.ToolCallBlock(tool_call_id="call_1", tool_name="f", input={"a": 1})
@@ -34,8 +35,8 @@ def test_closing_emits_what_only_the_completed_part_says():
     thought = cb.ReasoningBlock(text="Hmm", signature="sig", metadata={"contentblocks/issuer": "openai"})
     emit = Emitter()
     text, reasoning, call = emit.start("text"), emit.start("reasoning"), emit.start("tool_call", tool_call_id="call_1")
-    emit.text(text, "Hel")
-    emit.text(reasoning, "Hmm")
+    emit.text(text, "Hel", "$[1]")
+    emit.text(reasoning, "Hmm", "$[2]")
     emit.close(text, final, "$[3]")
     emit.close(reasoning, thought, "$[3]")
     emit.close(call, CALL, "$[3]")
@@ -50,7 +51,7 @@ def test_blocks_that_never_streamed_are_emitted_whole_at_the_finish():
     expected = reply(TEXT, file, cb.JsonBlock(value={"type": "web_search_call"}), redacted, CALL,
                      cb.RefusalBlock(text="No."), usage=Usage(input_tokens=1), model="m", response_id="r")
     emit = Emitter()
-    emit.text(emit.start("text"), "Hel")
+    emit.text(emit.start("text"), "Hel", "$[1]")
     emit.finish(expected, "$[9]")
     assert folded(emit) == expected
 
@@ -58,19 +59,19 @@ def test_blocks_that_never_streamed_are_emitted_whole_at_the_finish():
 @pytest.mark.parametrize(
     ("stream", "final", "message"),
     [
-        (lambda e: e.text(e.start("text"), "Hi"), cb.ReasoningBlock(text="Hi"),
+        (lambda e: e.text(e.start("text"), "Hi", "$[0]"), cb.ReasoningBlock(text="Hi"),
          "block 0 streamed as text but the completed part reads as a Python ReasoningBlock object"),
-        (lambda e: e.text(e.start("text"), "Bye"), TEXT, "the completed part's text is not the text block 0 streamed"),
+        (lambda e: e.text(e.start("text"), "Bye", "$[0]"), TEXT, "the completed part's text is not the text block 0 streamed"),
         (lambda e: e.citation(e.start("text"), cb.Citation(source=cb.CitedReference(value="doc"))), TEXT,
          "the completed part's citations are not those block 0 streamed"),
         (lambda e: e.redacted(e.start("reasoning"), b"\x01"), cb.ReasoningBlock(redacted=b"\x02"),
          "the completed part's redacted data is not what block 0 streamed"),
-        (lambda e: e.signature(e.start("reasoning"), "sig"), cb.ReasoningBlock(text="t"),
+        (lambda e: e.signature(e.start("reasoning"), "sig", "$[0]"), cb.ReasoningBlock(text="t"),
          "block 0 streamed a signature the completed part does not have"),
         (lambda e: e.start("tool_call", tool_name="g"), CALL, "the completed part's tool name is not what block 0 streamed"),
-        (lambda e: e.arguments(e.start("tool_call"), '{"a": 2}'), CALL,
+        (lambda e: e.arguments(e.start("tool_call"), '{"a": 2}', "$[0]"), CALL,
          "the completed part's input is not what the arguments block 0 streamed say"),
-        (lambda e: e.arguments(e.start("tool_call"), "{"), CALL,
+        (lambda e: e.arguments(e.start("tool_call"), "{", "$[0]"), CALL,
          "the completed part's input is not what the arguments block 0 streamed say"),
     ],
 )
@@ -86,7 +87,7 @@ def test_a_completed_part_that_disagrees_with_its_deltas_is_refused(stream, fina
 def test_raw_arguments_complete_what_streamed_or_are_refused():
     """A completed part's argument text may finish what streamed; text that does not extend it is refused."""
     emit = Emitter()
-    emit.arguments(emit.start("tool_call", tool_call_id="call_1", tool_name="f"), '{"a"')
+    emit.arguments(emit.start("tool_call", tool_call_id="call_1", tool_name="f"), '{"a"', "$[1]")
     with pytest.raises(StreamError, match="the completed part's arguments are not those block 0 streamed"):
         emit.close(0, CALL, "$[2]", raw_arguments='{"b": 1}')
     emit.close(0, CALL, "$[2]", raw_arguments='{"a": 1}')
@@ -144,7 +145,7 @@ class Echo(StreamReader):
             raise cb.ValidationError([(f"{path}.text", "required field missing")])
         if not self._emit.blocks:
             self._emit.start("text")
-        self._emit.text(0, event["text"])
+        self._emit.text(0, event["text"], path)
 
     def _end(self, path: str) -> None:
         self._emit.finish(reply(cb.TextBlock(text="".join(self._emit.blocks[0].text))), path)

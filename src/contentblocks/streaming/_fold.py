@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from .._errors import describe_type
+from .._errors import ValidationError, describe_type
 from .._model import Block, Message
 from .._rules import DEFAULT_LIMITS
 from ..providers._contract import Reply, StopReason, Usage
@@ -61,8 +61,8 @@ class ReplyBuilder:
     ('Hello', 'end_turn')
     """
 
-    __slots__ = ("_message_metadata", "_model", "_parts", "_position", "_provider_stop_reason", "_response_id",
-                 "_stop_reason", "_stopped", "_usage", "provider")
+    __slots__ = ("_message", "_message_metadata", "_model", "_parts", "_position", "_provider_stop_reason",
+                 "_response_id", "_stop_reason", "_stopped", "_usage", "provider")
 
     def __init__(self, provider: str) -> None:
         if type(provider) is not str or not provider:
@@ -78,6 +78,7 @@ class ReplyBuilder:
         self._model: str | None = None
         self._response_id: str | None = None
         self._message_metadata: dict[str, Any] = {}
+        self._message: Message | None = None
 
     @property
     def stopped(self) -> bool:
@@ -140,18 +141,15 @@ class ReplyBuilder:
         """The reply, equal to what reading the whole response gives.
 
         Raises:
-            StreamError: when the stream has not stopped (no ``ReplyStopped`` yet), at ``$``.
+            StreamError: when the stream has not stopped (no ``ReplyStopped`` yet), at ``$``. The message is built
+                and checked when the reply stops, so this is the only error ``reply()`` gives.
         """
         if not self._stopped:
             still = self.open_blocks
             tail = f"; blocks still open: {', '.join(map(str, still))}" if still else ""
             raise StreamError([("$", f"the stream ended before the reply stopped{tail}")])
-        blocks = self.snapshot()
-        message = None
-        if blocks:
-            message = Message(role="assistant", content=blocks, metadata=self._message_metadata)
         return Reply(
-            message=message,
+            message=self._message,
             stop_reason=self._stop_reason,
             provider_stop_reason=self._provider_stop_reason,
             usage=self._usage,
@@ -280,6 +278,12 @@ class ReplyBuilder:
             raise at(position, f"the reply stops while blocks are still open: {', '.join(map(str, still))}")
         if self._message_metadata and not self._parts:
             raise at(position, "the reply stops with message metadata but no block to carry it")
+        if blocks := self.snapshot():
+            try:  # every block is valid; what the events merged (the message metadata) may not be
+                self._message = Message(role="assistant", content=blocks, metadata=self._message_metadata)
+            except ValidationError as e:
+                raise StreamError([(f"$[{position}]", f"the reply's message is not valid: {p}: {m}")
+                                   for p, m in e.errors], omitted=e.omitted) from None
         self._stopped = True
         self._stop_reason = event.stop_reason
         self._provider_stop_reason = event.provider_stop_reason

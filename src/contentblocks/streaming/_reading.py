@@ -12,14 +12,14 @@ the completed response is an error rather than a silent difference.
 from __future__ import annotations
 
 import abc
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, ClassVar
 
 from .._errors import ValidationError, describe_type
 from .._json import json_key
 from .._model import Block, Citation, FileBlock, JsonBlock, ReasoningBlock, RefusalBlock, TextBlock, ToolCallBlock
 from ..providers._contract import Reply, Usage
-from ..providers._toolkit import json_text, parse_json_text, plain, within
+from ..providers._toolkit import json_text, parse_json_text
 from ._errors import StreamError, fail
 from ._events import (
     ArgumentsAppended,
@@ -42,8 +42,9 @@ from ._events import (
     UsageUpdated,
 )
 from ._fold import ReplyBuilder
+from ._sources import Where, placed, plain_at
 
-__all__ = ["Emitter", "StreamReader", "read_completed"]
+__all__ = ["Emitter", "StreamReader"]
 
 _KINDS: dict[type, BlockKind] = {
     TextBlock: "text",
@@ -58,36 +59,16 @@ _DELTAS: dict[str, type[TextAppended | RefusalAppended | ReasoningAppended]] = {
 }
 
 
-def read_completed(
-    read: Callable[[Any], Reply], completed: Any, path: str, *, reroot: tuple[str, str] | None = None
-) -> Reply:
-    """``read(completed)``: the adapter's reply of what the stream built, its errors made stream errors.
-
-    The adapter's paths point into the completed response (``$.choices[0].message.content``). With ``reroot``
-    (``(old, new)``), a path under ``old`` is the same place under ``new`` in the stream (the completed item an
-    event carries); any other path is kept in the message, at ``path``, the event that completed the response.
-    """
-    try:
-        return read(completed)
-    except ValidationError as e:
-        problems = []
-        for p, m in e.errors:
-            if reroot is not None and within(p, reroot[0]):
-                problems.append((reroot[1] + p[len(reroot[0]) :], m))
-            else:
-                problems.append((path, f"the response the stream built does not read: {p}: {m}"))
-        raise StreamError(problems, omitted=e.omitted) from None
-
-
 class _Sent:
     """What has been emitted for one neutral block: enough to check the completed part against it."""
 
-    __slots__ = ("arguments", "citations", "final", "kind", "redacted", "signature", "text", "tool_call_id",
+    __slots__ = ("arguments", "citations", "final", "kind", "length", "redacted", "signature", "text", "tool_call_id",
                  "tool_name")
 
     def __init__(self, kind: str, tool_call_id: str | None, tool_name: str | None) -> None:
         self.kind = kind
         self.text: list[str] = []
+        self.length = 0  # of the text sent
         self.arguments: list[str] = []
         self.signature: str | None = None
         self.citations: list[Citation] = []
@@ -114,25 +95,29 @@ class Emitter:
 
     # ------------------------------------------------------------------------------------------ deltas
 
-    def start(self, kind: BlockKind, *, tool_call_id: str | None = None, tool_name: str | None = None) -> int:
-        """Start the next block; its index."""
+    def start(
+        self, kind: BlockKind, *, tool_call_id: str | None = None, tool_name: str | None = None, where: Where = "$"
+    ) -> int:
+        """Start the next block; its index (``where``: where a call's id and name came from, see ``Where``)."""
         index = len(self.blocks)
+        event = placed(lambda: BlockStarted(index, kind, tool_call_id=tool_call_id, tool_name=tool_name), where)
         self.blocks.append(_Sent(kind, tool_call_id, tool_name))
-        self.out.append(BlockStarted(index, kind, tool_call_id=tool_call_id, tool_name=tool_name))
+        self.out.append(event)
         return index
 
-    def text(self, index: int, piece: str) -> None:
-        """Text for a text, refusal or reasoning block (the delta of its kind)."""
+    def text(self, index: int, piece: str, where: Where) -> None:
+        """Text for a text, refusal or reasoning block (the delta of its kind), from ``where`` in the stream."""
         if piece:
             sent = self.blocks[index]
+            self.out.append(placed(lambda: _DELTAS[sent.kind](index, piece), where))
             sent.text.append(piece)
-            self.out.append(_DELTAS[sent.kind](index, piece))
+            sent.length += len(piece)
 
-    def signature(self, index: int, signature: str) -> None:
+    def signature(self, index: int, signature: str, where: Where) -> None:
         """A reasoning block's whole signature."""
         if signature and signature != self.blocks[index].signature:
+            self.out.append(placed(lambda: SignatureSet(index, signature), where))
             self.blocks[index].signature = signature
-            self.out.append(SignatureSet(index, signature))
 
     def redacted(self, index: int, data: bytes) -> None:
         """A reasoning block's redacted payload."""
@@ -144,21 +129,23 @@ class Emitter:
         self.blocks[index].citations.append(citation)
         self.out.append(CitationAdded(index, citation))
 
-    def identify(self, index: int, tool_call_id: str | None = None, tool_name: str | None = None) -> None:
+    def identify(
+        self, index: int, tool_call_id: str | None = None, tool_name: str | None = None, *, where: Where = "$"
+    ) -> None:
         """A tool call's id or name, when it was not given at the start (repeats are not emitted again)."""
         sent = self.blocks[index]
         new_id = tool_call_id if tool_call_id and sent.tool_call_id is None else None
         new_name = tool_name if tool_name and sent.tool_name is None else None
         if new_id or new_name:
+            self.out.append(placed(lambda: ToolCallIdentified(index, new_id, new_name), where))
             sent.tool_call_id = sent.tool_call_id or new_id
             sent.tool_name = sent.tool_name or new_name
-            self.out.append(ToolCallIdentified(index, new_id, new_name))
 
-    def arguments(self, index: int, piece: str) -> None:
+    def arguments(self, index: int, piece: str, where: Where) -> None:
         """Argument text for a tool call."""
         if piece:
+            self.out.append(placed(lambda: ArgumentsAppended(index, piece), where))
             self.blocks[index].arguments.append(piece)
-            self.out.append(ArgumentsAppended(index, piece))
 
     # ------------------------------------------------------------------------------------------ closing
 
@@ -199,7 +186,7 @@ class Emitter:
         if kind is None:
             raise fail(path, f"a reply cannot hold {describe_type(final)}")
         ids = (final.tool_call_id, final.tool_name) if isinstance(final, ToolCallBlock) else (None, None)
-        self.start(kind, tool_call_id=ids[0], tool_name=ids[1])
+        self.start(kind, tool_call_id=ids[0], tool_name=ids[1], where=path)
         self.close(index, final, path)
         return index
 
@@ -207,7 +194,7 @@ class Emitter:
         streamed = "".join(sent.text)
         if not final.startswith(streamed):
             raise fail(path, f"the completed part's text is not the text block {index} streamed")
-        self.text(index, final[len(streamed) :])
+        self.text(index, final[len(streamed) :], path)
 
     def _close_citations(self, index: int, sent: _Sent, final: tuple[Citation, ...], path: str) -> None:
         if tuple(sent.citations) != final[: len(sent.citations)]:
@@ -222,7 +209,7 @@ class Emitter:
             elif sent.redacted != final.redacted:
                 raise fail(path, f"the completed part's redacted data is not what block {index} streamed")
         elif final.signature is not None:
-            self.signature(index, final.signature)
+            self.signature(index, final.signature, path)
         elif sent.signature is not None:
             raise fail(path, f"block {index} streamed a signature the completed part does not have")
 
@@ -232,26 +219,29 @@ class Emitter:
         for name in ("tool_call_id", "tool_name"):
             if getattr(sent, name) not in {None, getattr(final, name)}:
                 raise fail(path, f"the completed part's {name.replace('_', ' ')} is not what block {index} streamed")
-        self.identify(index, final.tool_call_id, final.tool_name)
+        self.identify(index, final.tool_call_id, final.tool_name, where=path)
         streamed = "".join(sent.arguments)
         if raw is not None:
             if not raw.startswith(streamed):
                 raise fail(path, f"the completed part's arguments are not those block {index} streamed")
-            self.arguments(index, raw[len(streamed) :])
+            self.arguments(index, raw[len(streamed) :], path)
             streamed = raw
         elif not streamed:
             streamed = json_text(final.input)
-            self.arguments(index, streamed)
+            self.arguments(index, streamed, path)
         ok, value = parse_json_text(streamed)
         folded = value if ok else streamed if keep_invalid else _NOT_JSON
         if folded is _NOT_JSON or json_key(folded) != json_key(final.input):
             raise fail(path, f"the completed part's input is not what the arguments block {index} streamed say")
 
-    def finish(self, reply: Reply, path: str, *, keep_invalid: bool = False) -> None:
+    def finish(
+        self, reply: Reply, path: str, *, keep_invalid: bool = False, where: Mapping[str, str] | None = None
+    ) -> None:
         """Close the stream against the whole reply as the adapter reads it, then stop it.
 
         Open blocks are closed against the reply's blocks, blocks that never streamed are emitted whole, and the
-        message metadata, usage, model, id and stop reason follow.
+        message metadata, usage, model, id and stop reason follow. ``where`` names the paths the model, the
+        response id and the provider's stop reason came from (``path`` for any it leaves out).
 
         Raises:
             StreamError: at ``path`` when the stream's blocks are not the reply's (in number, kind or content).
@@ -268,9 +258,10 @@ class Emitter:
                 raise fail(path, f"block {index} as it ended is not block {index} of the completed reply")
         if reply.message is not None and reply.message.metadata:
             self.out.append(MessageMetadataAdded(reply.message.metadata))
+        where = {"$": path, **(where or {})}
         self.usage(reply.usage, path)
-        self.response(reply.model, reply.response_id, path)
-        self.out.append(ReplyStopped(reply.stop_reason, reply.provider_stop_reason))
+        self.response(reply.model, reply.response_id, path, where)
+        self.out.append(placed(lambda: ReplyStopped(reply.stop_reason, reply.provider_stop_reason), where))
 
     def usage(self, usage: Usage | None, path: str) -> None:
         """Report the usage so far, when it changed."""
@@ -282,13 +273,16 @@ class Emitter:
             self._usage = usage
             self.out.append(UsageUpdated(usage))
 
-    def response(self, model: str | None, response_id: str | None, path: str) -> None:
-        """Report the model and response id, when they changed (a value once given is never taken back)."""
+    def response(self, model: str | None, response_id: str | None, path: str, where: Where | None = None) -> None:
+        """Report the model and response id, when they changed (a value once given is never taken back).
+
+        ``where`` names the paths they came from (``{"model": ..., "response_id": ...}``), ``path`` by default.
+        """
         if (model is None and self._model is not None) or (response_id is None and self._response_id is not None):
             raise fail(path, "the stream named a model or response id that the completed reply does not have")
         if (model, response_id) != (self._model, self._response_id):
+            self.out.append(placed(lambda: ResponseIdentified(model=model, response_id=response_id), where or path))
             self._model, self._response_id = model, response_id
-            self.out.append(ResponseIdentified(model=model, response_id=response_id))
 
 
 _NOT_JSON: Any = object()
@@ -355,7 +349,7 @@ class StreamReader(abc.ABC):
 
     @staticmethod
     def _object(event: object, path: str) -> dict[str, Any]:
-        raw = plain(event)
+        raw = plain_at(event, path)
         if type(raw) is not dict:
             raise fail(path, f"expected a stream event (an SDK object or a dict), got {describe_type(raw)}")
         return raw

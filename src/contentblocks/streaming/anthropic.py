@@ -38,14 +38,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from .._errors import preview
+from .._errors import ValidationError, preview
 from ..providers import anthropic as adapter
 from ..providers._contract import Reply
-from ..providers._toolkit import field, obj, parse_json_text, plain
+from ..providers._toolkit import field, obj, parse_json_text, reroot
 from ..providers.anthropic._read import derive_citation, read_block
 from ._errors import fail
 from ._events import BlockKind, StreamEvent
-from ._reading import StreamReader, read_completed
+from ._reading import StreamReader
+from ._sources import plain_at, read_completed
 
 __all__ = ["PROVIDER", "Reader", "events", "fold"]
 
@@ -74,7 +75,7 @@ class _Block:
         self.path = path
         self.pieces: list[str] = []  # text or thinking
         self.json: list[str] = []  # input_json_delta
-        self.citations: list[Any] = list(native.get("citations") or ())
+        self.citations: list[Any] = list(field(native, "citations", list, path, optional=True) or ())
 
     def completed(self) -> dict[str, Any]:
         """The block as the SDK's ``accumulate_event`` leaves it at ``content_block_stop``."""
@@ -104,6 +105,7 @@ class Reader(StreamReader):
         self._blocks: list[_Block] = []
         self._usage: dict[str, Any] = {}
         self._stop: dict[str, Any] = {}
+        self._stop_path = "$"  # where the stop reason came from
         self._stopped = False
 
     def _read(self, event: dict[str, Any], path: str) -> None:
@@ -132,37 +134,42 @@ class Reader(StreamReader):
     def _message_start(self, event: dict[str, Any], path: str) -> None:
         if self._message is not None:
             raise fail(path, "a second message_start")
-        message = dict(obj(plain(event.get("message")), f"{path}.message"))
+        message = dict(obj(plain_at(event.get("message"), f"{path}.message"), f"{path}.message"))
         if message.get("content"):
             raise fail(f"{path}.message.content", "a message_start with content (content arrives in blocks)")
         self._usage = dict(obj(message.pop("usage", None) or {}, f"{path}.message.usage"))
         self._message = message
         reply = self._reply(path)
-        self._emit.response(reply.model, reply.response_id, path)
+        self._emit.response(reply.model, reply.response_id, path,
+                            {"model": f"{path}.message.model", "response_id": f"{path}.message.id"})
         self._emit.usage(reply.usage, path)
 
     def _block_start(self, event: dict[str, Any], path: str) -> None:
         index = field(event, "index", int, path)
         if index != len(self._blocks):
             raise fail(f"{path}.index", f"content block {index} starts, but block {len(self._blocks)} is next")
-        native = dict(obj(plain(event.get("content_block")), f"{path}.content_block"))
+        where = f"{path}.content_block"
+        native = dict(obj(plain_at(event.get("content_block"), where), where))
         kind = field(native, "type", str, f"{path}.content_block")
         if any(block.index is None and not block.done for block in self._blocks[-1:]):
             raise fail(path, "a content block starts before the block kept whole has stopped")
+        field(native, "citations", list, where, optional=True)
         streamed = _STREAMED.get(kind)
         neutral = None
         if streamed is not None and not (kind == "text" and not native.get("text") and not native.get("citations")):
             ids = (native.get("id"), native.get("name")) if kind == "tool_use" else (None, None)
-            neutral = self._emit.start(streamed, tool_call_id=ids[0], tool_name=ids[1])
-        block = _Block(native, index, neutral, f"{path}.content_block")
+            neutral = self._emit.start(streamed, tool_call_id=ids[0], tool_name=ids[1],
+                                       where={"$": where, "tool_call_id": f"{where}.id", "tool_name": f"{where}.name"})
+        block = _Block(native, index, neutral, where)
         self._blocks.append(block)
         if neutral is not None:
             if kind == "redacted_thinking":
                 self._emit.redacted(neutral, read_block(native, block.path).redacted)
-            self._emit.text(neutral, native.get("text") or native.get("thinking") or "")
-            self._emit.signature(neutral, native.get("signature") or "")
-            for citation in block.citations:
-                self._emit.citation(neutral, derive_citation(plain(citation)))
+            key = "text" if "text" in native else "thinking"
+            self._emit.text(neutral, native.get(key) or "", f"{where}.{key}")
+            self._emit.signature(neutral, native.get("signature") or "", f"{where}.signature")
+            for k, citation in enumerate(block.citations):
+                self._emit.citation(neutral, _citation(citation, f"{where}.citations[{k}]"))
 
     def _open(self, event: dict[str, Any], path: str) -> _Block:
         index: int = field(event, "index", int, path)
@@ -188,31 +195,33 @@ class Reader(StreamReader):
 
     def _block_delta(self, event: dict[str, Any], path: str) -> None:
         block = self._open(event, path)
-        delta = obj(plain(event.get("delta")), f"{path}.delta")
+        delta = obj(plain_at(event.get("delta"), f"{path}.delta"), f"{path}.delta")
         kind = self._delta_kind(block, delta, path)
         if block.index is None and block.native["type"] == "text" and (delta.get("text") or kind == "citations_delta"):
             block.index = self._emit.start("text")  # a text block starts at its first text: an empty one is left out
         index = block.index  # None for a block kept whole: its deltas only build it, for its stop
         if kind in {"text_delta", "thinking_delta"}:
-            piece = field(delta, "text" if kind == "text_delta" else "thinking", str, f"{path}.delta")
-            block.pieces.append(piece)
+            key = "text" if kind == "text_delta" else "thinking"
+            piece = field(delta, key, str, f"{path}.delta")
             if index is not None:
-                self._emit.text(index, piece)
+                self._emit.text(index, piece, f"{path}.delta.{key}")
+            block.pieces.append(piece)
         elif kind == "citations_delta":
-            citation = obj(plain(delta.get("citation")), f"{path}.delta.citation")
-            field(citation, "type", str, f"{path}.delta.citation")
+            citation = obj(plain_at(delta.get("citation"), f"{path}.delta.citation"), f"{path}.delta.citation")
+            derived = _citation(citation, f"{path}.delta.citation")
             block.citations.append(citation)
             if index is not None:
-                self._emit.citation(index, derive_citation(citation))
+                self._emit.citation(index, derived)
         elif kind == "signature_delta":
-            block.native["signature"] = field(delta, "signature", str, f"{path}.delta")
+            signature = field(delta, "signature", str, f"{path}.delta")
             if index is not None:
-                self._emit.signature(index, block.native["signature"])
+                self._emit.signature(index, signature, f"{path}.delta.signature")
+            block.native["signature"] = signature
         else:
             piece = field(delta, "partial_json", str, f"{path}.delta")
-            block.json.append(piece)
             if index is not None:
-                self._emit.arguments(index, piece)
+                self._emit.arguments(index, piece, f"{path}.delta.partial_json")
+            block.json.append(piece)
 
     def _block_stop(self, event: dict[str, Any], path: str) -> None:
         block = self._open(event, path)
@@ -226,9 +235,10 @@ class Reader(StreamReader):
         block.done = True
 
     def _message_delta(self, event: dict[str, Any], path: str) -> None:
-        delta = obj(plain(event.get("delta")), f"{path}.delta")
+        delta = obj(plain_at(event.get("delta"), f"{path}.delta"), f"{path}.delta")
         self._stop = {key: value for key, value in delta.items() if key in {"stop_reason", "stop_sequence"}}
-        usage = obj(plain(event.get("usage")) or {}, f"{path}.usage")
+        self._stop_path = f"{path}.delta.stop_reason"
+        usage = obj(plain_at(event.get("usage"), f"{path}.usage") or {}, f"{path}.usage")
         # Usage counts on message_delta are running totals: they replace; a null one keeps the earlier count.
         self._usage.update({key: value for key, value in usage.items() if value is not None})
         self._emit.usage(self._reply(path).usage, path)
@@ -237,7 +247,17 @@ class Reader(StreamReader):
         if still := [str(k) for k, block in enumerate(self._blocks) if not block.done]:
             raise fail(path, f"message_stop while content blocks are open: {', '.join(still)}")
         self._stopped = True
-        self._emit.finish(self._reply(path, [block.completed() for block in self._blocks]), path)
+        self._emit.finish(self._reply(path, [block.completed() for block in self._blocks]), path,
+                          where={"provider_stop_reason": self._stop_path})
+
+
+def _citation(native: Any, path: str) -> Any:
+    """The neutral citation of a native one at ``path`` (an object with a type), its problems reported there."""
+    field(obj(native, path), "type", str, path)
+    try:
+        return derive_citation(native)
+    except ValidationError as e:
+        raise reroot(e, path) from None
 
 
 _HANDLERS = {

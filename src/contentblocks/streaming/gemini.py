@@ -12,8 +12,11 @@ chunk, in order"), made exact for every part kind:
   version, the response id...) takes the last value a chunk gave it (Gemini reports running totals).
 
 Text and thoughts stream as they come and end with the stream (grounding arrives with the last chunk and cites
-the text); every other part is read whole by the Gemini adapter when it arrives. ``end()`` closes the reply
-against ``gemini.from_response`` of the concatenated response.
+the text); every other part is read whole by the Gemini adapter's part reader when it arrives, at its place in the
+candidate (a call's generated id depends on it), at a cost that does not grow with the parts before it. ``end()``
+closes the reply against ``gemini.from_response`` of the concatenated response. A candidate's ``content`` that
+the adapter refuses is refused where it arrives, and so is another provider's event (one with a ``type``, an
+``object`` or ``choices``), rather than read as an empty chunk.
 
 >>> from contentblocks.streaming import gemini
 >>> stream = [
@@ -33,14 +36,17 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from .._patterns import check_identifier
 from ..providers import gemini as adapter
 from ..providers._contract import Reply
 from ..providers._shapes import canonical, pick
-from ..providers._toolkit import obj, plain
-from ..providers.gemini._wire import PART
+from ..providers._toolkit import model_family, obj
+from ..providers.gemini._read import ISSUER, part_block
+from ..providers.gemini._wire import CONTENT
 from ._errors import fail
 from ._events import StreamEvent
-from ._reading import StreamReader, read_completed
+from ._reading import StreamReader
+from ._sources import plain_at, read_completed
 
 __all__ = ["PROVIDER", "Reader", "events", "fold"]
 
@@ -48,6 +54,8 @@ __all__ = ["PROVIDER", "Reader", "events", "fold"]
 PROVIDER = "gemini"
 
 _TEXT_KEYS = frozenset({"text", "thought", "thoughtSignature"})
+#: Keys of other providers' stream events that no ``GenerateContentResponse`` has.
+_FOREIGN_KEYS = ("type", "object", "choices")
 
 
 def _continues(previous: dict[str, Any], part: dict[str, Any]) -> bool:
@@ -94,12 +102,21 @@ class Reader(StreamReader):
         self._top: dict[str, Any] = {}
         self._fields: dict[str, Any] = {}
         self._parts: list[_Part] = []
+        self._ids = (ISSUER, "gemini_call_0_")  # the issuer and the prefix of generated call ids, as the adapter's
+        self._stop_path = "$"  # where the finish or block reason came from
 
     def _read(self, event: dict[str, Any], path: str) -> None:
+        for key in _FOREIGN_KEYS:
+            if key in event:
+                raise fail(f"{path}.{key}", "not a Gemini chunk (a GenerateContentResponse has no such key)")
         self._top.update({key: value for key, value in event.items() if key != "candidates" and value is not None})
         # the model and id, read from the chunk's top-level fields alone
         reply = read_completed(adapter.from_response, {**self._top, "candidates": []}, path)
-        self._emit.response(reply.model, reply.response_id, path)
+        self._emit.response(reply.model, reply.response_id, path,
+                            {"model": f"{path}.modelVersion", "response_id": f"{path}.responseId"})
+        self._ids = _call_ids(reply.model, reply.response_id)
+        if pick(pick(event, "promptFeedback"), "blockReason") is not None:
+            self._stop_path = f"{path}.promptFeedback.blockReason"
         candidates = pick(event, "candidates") or []
         if not isinstance(candidates, list):
             raise fail(f"{path}.candidates", "expected an array")
@@ -107,13 +124,16 @@ class Reader(StreamReader):
             self._candidate_chunk(candidates[self._candidate], f"{path}.candidates[{self._candidate}]")
 
     def _candidate_chunk(self, raw: object, path: str) -> None:
-        candidate = obj(plain(raw), path)
+        candidate = obj(plain_at(raw, path), path)
         self._fields.update({key: value for key, value in candidate.items() if key != "content" and value is not None})
-        parts = pick(pick(candidate, "content"), "parts") or []
-        if not isinstance(parts, list):
-            raise fail(f"{path}.content.parts", "expected an array")
+        if pick(candidate, "finishReason") is not None:
+            self._stop_path = f"{path}.finishReason"
+        content = pick(candidate, "content")
+        if content is None:
+            return
+        parts = canonical(content, CONTENT, f"{path}.content").get("parts") or []
         for j, part in enumerate(parts):
-            self._part(canonical(plain(part), PART, f"{path}.content.parts[{j}]"), f"{path}.content.parts[{j}]")
+            self._part(part, f"{path}.content.parts[{j}]")
 
     def _part(self, part: dict[str, Any], path: str) -> None:
         call = part.get("functionCall") or {}
@@ -123,33 +143,33 @@ class Reader(StreamReader):
         if previous is not None and _continues(previous.native, part):
             previous.native.update({key: value for key, value in part.items() if key != "text"})
             previous.pieces.append(part["text"])
-            self._stream(previous, part["text"])
+            self._stream(previous, part["text"], path)
             return
         if previous is not None and previous.text_part() and previous.block is None:
             previous.block = self._emit.whole(self._read_part(previous, len(self._parts) - 1, path), path)
         current = _Part(part)
         self._parts.append(current)
         if current.text_part():
-            self._stream(current, part["text"])
+            self._stream(current, part["text"], path)
         else:
             current.block = self._emit.whole(self._read_part(current, len(self._parts) - 1, path), path)
 
-    def _stream(self, part: _Part, text: str) -> None:
-        """Text or thought text as it comes; a thought's signature as soon as it has one."""
+    def _stream(self, part: _Part, text: str, path: str) -> None:
+        """Text or thought text as it comes (from the part at ``path``); a thought's signature once it has one."""
         thought = part.native.get("thought") is True
         if text and part.block is None:
             part.block = self._emit.start("reasoning" if thought else "text")
         if part.block is not None:
-            self._emit.text(part.block, text)
+            self._emit.text(part.block, text, f"{path}.text")
             if thought and "thoughtSignature" in part.native:
-                self._emit.signature(part.block, part.native["thoughtSignature"])
+                self._emit.signature(part.block, part.native["thoughtSignature"], f"{path}.thoughtSignature")
 
     def _from_response(self, response: dict[str, Any]) -> Reply:
         return adapter.from_response(response, candidate=self._candidate)
 
-    def _response(self, parts: list[dict[str, Any]], *, with_fields: bool = True) -> dict[str, Any]:
-        """The concatenated response with ``parts`` as the candidate's parts (and its other fields, or none)."""
-        candidate = {**self._fields} if with_fields else {}
+    def _response(self, parts: list[dict[str, Any]]) -> dict[str, Any]:
+        """The concatenated response with ``parts`` as the candidate's parts."""
+        candidate = {**self._fields}
         if parts:
             candidate["content"] = {"role": "model", "parts": parts}
         if not candidate:  # no candidate at all: a blocked prompt
@@ -157,23 +177,28 @@ class Reader(StreamReader):
         return {**self._top, "candidates": [*([{}] * self._candidate), candidate]}
 
     def _read_part(self, part: _Part, j: int, path: str) -> Any:
-        """The adapter's block for part ``j``, read as the response's part ``j``.
+        """The adapter's block for part ``j`` of the candidate, read by its part reader (``path``: where it came).
 
-        A call's generated id and the issuer depend on the part's place, the model and the response id, so the
-        part is read in a response with those, where the parts before it stand in as text.
+        A call's generated id and the issuer depend on the part's place, the model and the response id, which
+        the reader passes as the adapter's candidate reading does; ``end()`` checks the block against it.
         """
-        response = self._response([*([{"text": "-"}] * j), part.completed()], with_fields=False)
-        root = f"$.candidates[{self._candidate}].content.parts[{j}]"
-        reply = read_completed(self._from_response, response, path, reroot=(root, path))
-        assert reply.message is not None  # noqa: S101 - the response has at least the part itself
-        return reply.message.content[j]
+        issuer, ids = self._ids
+        return part_block(part.completed(), path, issuer, [], f"{ids}{j}")
 
     def _end(self, path: str) -> None:
         blocked = pick(pick(self._top, "promptFeedback"), "blockReason") is not None
         if pick(self._fields, "finishReason") is None and not blocked:
             return  # the stream never said why it stopped: the builder has no reply to give
         response = self._response([part.completed() for part in self._parts])
-        self._emit.finish(read_completed(self._from_response, response, path), path)
+        reply = read_completed(self._from_response, response, path)
+        self._emit.finish(reply, path, where={"provider_stop_reason": self._stop_path})
+
+
+def _call_ids(model: str | None, response_id: str | None) -> tuple[str, str]:
+    """The issuer of a candidate's blocks and the prefix of its generated call ids, as ``from_response`` gives them."""
+    issuer = f"{ISSUER}/{model_family(model)}" if model else ISSUER
+    named = response_id and check_identifier(f"gemini_call_{response_id}_0") is None
+    return issuer, f"gemini_call_{response_id}_" if named else "gemini_call_0_"
 
 
 def events(stream: Iterable[object], *, candidate: int = 0) -> Iterator[StreamEvent]:

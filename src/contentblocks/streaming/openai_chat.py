@@ -2,7 +2,8 @@
 
 Each chunk is a ``ChatCompletionChunk`` or any of its dict forms. The reader accumulates the chosen choice's
 ``delta`` as the SDK's ``ChatCompletionStreamState`` does (strings joined, tool calls merged by their
-``index``), but in linear time, and streams as it goes: ``content`` as text, ``refusal`` as a refusal, each tool
+``index``), but in linear time (a list remembers whether it holds only scalars, rather than asking on each
+delta), and streams as it goes: ``content`` as text, ``refusal`` as a refusal, each tool
 call's ``id``, ``function.name`` and ``function.arguments`` (parallel calls by their index). Chat never says
 that a stream is over (the usage chunk, when asked for, comes after the ``finish_reason``), so ``end()``
 closes the reply against ``openai_chat.from_response`` of the completion the chunks built, which gives the
@@ -36,16 +37,19 @@ citations of ``annotations``, the audio transcript, the stop reason and the usag
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable, Iterator
 from typing import Any
 
 from .._errors import preview
+from .._rules import DEFAULT_LIMITS
 from ..providers import openai_chat as adapter
 from ..providers._contract import Reply
-from ..providers._toolkit import field, obj, plain
+from ..providers._toolkit import field, obj
 from ._errors import fail
 from ._events import StreamEvent
-from ._reading import StreamReader, read_completed
+from ._reading import StreamReader
+from ._sources import plain_at, read_completed
 
 __all__ = ["PROVIDER", "Reader", "events", "fold"]
 
@@ -62,6 +66,48 @@ class _Str:
         self.pieces = [first]
 
 
+class _Items(list[Any]):
+    """A list the deltas extend, knowing whether it holds only scalars (strings and numbers) without a scan."""
+
+    __slots__ = ("scalars",)
+
+    def __init__(self, items: list[Any]) -> None:
+        super().__init__(items)
+        self.scalars = _scalars(items)
+
+    def extend_with(self, items: list[Any]) -> None:
+        self.extend(items)
+        self.scalars = self.scalars and _scalars(items)
+
+
+def _scalars(items: list[Any]) -> bool:
+    return all(isinstance(x, (str, int, float)) for x in items)
+
+
+#: How deep a delta may nest: the adapter keeps no deeper value (as metadata it would refuse it), and the
+#: accumulator recurses, so a deeper delta is refused where it comes.
+_MAX_DEPTH = DEFAULT_LIMITS.max_depth + 1
+
+
+def _check_depth(value: object, path: str) -> None:
+    """Refuse ``value`` when it nests more than ``_MAX_DEPTH`` containers (walked with a stack, not recursion)."""
+    stack: list[tuple[object, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        members = item.values() if isinstance(item, dict) else item if isinstance(item, list) else ()
+        for member in members:
+            if isinstance(member, (dict, list)):
+                if depth >= _MAX_DEPTH:
+                    raise fail(path, f"nested deeper than {_MAX_DEPTH} containers")
+                stack.append((member, depth + 1))
+
+
+def _check_index(index: int, path: str) -> None:
+    """Refuse a list entry's index that is negative, or past what a list can hold (the SDK's ``OverflowError``)."""
+    if not 0 <= index <= sys.maxsize:
+        raise fail(f"{path}.index", f"must be from 0 to {sys.maxsize}")
+
+
 def _own(value: Any) -> Any:
     """A delta's value as the accumulator holds it: strings become appendable, ``null`` members are left out."""
     if type(value) is str:
@@ -69,7 +115,7 @@ def _own(value: Any) -> Any:
     if isinstance(value, dict):
         return {key: _own(member) for key, member in value.items() if member is not None}
     if isinstance(value, list):
-        return [_own(item) if isinstance(item, dict) else item for item in value]
+        return _Items([_own(item) if isinstance(item, dict) else item for item in value])
     return value
 
 
@@ -90,7 +136,7 @@ def _merge(acc: dict[str, Any], delta: dict[str, Any], path: str) -> None:
             if not _indexed(value):
                 acc[key] = _own(value)
                 continue
-            acc[key] = []
+            acc[key] = _Items([])
         old = acc[key]
         if key in {"index", "type"}:
             acc[key] = _own(value)
@@ -100,22 +146,26 @@ def _merge(acc: dict[str, Any], delta: dict[str, Any], path: str) -> None:
             acc[key] = old + value
         elif isinstance(old, dict) and isinstance(value, dict):
             _merge(old, value, f"{path}.{key}")
-        elif isinstance(old, list) and isinstance(value, list):
+        elif isinstance(old, _Items) and isinstance(value, list):
             _merge_list(old, value, f"{path}.{key}")
 
 
-def _merge_list(old: list[Any], value: list[Any], path: str) -> None:
-    """A list of primitives grows at the end; a list of indexed objects merges each entry into its index."""
-    if all(isinstance(x, (str, int, float)) for x in old) and (old or not _indexed(value)):
-        old.extend(_own(value))
+def _merge_list(old: _Items, value: list[Any], path: str) -> None:
+    """A list of primitives grows at the end; a list of indexed objects merges each entry into its index.
+
+    An index past the end appends, as the SDK's ``list.insert`` does; see ``_check_index`` for those refused.
+    """
+    if old.scalars and (old or not _indexed(value)):
+        old.extend_with(_own(value))
         return
     for k, entry in enumerate(value):
         entry_path = f"{path}[{k}]"
         index = field(obj(entry, entry_path), "index", int, entry_path)
+        _check_index(index, entry_path)
         if index < len(old):
             _merge(obj(old[index], entry_path), entry, entry_path)
         else:
-            old.insert(index, _own(entry))
+            old.extend_with([_own(entry)])
 
 
 def _plain(value: Any) -> Any:
@@ -144,6 +194,7 @@ class Reader(StreamReader):
         self._head: dict[str, Any] | None = None
         self._message: dict[str, Any] = {}
         self._finish: str | None = None
+        self._finish_path = "$"
         self._usage: Any = None
         self._text: int | None = None
         self._refusal: int | None = None
@@ -158,20 +209,25 @@ class Reader(StreamReader):
         if self._head is None:
             self._head = {key: value for key, value in event.items() if key not in {"choices", "usage", "obfuscation"}}
             reply = read_completed(self._from_response, self._completion(), path)
-            self._emit.response(reply.model, reply.response_id, path)
+            self._emit.response(reply.model, reply.response_id, path,
+                                {"model": f"{path}.model", "response_id": f"{path}.id"})
         self._usage = event.get("usage")
         for k, raw in enumerate(field(event, "choices", list, path)):
             choice_path = f"{path}.choices[{k}]"
-            choice = obj(plain(raw), choice_path)
+            choice = obj(plain_at(raw, choice_path), choice_path)
             if field(choice, "index", int, choice_path) != self._choice:
                 continue
-            delta = obj(plain(choice.get("delta")) or {}, f"{choice_path}.delta")
+            delta_path = f"{choice_path}.delta"
+            delta = obj(plain_at(choice.get("delta"), delta_path) or {}, delta_path)
             if self._finish is not None and any(value is not None for value in delta.values()):
-                raise fail(f"{choice_path}.delta", "a delta after the choice's finish_reason")
-            _merge(self._message, delta, f"{choice_path}.delta")
-            self._stream(delta, f"{choice_path}.delta")
+                raise fail(delta_path, "a delta after the choice's finish_reason")
+            _check_depth(delta, delta_path)
+            field(delta, "role", str, delta_path, optional=True)
+            self._stream(delta, delta_path)  # checks what it streams before the accumulator takes it
+            _merge(self._message, delta, delta_path)
             finish = field(choice, "finish_reason", str, choice_path, optional=True)
-            self._finish = finish or self._finish
+            if finish:
+                self._finish, self._finish_path = finish, f"{choice_path}.finish_reason"
 
     def _stream(self, delta: dict[str, Any], path: str) -> None:
         """The neutral deltas of one choice delta; blocks start at their first visible content."""
@@ -180,25 +236,28 @@ class Reader(StreamReader):
         if content:
             if self._text is None:
                 self._text = emit.start("text")
-            emit.text(self._text, content)
+            emit.text(self._text, content, f"{path}.content")
         refusal = field(delta, "refusal", str, path, optional=True)
         if refusal:
             if self._refusal is None:
                 self._refusal = emit.start("refusal")
-            emit.text(self._refusal, refusal)
+            emit.text(self._refusal, refusal, f"{path}.refusal")
         for k, raw in enumerate(field(delta, "tool_calls", list, path, optional=True) or ()):
             call_path = f"{path}.tool_calls[{k}]"
-            call = obj(plain(raw), call_path)
+            call = obj(plain_at(raw, call_path), call_path)
             index = field(call, "index", int, call_path)
+            _check_index(index, call_path)
             function = obj(call.get("function") or {}, f"{call_path}.function")
             call_id = field(call, "id", str, call_path, optional=True)
             name = field(function, "name", str, f"{call_path}.function", optional=True)
+            where = {"$": call_path, "tool_call_id": f"{call_path}.id", "tool_name": f"{call_path}.function.name"}
             if index not in self._calls:
-                self._calls[index] = emit.start("tool_call", tool_call_id=call_id or None, tool_name=name or None)
+                self._calls[index] = emit.start("tool_call", tool_call_id=call_id or None, tool_name=name or None,
+                                                where=where)
             else:
-                emit.identify(self._calls[index], call_id, name)
-            emit.arguments(self._calls[index], field(function, "arguments", str, f"{call_path}.function",
-                                                     optional=True) or "")
+                emit.identify(self._calls[index], call_id, name, where=where)
+            arguments = field(function, "arguments", str, f"{call_path}.function", optional=True)
+            emit.arguments(self._calls[index], arguments or "", f"{call_path}.function.arguments")
 
     def _from_response(self, completion: dict[str, Any]) -> Reply:
         return adapter.from_response(completion, choice=self._choice)
@@ -214,7 +273,7 @@ class Reader(StreamReader):
         if self._head is None or self._finish is None:
             return  # the stream never finished: the builder has no reply to give
         reply = read_completed(self._from_response, self._completion(), path)
-        self._emit.finish(reply, path, keep_invalid=True)
+        self._emit.finish(reply, path, keep_invalid=True, where={"provider_stop_reason": self._finish_path})
 
 
 def events(stream: Iterable[object], *, choice: int = 0) -> Iterator[StreamEvent]:

@@ -3,7 +3,10 @@
 Each event is one of the SDK's ``ResponseStreamEvent`` objects or any of its dict forms. Three item types
 stream their content: a ``message`` (``output_text.delta`` as text, ``refusal.delta`` as a refusal,
 ``output_text.annotation.added`` as citations), a ``reasoning`` item (``reasoning_summary_text.delta`` and
-``reasoning_text.delta``, one reasoning block per part) and a ``function_call`` (``function_call_arguments.delta``).
+``reasoning_text.delta``, one reasoning block per part, numbered as the adapter numbers them: every summary part
+before any reasoning text part) and a ``function_call`` (``function_call_arguments.delta``). A summary is written
+after the reasoning it sums up, so when the response asks for one (``reasoning.summary``), the reasoning text is
+held back and arrives with the completed item; when it asks for none, the reasoning text streams as it comes.
 At ``output_item.done`` the completed item is read with the Responses adapter, so its blocks end exactly as
 ``openai_responses.from_response`` reads them (the encrypted reasoning arrives there, as the first block's
 signature). Every other item (web search, file search, image generation, MCP calls...) is read whole at its
@@ -35,14 +38,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from .._errors import preview
+from .._errors import ValidationError, preview
 from ..providers import openai_responses as adapter
 from ..providers._contract import Reply
-from ..providers._toolkit import field, obj, plain
-from ..providers.openai_responses._annotations import citations_from_annotations
+from ..providers._toolkit import field, obj
+from ..providers.openai_responses._annotations import _citation as annotation_citation
 from ._errors import fail
 from ._events import BlockKind, StreamEvent
-from ._reading import StreamReader, read_completed
+from ._reading import StreamReader
+from ._sources import plain_at, read_completed
 
 __all__ = ["PROVIDER", "Reader", "events", "fold"]
 
@@ -66,13 +70,12 @@ _LIFECYCLE = frozenset({"response.in_progress", "response.queued"})
 class _Item:
     """One output item while it streams: its type, and the neutral blocks its parts started, in order."""
 
-    __slots__ = ("annotations", "blocks", "cited", "done", "kind", "parts")
+    __slots__ = ("blocks", "cited", "done", "kind", "parts")
 
     def __init__(self, kind: str) -> None:
         self.kind = kind
         self.parts: dict[tuple[str, int], int] = {}  # (part list, its index) -> neutral block
         self.blocks: list[int] = []
-        self.annotations: dict[int, list[Any]] = {}  # content index -> the annotations so far
         self.cited: dict[int, bool] = {}  # content index -> its citations still stream (see _annotation)
         self.done: dict[str, Any] | None = None
 
@@ -86,6 +89,7 @@ class Reader(StreamReader):
         super().__init__()
         self._created = False
         self._items: dict[int, _Item] = {}
+        self._summaries = False  # whether the response asked for reasoning summaries
         self._stopped = False
 
     def _read(self, event: dict[str, Any], path: str) -> None:
@@ -140,60 +144,78 @@ class Reader(StreamReader):
         if self._created:
             raise fail(path, "a second response.created")
         self._created = True
-        response = obj(plain(event.get("response")), f"{path}.response")
+        response = obj(plain_at(event.get("response"), f"{path}.response"), f"{path}.response")
         if response.get("output"):
             raise fail(f"{path}.response.output", "a response.created with output (output arrives in items)")
         reply = read_completed(adapter.from_response, response, path)
-        self._emit.response(reply.model, reply.response_id, path)
+        self._emit.response(reply.model, reply.response_id, path,
+                            {"model": f"{path}.response.model", "response_id": f"{path}.response.id"})
+        reasoning = response.get("reasoning")
+        if isinstance(reasoning, dict):
+            self._summaries = any(reasoning.get(key) is not None for key in ("summary", "generate_summary"))
 
     def _added(self, event: dict[str, Any], path: str) -> None:
         index = field(event, "output_index", int, path)
         if index in self._items:
             raise fail(f"{path}.output_index", f"output item {index} was already added")
-        item = obj(plain(event.get("item")), f"{path}.item")
-        kind = field(item, "type", str, f"{path}.item")
-        self._items[index] = _Item(kind)
+        where = f"{path}.item"
+        item = obj(plain_at(event.get("item"), where), where)
+        kind = field(item, "type", str, where)
         if kind == "function_call":
-            call_id = field(item, "call_id", str, f"{path}.item", optional=True)
-            name = field(item, "name", str, f"{path}.item", optional=True)
-            block = self._emit.start("tool_call", tool_call_id=call_id or None, tool_name=name or None)
+            call_id = field(item, "call_id", str, where, optional=True)
+            name = field(item, "name", str, where, optional=True)
+            ids = {"$": where, "tool_call_id": f"{where}.call_id", "tool_name": f"{where}.name"}
+            block = self._emit.start("tool_call", tool_call_id=call_id or None, tool_name=name or None, where=ids)
+            self._emit.arguments(block, field(item, "arguments", str, where, optional=True) or "", f"{where}.arguments")
+            self._items[index] = _Item(kind)
             self._items[index].blocks.append(block)
             self._items[index].parts[("arguments", 0)] = block
-            self._emit.arguments(block, field(item, "arguments", str, f"{path}.item", optional=True) or "")
+        else:
+            self._items[index] = _Item(kind)
 
     def _part_delta(self, event: dict[str, Any], path: str) -> None:
         """Text for the part a delta names: its item's type, the part list and index key, and its block's kind."""
         kind, part, start = _PART_DELTAS[event["type"]]
-        self._emit.text(self._block(event, path, kind, part, start), self._delta(event, path))
+        if part[0] == "content" and start == "reasoning" and self._summaries:
+            item = self._item(event, path)  # held back: it comes after the summaries, with the completed item
+            if item.kind != kind:
+                raise fail(path, f"a {event['type']} event for a {item.kind} item")
+            field(event, part[1], int, path)
+            self._delta(event, path)
+            return
+        if part[0] == "summary":
+            item = self._item(event, path)
+            if item.kind == "reasoning" and any(key[0] == "content" for key in item.parts):
+                raise fail(path, "a reasoning summary after reasoning text, in a response that asked for no summary")
+        self._emit.text(self._block(event, path, kind, part, start), self._delta(event, path), f"{path}.delta")
 
     def _arguments(self, event: dict[str, Any], path: str) -> None:
         item = self._item(event, path)
         if item.kind != "function_call":
             raise fail(path, f"a response.function_call_arguments.delta event for a {item.kind} item")
-        self._emit.arguments(item.parts[("arguments", 0)], self._delta(event, path))
+        self._emit.arguments(item.parts[("arguments", 0)], self._delta(event, path), f"{path}.delta")
 
     def _annotation(self, event: dict[str, Any], path: str) -> None:
         """A citation as soon as its annotation gives one, while every annotation of the part has given one.
 
         The adapter reads a part's citations from its whole annotation list and text; streaming them earlier is
-        safe only while they are the start of that list's (an annotation that gives none, now, stops it).
+        safe only while they are the start of that list's (an annotation that gives none, now, stops it). Each
+        annotation gives its citation on its own, so the cost is the annotation's, whatever came before.
         """
         block = self._block(event, path, "message", ("content", "content_index"), "text")
         item, content = self._items[event["output_index"]], event["content_index"]
-        notes = item.annotations.setdefault(content, [])
-        notes.append(plain(event.get("annotation")))
+        note = plain_at(event.get("annotation"), f"{path}.annotation")
         if not item.cited.setdefault(content, True):
             return
-        text = "".join(self._emit.blocks[block].text)
-        citations = citations_from_annotations(text, notes)
-        if len(citations) < len(notes):
+        citation = _fitting_citation(note, self._emit.blocks[block].length)
+        if citation is None:
             item.cited[content] = False
             return
-        self._emit.citation(block, citations[-1])
+        self._emit.citation(block, citation)
 
     def _done(self, event: dict[str, Any], path: str) -> None:
         item = self._item(event, path)
-        done = obj(plain(event.get("item")), f"{path}.item")
+        done = obj(plain_at(event.get("item"), f"{path}.item"), f"{path}.item")
         if field(done, "type", str, f"{path}.item") != item.kind:
             raise fail(f"{path}.item.type", f"output item {event['output_index']} was added as a {item.kind}")
         blocks = self._read_items([done], path, f"{path}.item")
@@ -213,14 +235,29 @@ class Reader(StreamReader):
         return reply.message.content if reply.message is not None else ()
 
     def _terminal(self, event: dict[str, Any], path: str) -> None:
-        response = dict(obj(plain(event.get("response")), f"{path}.response"))
+        response = dict(obj(plain_at(event.get("response"), f"{path}.response"), f"{path}.response"))
         if still := [str(k) for k, item in sorted(self._items.items()) if item.done is None]:
             raise fail(path, f"the response ends while output items are not done: {', '.join(still)}")
         if response.get("output") is None:  # the items as they were done, as the SDK's stream state recovers them
             response["output"] = [self._items[k].done for k in sorted(self._items)]
         self._stopped = True
         reply = read_completed(adapter.from_response, response, path, reroot=("$", f"{path}.response"))
-        self._emit.finish(reply, path, keep_invalid=True)
+        where = f"{path}.response"
+        self._emit.finish(reply, path, keep_invalid=True, where={
+            "model": f"{where}.model", "response_id": f"{where}.id", "provider_stop_reason": f"{where}.status"})
+
+
+def _fitting_citation(note: object, length: int) -> Any:
+    """The citation one annotation gives within text of ``length`` characters, as the adapter reads it, or ``None``."""
+    if not isinstance(note, dict):
+        return None
+    try:
+        citation = annotation_citation(note)
+    except (ValidationError, KeyError):
+        return None
+    if citation is None or citation.end is None or citation.end > length:
+        return None
+    return citation
 
 
 #: The text deltas: the item type they belong to, the part list and its index key, and the neutral kind.

@@ -48,7 +48,7 @@ def _message(raw: dict[str, Any], path: str) -> Message | None:
     A message with no blocks may still carry empty fields (``_EMPTY``); any other field (audio with no
     transcript, a field the adapter does not know) would be lost with it, so it is refused by name.
     """
-    require(raw.get("role", "assistant") in {"assistant", None}, f"{path}.role", "expected assistant")
+    require(raw.get("role", "assistant") in ("assistant", None), f"{path}.role", "expected assistant")
     blocks, metadata = assistant_content(raw, path, {})
     if blocks:
         return build(Message, path, role="assistant", content=blocks, metadata=metadata)
