@@ -19,6 +19,7 @@ __all__ = [
     "LOSS_KINDS",
     "STOP_REASONS",
     "Converted",
+    "EmptyReplyError",
     "Loss",
     "LossError",
     "LossKind",
@@ -236,7 +237,16 @@ class Reply:
             or ``"mcp"``.
 
     The message's metadata holds nothing about the response itself (its id, model, usage and stop reason are
-    here), so sending ``reply.message`` back to the same provider reports no loss.
+    here), so sending ``reply.message`` back to the same provider reports no loss. ``require_message()`` is the
+    message typed as a ``Message``, for code that goes on only with one:
+
+    >>> import contentblocks as cb
+    >>> Reply(message=cb.Message(role="assistant", content="Hi"), provider="anthropic").require_message().text()
+    'Hi'
+    >>> Reply(message=None, stop_reason="max_tokens", provider_stop_reason="length", provider="openai_chat",
+    ...       response_id="chatcmpl-1").require_message()  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    contentblocks.providers.EmptyReplyError: the openai_chat reply chatcmpl-1 has no message (stop reason ...)
     """
 
     message: Message | None
@@ -246,6 +256,35 @@ class Reply:
     model: str | None = None
     response_id: str | None = None
     provider: str
+
+    def require_message(self) -> Message:
+        """The assistant message, typed ``Message``; ``EmptyReplyError`` when the reply has none.
+
+        A reply without content is a legal answer (a safety stop, a length cut-off before any output, a
+        blocked prompt), so ``message`` stays optional; an agent loop that goes on only with a message calls
+        this instead of checking for ``None``, and a type checker sees a ``Message``.
+        """
+        if self.message is None:
+            raise EmptyReplyError(self)
+        return self.message
+
+
+class EmptyReplyError(ValueError):
+    """Raised by :meth:`Reply.require_message` when the reply holds no message; ``reply`` is that reply.
+
+    It is no ``ValidationError``: the response was read, and it says nothing. Its stop reason says why.
+    """
+
+    reply: Reply
+
+    def __init__(self, reply: Reply) -> None:
+        self.reply = reply
+        named = f" {reply.response_id}" if reply.response_id else ""
+        why = f"stop reason {reply.stop_reason!r}, the provider's {reply.provider_stop_reason!r}"
+        super().__init__(f"the {reply.provider} reply{named} has no message ({why})")
+
+    def __reduce__(self) -> tuple[type[EmptyReplyError], tuple[Reply]]:
+        return type(self), (self.reply,)
 
 
 @attrs.frozen
@@ -292,5 +331,5 @@ def issuer_matches(recorded: object, target: str) -> bool:
     return "/" not in target and recorded.split("/", 1)[0] == target
 
 
-for _public in (Loss, Converted, LossError, Usage, Reply, Rejection):
+for _public in (Loss, Converted, LossError, Usage, Reply, EmptyReplyError, Rejection):
     _public.__module__ = "contentblocks.providers"
