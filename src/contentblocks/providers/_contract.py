@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any, Literal, TypeAlias
+from typing import Any, Generic, Literal, TypeAlias, TypeVar
 
 import attrs
 
@@ -121,11 +121,19 @@ class Loss:
         return f"{self.path}: {self.reason}"
 
 
-@attrs.frozen
-class Converted:
-    """The result of ``to_provider``: the provider's request fields and what did not survive the trip."""
+PayloadT = TypeVar("PayloadT")
 
-    payload: dict[str, Any]
+
+@attrs.frozen
+class Converted(Generic[PayloadT]):
+    """The result of ``to_provider``: the provider's request fields and what did not survive the trip.
+
+    ``payload`` is typed as the provider's request shape: ``anthropic.to_provider`` gives a
+    ``Converted[AnthropicRequest]``, whose payload unpacks into the SDK's call (``**converted.payload``) and
+    type-checks there. It is a plain dict of JSON-ready values at run time.
+    """
+
+    payload: PayloadT
     losses: tuple[Loss, ...] = ()
 
 
@@ -178,7 +186,7 @@ class LossRecorder:
         """Record a loss of ``kind`` at ``path``."""
         self.losses.append(Loss(path, reason, kind))
 
-    def finish(self, payload: dict[str, Any], *, strict: bool | Iterable[LossKind]) -> Converted:
+    def finish(self, payload: PayloadT, *, strict: bool | Iterable[LossKind]) -> Converted[PayloadT]:
         """The payload and its losses; ``LossError`` with the losses of the kinds ``strict`` names, if any."""
         raising = raising_kinds(strict)
         if fatal := [loss for loss in self.losses if loss.kind in raising]:

@@ -32,16 +32,37 @@ every dict form they dump to; the SDK is never imported.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, cast
 
 from ..._conversation import Conversation
 from .._contract import Converted, LossKind, Rejection, Reply
 from ._checks import RULES, check
 from ._read import read_conversation
 from ._reply import read_reply
+from ._request import (
+    AnthropicAssistantMessage,
+    AnthropicMessage,
+    AnthropicRequest,
+    AnthropicSystemBlock,
+    AnthropicSystemMessage,
+    AnthropicUserMessage,
+)
 from ._write import write_conversation
 
-__all__ = ["ISSUER", "RULES", "from_provider", "from_response", "preflight", "to_provider"]
+__all__ = [
+    "ISSUER",
+    "RULES",
+    "AnthropicAssistantMessage",
+    "AnthropicMessage",
+    "AnthropicRequest",
+    "AnthropicSystemBlock",
+    "AnthropicSystemMessage",
+    "AnthropicUserMessage",
+    "from_provider",
+    "from_response",
+    "preflight",
+    "to_provider",
+]
 
 #: The issuer recorded on reasoning read from Anthropic, and the default target issuer of ``to_provider``.
 #: Anthropic does not tie signatures to a model, so the provider name alone is recorded.
@@ -50,7 +71,7 @@ ISSUER = "anthropic"
 
 def to_provider(
     conversation: Conversation, *, strict: bool | Iterable[LossKind] = False, issuer: str | None = None
-) -> Converted:
+) -> Converted[AnthropicRequest]:
     """The ``system`` and ``messages`` request fields carrying ``conversation``, and what did not survive.
 
     Args:
@@ -82,7 +103,7 @@ def to_provider(
     reasoning state issued by 'openai' is only sent back to it, not to 'anthropic'; dropped
     """
     written = write_conversation(conversation, ISSUER if issuer is None else issuer)
-    return written.losses.finish(written.payload, strict=strict)
+    return written.losses.finish(cast("AnthropicRequest", written.payload), strict=strict)
 
 
 def from_provider(payload: Any) -> Conversation:

@@ -34,7 +34,7 @@ The losses, the reply mapping and the pre-send rules are listed in ``docs/provid
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from ..._conversation import Conversation
 from .._contract import Converted, LossKind, Rejection, Reply
@@ -43,15 +43,16 @@ from .._toolkit import fail, obj, plain
 from ._checks import check
 from ._read import ISSUER, read_contents
 from ._reply import read_reply
+from ._request import GeminiRequest
 from ._wire import CONTENT
 from ._write import Writer
 
-__all__ = ["from_provider", "from_response", "preflight", "to_provider"]
+__all__ = ["GeminiRequest", "from_provider", "from_response", "preflight", "to_provider"]
 
 
 def to_provider(
     conversation: Conversation, *, strict: bool | Iterable[LossKind] = False, issuer: str | None = None
-) -> Converted:
+) -> Converted[GeminiRequest]:
     """The ``systemInstruction`` and ``contents`` request fields for ``conversation``, and what did not survive.
 
     Args:
@@ -72,7 +73,7 @@ def to_provider(
     """
     writer = Writer(issuer or ISSUER)
     payload = writer.write(tuple(conversation))
-    return writer.losses.finish(payload, strict=strict)
+    return writer.losses.finish(cast("GeminiRequest", payload), strict=strict)
 
 
 def from_provider(payload: Mapping[str, Any] | Sequence[Any]) -> Conversation:

@@ -35,16 +35,18 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import cast
 
 from ..._model import ToolResultBlock
 from .._contract import Converted, LossKind
 from .._shapes import canonical
 from .._toolkit import plain
 from ._read import read_result
+from ._request import McpCallToolResult
 from ._wire import CALL_TOOL_RESULT
 from ._write import Writer
 
-__all__ = ["from_call_tool_result", "to_call_tool_result"]
+__all__ = ["McpCallToolResult", "from_call_tool_result", "to_call_tool_result"]
 
 
 def from_call_tool_result(result: object, *, tool_call_id: str, tool_name: str) -> ToolResultBlock:
@@ -66,7 +68,9 @@ def from_call_tool_result(result: object, *, tool_call_id: str, tool_name: str) 
     return read_result(raw, tool_call_id, tool_name)
 
 
-def to_call_tool_result(block: ToolResultBlock, *, strict: bool | Iterable[LossKind] = False) -> Converted:
+def to_call_tool_result(
+    block: ToolResultBlock, *, strict: bool | Iterable[LossKind] = False
+) -> Converted[McpCallToolResult]:
     """The MCP ``CallToolResult`` for a tool result block (in ``Converted.payload``), and what did not survive.
 
     Args:
@@ -78,4 +82,4 @@ def to_call_tool_result(block: ToolResultBlock, *, strict: bool | Iterable[LossK
     """
     writer = Writer()
     payload = writer.write(block)
-    return writer.losses.finish(payload, strict=strict)
+    return writer.losses.finish(cast("McpCallToolResult", payload), strict=strict)

@@ -49,16 +49,42 @@ A live loop, with the SDK's own reply object and no network:
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, cast
 
 from ..._conversation import Conversation
 from .._contract import Converted, LossKind, Rejection, Reply
 from ._checks import check
 from ._read import read_conversation
 from ._reply import read_reply
+from ._request import (
+    OpenAIChatAssistantMessage,
+    OpenAIChatAudio,
+    OpenAIChatDeveloperMessage,
+    OpenAIChatFunctionCall,
+    OpenAIChatMessage,
+    OpenAIChatRequest,
+    OpenAIChatSystemMessage,
+    OpenAIChatToolMessage,
+    OpenAIChatUserMessage,
+)
 from ._write import ToolResultFiles, write_conversation
 
-__all__ = ["ToolResultFiles", "from_provider", "from_response", "preflight", "to_provider"]
+__all__ = [
+    "OpenAIChatAssistantMessage",
+    "OpenAIChatAudio",
+    "OpenAIChatDeveloperMessage",
+    "OpenAIChatFunctionCall",
+    "OpenAIChatMessage",
+    "OpenAIChatRequest",
+    "OpenAIChatSystemMessage",
+    "OpenAIChatToolMessage",
+    "OpenAIChatUserMessage",
+    "ToolResultFiles",
+    "from_provider",
+    "from_response",
+    "preflight",
+    "to_provider",
+]
 
 
 def to_provider(
@@ -67,7 +93,7 @@ def to_provider(
     strict: bool | Iterable[LossKind] = False,
     issuer: str | None = None,
     tool_result_files: ToolResultFiles = "drop",
-) -> Converted:
+) -> Converted[OpenAIChatRequest]:
     r"""The ``messages`` request field carrying ``conversation``, and what did not survive.
 
     Args:
@@ -106,7 +132,7 @@ def to_provider(
     """
     del issuer  # no reasoning state is ever sent to Chat Completions
     payload, writer = write_conversation(conversation, tool_result_files)
-    return writer.losses.finish(payload, strict=strict)
+    return writer.losses.finish(cast("OpenAIChatRequest", payload), strict=strict)
 
 
 def from_provider(payload: Any) -> Conversation:

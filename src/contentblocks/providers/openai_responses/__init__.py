@@ -37,7 +37,7 @@ The mapping, the losses with their kinds and the pre-send rules are listed in ``
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from ..._conversation import Conversation
 from ..._model import Message, TextBlock
@@ -48,9 +48,10 @@ from ._checks import rejections
 from ._fields import ISSUER
 from ._read import REQUEST_ITEMS, RESPONSE_ITEMS, read_items
 from ._reply import USAGE_COUNTS, stop_reason
+from ._request import OpenAIResponsesRequest
 from ._write import Writer
 
-__all__ = ["from_provider", "from_response", "preflight", "to_provider"]
+__all__ = ["OpenAIResponsesRequest", "from_provider", "from_response", "preflight", "to_provider"]
 
 #: The name a :class:`~contentblocks.providers.Reply` gives this adapter.
 PROVIDER = "openai_responses"
@@ -58,7 +59,7 @@ PROVIDER = "openai_responses"
 
 def to_provider(
     conversation: Conversation, *, strict: bool | Iterable[LossKind] = False, issuer: str | None = None
-) -> Converted:
+) -> Converted[OpenAIResponsesRequest]:
     """The ``instructions`` and ``input`` request fields for ``conversation``, and what did not survive.
 
     Args:
@@ -84,7 +85,7 @@ def to_provider(
     """
     writer = Writer(issuer or ISSUER)
     payload = writer.write(tuple(conversation))
-    return writer.losses.finish(payload, strict=strict)
+    return writer.losses.finish(cast("OpenAIResponsesRequest", payload), strict=strict)
 
 
 def from_provider(payload: Mapping[str, Any]) -> Conversation:
