@@ -34,6 +34,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from ..providers import gemini as adapter
+from ..providers._arguments import index_argument
 from ..providers._contract import Reply
 from ..providers._shapes import canonical, pick
 from ..providers._toolkit import obj, plain
@@ -90,7 +91,7 @@ class Reader(StreamReader):
 
     def __init__(self, *, candidate: int = 0) -> None:
         super().__init__()
-        self._candidate = candidate
+        self._candidate = index_argument(candidate, "candidate", "gemini stream Reader")
         self._top: dict[str, Any] = {}
         self._fields: dict[str, Any] = {}
         self._parts: list[_Part] = []

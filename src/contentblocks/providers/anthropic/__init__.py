@@ -35,6 +35,7 @@ from collections.abc import Iterable
 from typing import Any, cast
 
 from ..._conversation import Conversation
+from .._arguments import conversation_argument, flag_argument, issuer_argument, reading_argument, strict_argument
 from .._contract import Converted, LossKind, Rejection, Reply
 from ._checks import RULES, check
 from ._read import read_conversation
@@ -102,8 +103,12 @@ def to_provider(
     >>> print(result.losses[1].reason)
     reasoning state issued by 'openai' is only sent back to it, not to 'anthropic'; dropped
     """
-    written = write_conversation(conversation, ISSUER if issuer is None else issuer)
-    return written.losses.finish(cast("AnthropicRequest", written.payload), strict=strict)
+    call = "anthropic.to_provider"
+    conversation_argument(conversation, call)
+    raising = strict_argument(strict, call)
+    target = issuer_argument(issuer, call)
+    written = write_conversation(conversation, ISSUER if target is None else target)
+    return written.losses.finish(cast("AnthropicRequest", written.payload), strict=raising)
 
 
 def from_provider(payload: Any) -> Conversation:
@@ -123,7 +128,7 @@ def from_provider(payload: Any) -> Conversation:
     >>> [message.role for message in conversation]
     ['system', 'user']
     """
-    return read_conversation(payload)
+    return read_conversation(reading_argument(payload, "Anthropic request fields", "anthropic.from_provider"))
 
 
 def from_response(response: Any) -> Reply:
@@ -149,7 +154,7 @@ def from_response(response: Any) -> Reply:
     >>> anthropic.from_response({"type": "message", "role": "assistant", "content": []}).message is None
     True
     """
-    return read_reply(response)
+    return read_reply(reading_argument(response, "a Messages API response", "anthropic.from_response"))
 
 
 def preflight(
@@ -183,5 +188,8 @@ def preflight(
     ...     print(rejection)
     $[3].content[0]: tool results must come first in their turn, before any other block (anthropic/tool-results-first)
     """
-    written = write_conversation(conversation, ISSUER if issuer is None else issuer)
-    return check(written, thinking=thinking)
+    call = "anthropic.preflight"
+    conversation_argument(conversation, call)
+    target = issuer_argument(issuer, call)
+    written = write_conversation(conversation, ISSUER if target is None else target)
+    return check(written, thinking=flag_argument(thinking, "thinking", call))

@@ -38,6 +38,7 @@ from collections.abc import Iterable
 from typing import cast
 
 from ..._model import ToolResultBlock
+from .._arguments import reading_argument, strict_argument, string_argument, tool_result_argument
 from .._contract import Converted, LossKind
 from .._shapes import canonical
 from .._toolkit import plain
@@ -64,7 +65,10 @@ def from_call_tool_result(result: object, *, tool_call_id: str, tool_name: str) 
     Traceback (most recent call last):
     contentblocks.ValidationError: $.content[0].lang: unknown key (a TextContent has: type, text, annotations, _meta)
     """
-    raw = canonical(plain(result), CALL_TOOL_RESULT, "$")
+    call = "mcp.from_call_tool_result"
+    string_argument(tool_call_id, "tool_call_id", call)
+    string_argument(tool_name, "tool_name", call)
+    raw = canonical(plain(reading_argument(result, "a CallToolResult", call)), CALL_TOOL_RESULT, "$")
     return read_result(raw, tool_call_id, tool_name)
 
 
@@ -80,6 +84,9 @@ def to_call_tool_result(
     Raises:
         LossError: when a loss of a kind ``strict`` names would occur.
     """
+    call = "mcp.to_call_tool_result"
+    block = tool_result_argument(block, call)
+    raising = strict_argument(strict, call)
     writer = Writer()
     payload = writer.write(block)
-    return writer.losses.finish(cast("McpCallToolResult", payload), strict=strict)
+    return writer.losses.finish(cast("McpCallToolResult", payload), strict=raising)

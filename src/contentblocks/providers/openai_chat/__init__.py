@@ -52,6 +52,14 @@ from collections.abc import Iterable
 from typing import Any, cast
 
 from ..._conversation import Conversation
+from .._arguments import (
+    conversation_argument,
+    index_argument,
+    issuer_argument,
+    option_argument,
+    reading_argument,
+    strict_argument,
+)
 from .._contract import Converted, LossKind, Rejection, Reply
 from ._checks import check
 from ._read import read_conversation
@@ -68,6 +76,9 @@ from ._request import (
     OpenAIChatUserMessage,
 )
 from ._write import ToolResultFiles, write_conversation
+
+#: The values ``tool_result_files`` takes.
+FILE_OPTIONS: tuple[ToolResultFiles, ...] = ("drop", "user_message")
 
 __all__ = [
     "OpenAIChatAssistantMessage",
@@ -130,9 +141,13 @@ def to_provider(
     metadata_not_sent $[0].metadata["app/latency_ms"]
     order_changed $[2].content[0].content[0]
     """
-    del issuer  # no reasoning state is ever sent to Chat Completions
+    call = "openai_chat.to_provider"
+    conversation_argument(conversation, call)
+    raising = strict_argument(strict, call)
+    issuer_argument(issuer, call)  # checked, then unused: no reasoning state is ever sent to Chat Completions
+    option_argument(tool_result_files, "tool_result_files", FILE_OPTIONS, call)
     payload, writer = write_conversation(conversation, tool_result_files)
-    return writer.losses.finish(cast("OpenAIChatRequest", payload), strict=strict)
+    return writer.losses.finish(cast("OpenAIChatRequest", payload), strict=raising)
 
 
 def from_provider(payload: Any) -> Conversation:
@@ -161,7 +176,7 @@ def from_provider(payload: Any) -> Conversation:
     Traceback (most recent call last):
     contentblocks.ValidationError: $.messages[0].content: required field missing
     """
-    return read_conversation(payload)
+    return read_conversation(reading_argument(payload, "Chat Completions request fields", "openai_chat.from_provider"))
 
 
 def from_response(response: Any, *, choice: int = 0) -> Reply:
@@ -199,7 +214,8 @@ def from_response(response: Any, *, choice: int = 0) -> Reply:
     >>> empty.message, empty.stop_reason, empty.provider_stop_reason
     (None, 'max_tokens', 'length')
     """
-    return read_reply(response, choice)
+    call = "openai_chat.from_response"
+    return read_reply(reading_argument(response, "a ChatCompletion", call), index_argument(choice, "choice", call))
 
 
 def preflight(conversation: Conversation, *, tool_result_files: ToolResultFiles = "drop") -> tuple[Rejection, ...]:
@@ -220,5 +236,8 @@ def preflight(conversation: Conversation, *, tool_result_files: ToolResultFiles 
     ...     print(rejection.path, rejection.rule)
     $[1].content[0] openai_chat/calls-answered
     """
+    call = "openai_chat.preflight"
+    conversation_argument(conversation, call)
+    option_argument(tool_result_files, "tool_result_files", FILE_OPTIONS, call)
     payload, writer = write_conversation(conversation, tool_result_files)
     return check(conversation, payload["messages"], writer.sent, move_files=tool_result_files == "user_message")

@@ -41,6 +41,14 @@ from typing import Any, cast
 
 from ..._conversation import Conversation
 from ..._model import Message, TextBlock
+from .._arguments import (
+    conversation_argument,
+    flag_argument,
+    issuer_argument,
+    reading_argument,
+    strict_argument,
+    string_argument,
+)
 from .._contract import Converted, LossKind, Rejection, Reply
 from .._toolkit import fail, field, obj, plain
 from .._usage import read_usage
@@ -83,9 +91,12 @@ def to_provider(
     >>> [(loss.path, loss.kind) for loss in converted.losses]
     [('$[1].metadata["app/trace"]', 'metadata_not_sent')]
     """
-    writer = Writer(issuer or ISSUER)
+    call = "openai_responses.to_provider"
+    conversation_argument(conversation, call)
+    raising = strict_argument(strict, call)
+    writer = Writer(issuer_argument(issuer, call) or ISSUER)
     payload = writer.write(tuple(conversation))
-    return writer.losses.finish(cast("OpenAIResponsesRequest", payload), strict=strict)
+    return writer.losses.finish(cast("OpenAIResponsesRequest", payload), strict=raising)
 
 
 def from_provider(payload: Mapping[str, Any]) -> Conversation:
@@ -97,7 +108,7 @@ def from_provider(payload: Mapping[str, Any]) -> Conversation:
     Raises:
         ValidationError: when the payload is malformed, with the path of the item (``$.input[2].call_id``).
     """
-    payload = obj(plain(payload), "$")
+    payload = obj(plain(reading_argument(payload, "Responses request fields", "openai_responses.from_provider")), "$")
     head: list[Message] = []
     instructions = field(payload, "instructions", str, "$", optional=True)
     if instructions is not None:
@@ -122,7 +133,7 @@ def from_response(response: object) -> Reply:
     Raises:
         ValidationError: when the response is malformed, with the path of the output item (``$.output[0].id``).
     """
-    raw = obj(plain(response), "$")
+    raw = obj(plain(reading_argument(response, "a Responses API response", "openai_responses.from_response")), "$")
     output = field(raw, "output", list, "$")
     messages = tuple(read_items(output, [], "$.output", RESPONSE_ITEMS))
     reason, provider_reason = stop_reason(raw, output)
@@ -164,6 +175,9 @@ def preflight(
     >>> [(rejection.path, rejection.rule) for rejection in preflight(pending)]
     [('$[1].content[0]', 'openai_responses/call-needs-output')]
     """
-    return rejections(
-        tuple(conversation), target=issuer or ISSUER, store=store, continued=previous_response_id is not None
-    )
+    call = "openai_responses.preflight"
+    conversation_argument(conversation, call)
+    target = issuer_argument(issuer, call) or ISSUER
+    string_argument(previous_response_id, "previous_response_id", call, optional=True)
+    store = flag_argument(store, "store", call)
+    return rejections(tuple(conversation), target=target, store=store, continued=previous_response_id is not None)
