@@ -83,6 +83,7 @@ def to_call_tool_result(
 
     Raises:
         LossError: when a loss of a kind ``strict`` names would occur.
+        TypeError: when ``block`` is no ``ToolResultBlock`` or ``strict`` is of the wrong kind (a string).
     """
     call = "mcp.to_call_tool_result"
     block = tool_result_argument(block, call)

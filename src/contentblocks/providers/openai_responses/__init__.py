@@ -79,6 +79,8 @@ def to_provider(
 
     Raises:
         LossError: when a loss of a kind ``strict`` names would occur.
+        TypeError: when an argument is of the wrong kind (``None`` or raw dicts for the conversation, a string
+            for ``strict``), before anything is written; raw dicts go through ``cb.structure(raw, cb.Conversation)``.
 
     >>> import contentblocks as cb
     >>> conversation = cb.Conversation(messages=[
