@@ -96,6 +96,10 @@ nitpick_ignore_regex = [
     # The type variable of generic signatures (``structure(data, target: type[T]) -> T``, the preconf ``loads``):
     # a TypeVar is not a documented object.
     ("py:class", r"contentblocks\.(_api|preconf\.(json|orjson|msgpack|cbor2))\.T"),
+    ("py:class", r"contentblocks\.providers\._contract\.PayloadT"),
+    # ``structure(data, target: TypeForm[T]) -> T`` (PEP 747): TypeForm is imported for type checkers only, so
+    # autodoc sees the names unresolved.
+    ("py:class", r"TypeForm|T"),
 ]
 
 # ------------------------------------------------------------------------------------------ optional pages

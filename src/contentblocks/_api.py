@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import json
 import re
-from typing import Any, TypeVar, get_args, overload
+from typing import TYPE_CHECKING, Any, TypeVar, get_args, overload
 from urllib.parse import unquote_to_bytes
 
 from ._converter import make_converter, structure_parsed
@@ -15,6 +15,9 @@ from ._model import Block, BytesSource, FileBlock, TextBlock
 from ._patterns import check_media_type
 from ._rules import DEFAULT_LIMITS
 from ._unstructure import dump_default, dump_hooks, serialised_parts
+
+if TYPE_CHECKING:  # PEP 747: lets a type checker type ``structure(x, cb.Block)`` as the union, not Any
+    from typing_extensions import TypeForm
 
 __all__ = ["dumps", "file_from_data_url", "loads", "normalize", "structure", "unstructure"]
 
@@ -34,6 +37,8 @@ _c_dumps = speedups.dumps_ascii if speedups is not None else None
 
 @overload
 def structure(data: object, target: type[T]) -> T: ...
+@overload
+def structure(data: object, target: TypeForm[T]) -> T: ...
 @overload
 def structure(data: object, target: object) -> Any: ...
 def structure(data: object, target: object) -> Any:
@@ -143,6 +148,8 @@ def parse_json(data: str | bytes | bytearray) -> Any:
 def loads(data: str | bytes | bytearray) -> Block: ...
 @overload
 def loads(data: str | bytes | bytearray, target: type[T]) -> T: ...
+@overload
+def loads(data: str | bytes | bytearray, target: TypeForm[T]) -> T: ...
 @overload
 def loads(data: str | bytes | bytearray, target: object) -> Any: ...
 def loads(data: str | bytes | bytearray, target: object = Block) -> Any:

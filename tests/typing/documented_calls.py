@@ -30,6 +30,9 @@ message = assert_type(cb.loads('{"role": "user", "content": "hi"}', cb.Message),
 loaded = assert_type(cb.loads(b"[]", cb.Conversation), cb.Conversation)
 structured = assert_type(cb.structure([], cb.Conversation), cb.Conversation)
 block: cb.Block = cb.loads('{"type": "text", "text": "hi"}')
+any_block = assert_type(cb.structure({"type": "text", "text": "hi"}, cb.Block), cb.Block)
+any_loaded = assert_type(cb.loads('{"type": "text", "text": "hi"}', cb.Block), cb.Block)
+part = assert_type(cb.structure({"type": "json", "value": 1}, cb.ToolResultContent), cb.ToolResultContent)
 
 again = cb.Message(role="assistant", content=[cb.ToolCallBlock(tool_call_id="call_2", tool_name="weather", input={})])
 grown: cb.Conversation = conversation.append(greeting).extend([again]) + [cb.Message(role="user", content="ok")]  # noqa: RUF005

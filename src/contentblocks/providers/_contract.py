@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any, Literal, TypeAlias
+from typing import Any, Generic, Literal, TypeAlias, TypeVar
 
 import attrs
 
@@ -19,6 +19,7 @@ __all__ = [
     "LOSS_KINDS",
     "STOP_REASONS",
     "Converted",
+    "EmptyReplyError",
     "Loss",
     "LossError",
     "LossKind",
@@ -120,11 +121,19 @@ class Loss:
         return f"{self.path}: {self.reason}"
 
 
-@attrs.frozen
-class Converted:
-    """The result of ``to_provider``: the provider's request fields and what did not survive the trip."""
+PayloadT = TypeVar("PayloadT")
 
-    payload: dict[str, Any]
+
+@attrs.frozen
+class Converted(Generic[PayloadT]):
+    """The result of ``to_provider``: the provider's request fields and what did not survive the trip.
+
+    ``payload`` is typed as the provider's request shape: ``anthropic.to_provider`` gives a
+    ``Converted[AnthropicRequest]``, whose payload unpacks into the SDK's call (``**converted.payload``) and
+    type-checks there. It is a plain dict of JSON-ready values at run time.
+    """
+
+    payload: PayloadT
     losses: tuple[Loss, ...] = ()
 
 
@@ -177,7 +186,7 @@ class LossRecorder:
         """Record a loss of ``kind`` at ``path``."""
         self.losses.append(Loss(path, reason, kind))
 
-    def finish(self, payload: dict[str, Any], *, strict: bool | Iterable[LossKind]) -> Converted:
+    def finish(self, payload: PayloadT, *, strict: bool | Iterable[LossKind]) -> Converted[PayloadT]:
         """The payload and its losses; ``LossError`` with the losses of the kinds ``strict`` names, if any."""
         raising = raising_kinds(strict)
         if fatal := [loss for loss in self.losses if loss.kind in raising]:
@@ -236,7 +245,16 @@ class Reply:
             or ``"mcp"``.
 
     The message's metadata holds nothing about the response itself (its id, model, usage and stop reason are
-    here), so sending ``reply.message`` back to the same provider reports no loss.
+    here), so sending ``reply.message`` back to the same provider reports no loss. ``require_message()`` is the
+    message typed as a ``Message``, for code that goes on only with one:
+
+    >>> import contentblocks as cb
+    >>> Reply(message=cb.Message(role="assistant", content="Hi"), provider="anthropic").require_message().text()
+    'Hi'
+    >>> Reply(message=None, stop_reason="max_tokens", provider_stop_reason="length", provider="openai_chat",
+    ...       response_id="chatcmpl-1").require_message()  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    contentblocks.providers.EmptyReplyError: the openai_chat reply chatcmpl-1 has no message (stop reason ...)
     """
 
     message: Message | None
@@ -246,6 +264,35 @@ class Reply:
     model: str | None = None
     response_id: str | None = None
     provider: str
+
+    def require_message(self) -> Message:
+        """The assistant message, typed ``Message``; ``EmptyReplyError`` when the reply has none.
+
+        A reply without content is a legal answer (a safety stop, a length cut-off before any output, a
+        blocked prompt), so ``message`` stays optional; an agent loop that goes on only with a message calls
+        this instead of checking for ``None``, and a type checker sees a ``Message``.
+        """
+        if self.message is None:
+            raise EmptyReplyError(self)
+        return self.message
+
+
+class EmptyReplyError(ValueError):
+    """Raised by :meth:`Reply.require_message` when the reply holds no message; ``reply`` is that reply.
+
+    It is no ``ValidationError``: the response was read, and it says nothing. Its stop reason says why.
+    """
+
+    reply: Reply
+
+    def __init__(self, reply: Reply) -> None:
+        self.reply = reply
+        named = f" {reply.response_id}" if reply.response_id else ""
+        why = f"stop reason {reply.stop_reason!r}, the provider's {reply.provider_stop_reason!r}"
+        super().__init__(f"the {reply.provider} reply{named} has no message ({why})")
+
+    def __reduce__(self) -> tuple[type[EmptyReplyError], tuple[Reply]]:
+        return type(self), (self.reply,)
 
 
 @attrs.frozen
@@ -292,5 +339,5 @@ def issuer_matches(recorded: object, target: str) -> bool:
     return "/" not in target and recorded.split("/", 1)[0] == target
 
 
-for _public in (Loss, Converted, LossError, Usage, Reply, Rejection):
+for _public in (Loss, Converted, LossError, Usage, Reply, EmptyReplyError, Rejection):
     _public.__module__ = "contentblocks.providers"

@@ -38,6 +38,7 @@ from typing import Any
 
 from .._patterns import check_identifier
 from ..providers import gemini as adapter
+from ..providers._argument_checks import index_argument
 from ..providers._contract import Reply
 from ..providers._shapes import canonical, pick
 from ..providers._toolkit import model_family, obj
@@ -98,7 +99,7 @@ class Reader(StreamReader):
 
     def __init__(self, *, candidate: int = 0) -> None:
         super().__init__()
-        self._candidate = candidate
+        self._candidate = index_argument(candidate, "candidate", "gemini stream Reader")
         self._top: dict[str, Any] = {}
         self._fields: dict[str, Any] = {}
         self._parts: list[_Part] = []

@@ -44,6 +44,7 @@ from typing import Any
 from .._errors import preview
 from .._rules import DEFAULT_LIMITS
 from ..providers import openai_chat as adapter
+from ..providers._argument_checks import index_argument
 from ..providers._contract import Reply
 from ..providers._toolkit import field, obj
 from ._errors import fail
@@ -190,7 +191,7 @@ class Reader(StreamReader):
 
     def __init__(self, *, choice: int = 0) -> None:
         super().__init__()
-        self._choice = choice
+        self._choice = index_argument(choice, "choice", "openai_chat stream Reader")
         self._head: dict[str, Any] | None = None
         self._message: dict[str, Any] = {}
         self._finish: str | None = None

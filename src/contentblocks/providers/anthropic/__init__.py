@@ -32,16 +32,38 @@ every dict form they dump to; the SDK is never imported.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, cast
 
 from ..._conversation import Conversation
+from .._argument_checks import conversation_argument, flag_argument, issuer_argument, reading_argument, strict_argument
 from .._contract import Converted, LossKind, Rejection, Reply
 from ._checks import RULES, check
 from ._read import read_conversation
 from ._reply import read_reply
+from ._request import (
+    AnthropicAssistantMessage,
+    AnthropicMessage,
+    AnthropicRequest,
+    AnthropicSystemBlock,
+    AnthropicSystemMessage,
+    AnthropicUserMessage,
+)
 from ._write import write_conversation
 
-__all__ = ["ISSUER", "RULES", "from_provider", "from_response", "preflight", "to_provider"]
+__all__ = [
+    "ISSUER",
+    "RULES",
+    "AnthropicAssistantMessage",
+    "AnthropicMessage",
+    "AnthropicRequest",
+    "AnthropicSystemBlock",
+    "AnthropicSystemMessage",
+    "AnthropicUserMessage",
+    "from_provider",
+    "from_response",
+    "preflight",
+    "to_provider",
+]
 
 #: The issuer recorded on reasoning read from Anthropic, and the default target issuer of ``to_provider``.
 #: Anthropic does not tie signatures to a model, so the provider name alone is recorded.
@@ -50,7 +72,7 @@ ISSUER = "anthropic"
 
 def to_provider(
     conversation: Conversation, *, strict: bool | Iterable[LossKind] = False, issuer: str | None = None
-) -> Converted:
+) -> Converted[AnthropicRequest]:
     """The ``system`` and ``messages`` request fields carrying ``conversation``, and what did not survive.
 
     Args:
@@ -66,6 +88,8 @@ def to_provider(
 
     Raises:
         LossError: when a loss of a kind ``strict`` names would occur.
+        TypeError: when an argument is of the wrong kind (``None`` or raw dicts for the conversation, a string
+            for ``strict``), before anything is written; raw dicts go through ``cb.structure(raw, cb.Conversation)``.
 
     >>> import contentblocks as cb
     >>> from contentblocks.providers import anthropic
@@ -81,8 +105,12 @@ def to_provider(
     >>> print(result.losses[1].reason)
     reasoning state issued by 'openai' is only sent back to it, not to 'anthropic'; dropped
     """
-    written = write_conversation(conversation, ISSUER if issuer is None else issuer)
-    return written.losses.finish(written.payload, strict=strict)
+    call = "anthropic.to_provider"
+    conversation_argument(conversation, call)
+    raising = strict_argument(strict, call)
+    target = issuer_argument(issuer, call)
+    written = write_conversation(conversation, ISSUER if target is None else target)
+    return written.losses.finish(cast("AnthropicRequest", written.payload), strict=raising)
 
 
 def from_provider(payload: Any) -> Conversation:
@@ -102,7 +130,7 @@ def from_provider(payload: Any) -> Conversation:
     >>> [message.role for message in conversation]
     ['system', 'user']
     """
-    return read_conversation(payload)
+    return read_conversation(reading_argument(payload, "Anthropic request fields", "anthropic.from_provider"))
 
 
 def from_response(response: Any) -> Reply:
@@ -128,7 +156,7 @@ def from_response(response: Any) -> Reply:
     >>> anthropic.from_response({"type": "message", "role": "assistant", "content": []}).message is None
     True
     """
-    return read_reply(response)
+    return read_reply(reading_argument(response, "a Messages API response", "anthropic.from_response"))
 
 
 def preflight(
@@ -162,5 +190,8 @@ def preflight(
     ...     print(rejection)
     $[3].content[0]: tool results must come first in their turn, before any other block (anthropic/tool-results-first)
     """
-    written = write_conversation(conversation, ISSUER if issuer is None else issuer)
-    return check(written, thinking=thinking)
+    call = "anthropic.preflight"
+    conversation_argument(conversation, call)
+    target = issuer_argument(issuer, call)
+    written = write_conversation(conversation, ISSUER if target is None else target)
+    return check(written, thinking=flag_argument(thinking, "thinking", call))

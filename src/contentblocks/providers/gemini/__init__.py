@@ -36,24 +36,33 @@ The losses, the reply mapping and the pre-send rules are listed in ``docs/provid
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from ..._conversation import Conversation
+from .._argument_checks import (
+    conversation_argument,
+    flag_argument,
+    index_argument,
+    issuer_argument,
+    reading_argument,
+    strict_argument,
+)
 from .._contract import Converted, LossKind, Rejection, Reply
 from .._shapes import canonical, pick
 from .._toolkit import fail, obj, plain
 from ._checks import check
 from ._read import ISSUER, read_contents
 from ._reply import read_reply
+from ._request import GeminiRequest
 from ._wire import CONTENT
 from ._write import Writer
 
-__all__ = ["from_provider", "from_response", "preflight", "to_provider"]
+__all__ = ["GeminiRequest", "from_provider", "from_response", "preflight", "to_provider"]
 
 
 def to_provider(
     conversation: Conversation, *, strict: bool | Iterable[LossKind] = False, issuer: str | None = None
-) -> Converted:
+) -> Converted[GeminiRequest]:
     """The ``systemInstruction`` and ``contents`` request fields for ``conversation``, and what did not survive.
 
     Args:
@@ -64,6 +73,8 @@ def to_provider(
 
     Raises:
         LossError: when a loss of a kind ``strict`` names would occur.
+        TypeError: when an argument is of the wrong kind (``None`` or raw dicts for the conversation, a string
+            for ``strict``), before anything is written; raw dicts go through ``cb.structure(raw, cb.Conversation)``.
 
     >>> import contentblocks as cb
     >>> from contentblocks.providers import gemini
@@ -72,9 +83,12 @@ def to_provider(
     >>> converted.payload["contents"], [loss.kind for loss in converted.losses]
     ([{'role': 'model', 'parts': [{'text': 'No.'}]}], ['content_degraded'])
     """
-    writer = Writer(issuer or ISSUER)
+    call = "gemini.to_provider"
+    conversation_argument(conversation, call)
+    raising = strict_argument(strict, call)
+    writer = Writer(issuer_argument(issuer, call) or ISSUER)
     payload = writer.write(tuple(conversation))
-    return writer.losses.finish(payload, strict=strict)
+    return writer.losses.finish(cast("GeminiRequest", payload), strict=raising)
 
 
 def from_provider(payload: Mapping[str, Any] | Sequence[Any]) -> Conversation:
@@ -95,7 +109,7 @@ def from_provider(payload: Mapping[str, Any] | Sequence[Any]) -> Conversation:
     $.contents[0].parts[0].functionCall.arguments
     unknown key (a FunctionCall has: id, args, name, partialArgs, willContinue)
     """
-    raw = plain(payload)
+    raw = plain(reading_argument(payload, "Gemini request fields", "gemini.from_provider"))
     if isinstance(raw, list):
         raw = {"contents": raw}
     raw = obj(raw, "$")
@@ -129,10 +143,9 @@ def from_response(response: object, *, candidate: int = 0) -> Reply:
     >>> reply.message.content[0].text, reply.stop_reason, reply.usage.total_tokens, reply.model
     ('Hi!', 'end_turn', 5, 'gemini-2.5-flash')
     """
-    if type(candidate) is not int or candidate < 0:
-        msg = "candidate is the index of a candidate: a non-negative integer"
-        raise ValueError(msg)
-    return read_reply(plain(response), candidate)
+    call = "gemini.from_response"
+    index = index_argument(candidate, "candidate", call)
+    return read_reply(plain(reading_argument(response, "a generateContent response", call)), index)
 
 
 def preflight(
@@ -156,4 +169,8 @@ def preflight(
     >>> [(r.path, r.rule) for r in gemini.preflight(history, require_signatures=True)]
     [('$[1].content[0]', 'gemini/thought-signature')]
     """
-    return check(tuple(conversation), issuer or ISSUER, require_signatures=require_signatures)
+    call = "gemini.preflight"
+    conversation_argument(conversation, call)
+    target = issuer_argument(issuer, call) or ISSUER
+    required = flag_argument(require_signatures, "require_signatures", call)
+    return check(tuple(conversation), target, require_signatures=required)

@@ -35,16 +35,19 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import cast
 
 from ..._model import ToolResultBlock
+from .._argument_checks import reading_argument, strict_argument, string_argument, tool_result_argument
 from .._contract import Converted, LossKind
 from .._shapes import canonical
 from .._toolkit import plain
 from ._read import read_result
+from ._request import McpCallToolResult
 from ._wire import CALL_TOOL_RESULT
 from ._write import Writer
 
-__all__ = ["from_call_tool_result", "to_call_tool_result"]
+__all__ = ["McpCallToolResult", "from_call_tool_result", "to_call_tool_result"]
 
 
 def from_call_tool_result(result: object, *, tool_call_id: str, tool_name: str) -> ToolResultBlock:
@@ -62,11 +65,16 @@ def from_call_tool_result(result: object, *, tool_call_id: str, tool_name: str) 
     Traceback (most recent call last):
     contentblocks.ValidationError: $.content[0].lang: unknown key (a TextContent has: type, text, annotations, _meta)
     """
-    raw = canonical(plain(result), CALL_TOOL_RESULT, "$")
+    call = "mcp.from_call_tool_result"
+    string_argument(tool_call_id, "tool_call_id", call)
+    string_argument(tool_name, "tool_name", call)
+    raw = canonical(plain(reading_argument(result, "a CallToolResult", call)), CALL_TOOL_RESULT, "$")
     return read_result(raw, tool_call_id, tool_name)
 
 
-def to_call_tool_result(block: ToolResultBlock, *, strict: bool | Iterable[LossKind] = False) -> Converted:
+def to_call_tool_result(
+    block: ToolResultBlock, *, strict: bool | Iterable[LossKind] = False
+) -> Converted[McpCallToolResult]:
     """The MCP ``CallToolResult`` for a tool result block (in ``Converted.payload``), and what did not survive.
 
     Args:
@@ -75,7 +83,11 @@ def to_call_tool_result(block: ToolResultBlock, *, strict: bool | Iterable[LossK
 
     Raises:
         LossError: when a loss of a kind ``strict`` names would occur.
+        TypeError: when ``block`` is no ``ToolResultBlock`` or ``strict`` is of the wrong kind (a string).
     """
+    call = "mcp.to_call_tool_result"
+    block = tool_result_argument(block, call)
+    raising = strict_argument(strict, call)
     writer = Writer()
     payload = writer.write(block)
-    return writer.losses.finish(payload, strict=strict)
+    return writer.losses.finish(cast("McpCallToolResult", payload), strict=raising)

@@ -49,16 +49,53 @@ A live loop, with the SDK's own reply object and no network:
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, cast
 
 from ..._conversation import Conversation
+from .._argument_checks import (
+    conversation_argument,
+    index_argument,
+    issuer_argument,
+    option_argument,
+    reading_argument,
+    strict_argument,
+)
 from .._contract import Converted, LossKind, Rejection, Reply
 from ._checks import check
 from ._read import read_conversation
 from ._reply import read_reply
+from ._request import (
+    OpenAIChatAssistantMessage,
+    OpenAIChatAudio,
+    OpenAIChatDeveloperMessage,
+    OpenAIChatFunctionCall,
+    OpenAIChatMessage,
+    OpenAIChatRequest,
+    OpenAIChatSystemMessage,
+    OpenAIChatToolMessage,
+    OpenAIChatUserMessage,
+)
 from ._write import ToolResultFiles, write_conversation
 
-__all__ = ["ToolResultFiles", "from_provider", "from_response", "preflight", "to_provider"]
+#: The values ``tool_result_files`` takes.
+FILE_OPTIONS: tuple[ToolResultFiles, ...] = ("drop", "user_message")
+
+__all__ = [
+    "OpenAIChatAssistantMessage",
+    "OpenAIChatAudio",
+    "OpenAIChatDeveloperMessage",
+    "OpenAIChatFunctionCall",
+    "OpenAIChatMessage",
+    "OpenAIChatRequest",
+    "OpenAIChatSystemMessage",
+    "OpenAIChatToolMessage",
+    "OpenAIChatUserMessage",
+    "ToolResultFiles",
+    "from_provider",
+    "from_response",
+    "preflight",
+    "to_provider",
+]
 
 
 def to_provider(
@@ -67,7 +104,7 @@ def to_provider(
     strict: bool | Iterable[LossKind] = False,
     issuer: str | None = None,
     tool_result_files: ToolResultFiles = "drop",
-) -> Converted:
+) -> Converted[OpenAIChatRequest]:
     r"""The ``messages`` request field carrying ``conversation``, and what did not survive.
 
     Args:
@@ -82,6 +119,8 @@ def to_provider(
 
     Raises:
         LossError: when a loss of a kind ``strict`` names would occur.
+        TypeError: when an argument is of the wrong kind (``None`` or raw dicts for the conversation, a string
+            for ``strict``), before anything is written; raw dicts go through ``cb.structure(raw, cb.Conversation)``.
 
     >>> import contentblocks as cb
     >>> from contentblocks.providers import openai_chat
@@ -104,9 +143,13 @@ def to_provider(
     metadata_not_sent $[0].metadata["app/latency_ms"]
     order_changed $[2].content[0].content[0]
     """
-    del issuer  # no reasoning state is ever sent to Chat Completions
+    call = "openai_chat.to_provider"
+    conversation_argument(conversation, call)
+    raising = strict_argument(strict, call)
+    issuer_argument(issuer, call)  # checked, then unused: no reasoning state is ever sent to Chat Completions
+    option_argument(tool_result_files, "tool_result_files", FILE_OPTIONS, call)
     payload, writer = write_conversation(conversation, tool_result_files)
-    return writer.losses.finish(payload, strict=strict)
+    return writer.losses.finish(cast("OpenAIChatRequest", payload), strict=raising)
 
 
 def from_provider(payload: Any) -> Conversation:
@@ -135,7 +178,7 @@ def from_provider(payload: Any) -> Conversation:
     Traceback (most recent call last):
     contentblocks.ValidationError: $.messages[0].content: required field missing
     """
-    return read_conversation(payload)
+    return read_conversation(reading_argument(payload, "Chat Completions request fields", "openai_chat.from_provider"))
 
 
 def from_response(response: Any, *, choice: int = 0) -> Reply:
@@ -173,7 +216,8 @@ def from_response(response: Any, *, choice: int = 0) -> Reply:
     >>> empty.message, empty.stop_reason, empty.provider_stop_reason
     (None, 'max_tokens', 'length')
     """
-    return read_reply(response, choice)
+    call = "openai_chat.from_response"
+    return read_reply(reading_argument(response, "a ChatCompletion", call), index_argument(choice, "choice", call))
 
 
 def preflight(conversation: Conversation, *, tool_result_files: ToolResultFiles = "drop") -> tuple[Rejection, ...]:
@@ -194,5 +238,8 @@ def preflight(conversation: Conversation, *, tool_result_files: ToolResultFiles 
     ...     print(rejection.path, rejection.rule)
     $[1].content[0] openai_chat/calls-answered
     """
+    call = "openai_chat.preflight"
+    conversation_argument(conversation, call)
+    option_argument(tool_result_files, "tool_result_files", FILE_OPTIONS, call)
     payload, writer = write_conversation(conversation, tool_result_files)
     return check(conversation, payload["messages"], writer.sent, move_files=tool_result_files == "user_message")

@@ -37,10 +37,18 @@ The mapping, the losses with their kinds and the pre-send rules are listed in ``
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from ..._conversation import Conversation
 from ..._model import Message, TextBlock
+from .._argument_checks import (
+    conversation_argument,
+    flag_argument,
+    issuer_argument,
+    reading_argument,
+    strict_argument,
+    string_argument,
+)
 from .._contract import Converted, LossKind, Rejection, Reply
 from .._toolkit import fail, field, obj, plain
 from .._usage import read_usage
@@ -48,9 +56,10 @@ from ._checks import rejections
 from ._fields import ISSUER
 from ._read import REQUEST_ITEMS, RESPONSE_ITEMS, read_items
 from ._reply import USAGE_COUNTS, stop_reason
+from ._request import OpenAIResponsesRequest
 from ._write import Writer
 
-__all__ = ["from_provider", "from_response", "preflight", "to_provider"]
+__all__ = ["OpenAIResponsesRequest", "from_provider", "from_response", "preflight", "to_provider"]
 
 #: The name a :class:`~contentblocks.providers.Reply` gives this adapter.
 PROVIDER = "openai_responses"
@@ -58,7 +67,7 @@ PROVIDER = "openai_responses"
 
 def to_provider(
     conversation: Conversation, *, strict: bool | Iterable[LossKind] = False, issuer: str | None = None
-) -> Converted:
+) -> Converted[OpenAIResponsesRequest]:
     """The ``instructions`` and ``input`` request fields for ``conversation``, and what did not survive.
 
     Args:
@@ -70,6 +79,8 @@ def to_provider(
 
     Raises:
         LossError: when a loss of a kind ``strict`` names would occur.
+        TypeError: when an argument is of the wrong kind (``None`` or raw dicts for the conversation, a string
+            for ``strict``), before anything is written; raw dicts go through ``cb.structure(raw, cb.Conversation)``.
 
     >>> import contentblocks as cb
     >>> conversation = cb.Conversation(messages=[
@@ -82,9 +93,12 @@ def to_provider(
     >>> [(loss.path, loss.kind) for loss in converted.losses]
     [('$[1].metadata["app/trace"]', 'metadata_not_sent')]
     """
-    writer = Writer(issuer or ISSUER)
+    call = "openai_responses.to_provider"
+    conversation_argument(conversation, call)
+    raising = strict_argument(strict, call)
+    writer = Writer(issuer_argument(issuer, call) or ISSUER)
     payload = writer.write(tuple(conversation))
-    return writer.losses.finish(payload, strict=strict)
+    return writer.losses.finish(cast("OpenAIResponsesRequest", payload), strict=raising)
 
 
 def from_provider(payload: Mapping[str, Any]) -> Conversation:
@@ -96,7 +110,7 @@ def from_provider(payload: Mapping[str, Any]) -> Conversation:
     Raises:
         ValidationError: when the payload is malformed, with the path of the item (``$.input[2].call_id``).
     """
-    payload = obj(plain(payload), "$")
+    payload = obj(plain(reading_argument(payload, "Responses request fields", "openai_responses.from_provider")), "$")
     head: list[Message] = []
     instructions = field(payload, "instructions", str, "$", optional=True)
     if instructions is not None:
@@ -121,7 +135,7 @@ def from_response(response: object) -> Reply:
     Raises:
         ValidationError: when the response is malformed, with the path of the output item (``$.output[0].id``).
     """
-    raw = obj(plain(response), "$")
+    raw = obj(plain(reading_argument(response, "a Responses API response", "openai_responses.from_response")), "$")
     output = field(raw, "output", list, "$")
     messages = tuple(read_items(output, [], "$.output", RESPONSE_ITEMS))
     reason, provider_reason = stop_reason(raw, output)
@@ -163,6 +177,9 @@ def preflight(
     >>> [(rejection.path, rejection.rule) for rejection in preflight(pending)]
     [('$[1].content[0]', 'openai_responses/call-needs-output')]
     """
-    return rejections(
-        tuple(conversation), target=issuer or ISSUER, store=store, continued=previous_response_id is not None
-    )
+    call = "openai_responses.preflight"
+    conversation_argument(conversation, call)
+    target = issuer_argument(issuer, call) or ISSUER
+    string_argument(previous_response_id, "previous_response_id", call, optional=True)
+    store = flag_argument(store, "store", call)
+    return rejections(tuple(conversation), target=target, store=store, continued=previous_response_id is not None)
