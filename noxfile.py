@@ -1,7 +1,7 @@
 """Wider checks than CI's test run: ``nox`` runs tests, lint, typing and docs with the running Python.
 
 Other Python versions are opt-in: ``nox -s tests_versions`` tries every version in the classifiers that is
-installed. ``bench``, ``fuzz``, ``atheris`` and ``sanitize`` run only when asked for.
+installed. ``bench``, ``fuzz``, ``fuzz_readers``, ``atheris`` and ``sanitize`` run only when asked for.
 """
 
 from __future__ import annotations
@@ -97,6 +97,19 @@ def fuzz(session: nox.Session) -> None:
     if "CB_FUZZ_EXAMPLES" in os.environ:
         env["CB_FUZZ_EXAMPLES"] = os.environ["CB_FUZZ_EXAMPLES"]
     session.run("pytest", "tests/test_hostile.py", "-p", "no:cacheprovider", "-s", *session.posargs, env=env)
+
+
+@nox.session
+def fuzz_readers(session: nox.Session) -> None:
+    """Differential fuzz of every provider reader, 200,000 cases each: ``nox -s fuzz_readers`` (args to the script).
+
+    ``fuzz/readers.py`` prints each reader's cases, rate and failure classes, writes failing cases to
+    ``reader-fuzz-failures.jsonl`` and fails on a class not known; ``-- --cases 20000 --seed 3`` for a shorter
+    or another run.
+    """
+    session.install("-e", ".[test]")
+    options = session.posargs or ["--cases", "200000", "--jobs", str(os.cpu_count() or 1)]
+    session.run("python", "fuzz/readers.py", *options)
 
 
 @nox.session
