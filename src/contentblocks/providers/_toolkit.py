@@ -26,7 +26,7 @@ from typing import Any, TypeVar
 import attrs
 
 from .._api import file_from_data_url
-from .._errors import ValidationError
+from .._errors import ValidationError, describe_type
 from .._model import FileBlock
 from .._patterns import check_base64, check_filename, check_identifier, check_uri
 from .._rules import DEFAULT_LIMITS, REFERENCE, TITLE, text_problem
@@ -108,11 +108,13 @@ def block_path(index: int, block: int | None = None) -> str:
     return f"$[{index}]" if block is None else f"$[{index}].content[{block}]"
 
 
-def plain(value: object) -> Any:
+def plain(value: object, path: str = "$") -> Any:
     """What an SDK hands you, as the plain JSON-like data the readers take.
 
     A pydantic model (every provider SDK's response types) gives ``model_dump(mode="json", by_alias=True)``;
     anything else is returned as it is. No SDK is imported: objects are recognised by their dump method.
+    An object built with ``model_construct`` may hold anything, and its dump then raises whatever pydantic (or
+    the value) raises: that is a malformed payload, so it is a ``ValidationError`` at ``path``.
 
     >>> class Reply:
     ...     def model_dump(self, *, mode, by_alias):
@@ -126,7 +128,10 @@ def plain(value: object) -> Any:
         return value
     dump = getattr(type(value), "model_dump", None)
     if callable(dump):
-        return dump(value, mode="json", by_alias=True)
+        try:
+            return dump(value, mode="json", by_alias=True)
+        except Exception as e:  # noqa: BLE001 - any failure of a foreign dump method is the payload's fault
+            raise fail(path, f"the SDK object does not dump to JSON: {describe_type(e)}") from None
     return value
 
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, TypeAlias, TypeVar
 
-from .._errors import ValidationError, describe_type
+from .._errors import ValidationError
 from ..providers._contract import Reply
 from ..providers._toolkit import plain, within
-from ._errors import StreamError, fail
+from ._errors import StreamError
 
 __all__ = ["Where", "placed", "plain_at", "read_completed"]
 
@@ -28,9 +28,9 @@ def plain_at(value: object, path: str) -> Any:
     (or the value) raises, which is a malformed event, not a bug of the reader.
     """
     try:
-        return plain(value)
-    except Exception as e:  # noqa: BLE001 - any failure of a foreign dump method is the event's fault
-        raise fail(path, f"the SDK object does not dump to JSON: {describe_type(e)}") from None
+        return plain(value, path)
+    except ValidationError as e:
+        raise StreamError(e.errors, omitted=e.omitted) from None
 
 
 def placed(make: Callable[[], _E], where: Where) -> _E:

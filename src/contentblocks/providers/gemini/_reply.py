@@ -44,13 +44,13 @@ def _offset(value: object) -> int:
 
 
 def _add(extra: dict[int, list[Citation]], j: int, uri: object, title: object, start: int, end: int) -> None:
-    if type(uri) is str and not uri.isascii():
-        uri = quote(uri, safe=_URI_SAFE)  # an IRI (non-ASCII path): percent-encode as RFC 3986 requires
     try:
+        if type(uri) is str and not uri.isascii():
+            uri = quote(uri, safe=_URI_SAFE)  # an IRI (non-ASCII path): percent-encode as RFC 3986 requires
         name = (title.strip() or None) if type(title) is str else None
         extra.setdefault(j, []).append(Citation(source=CitedUri(value=uri), title=name, start=start, end=end))  # type: ignore[arg-type]
-    except ValidationError:  # a chunk with no usable URI cites nothing a reader could follow
-        return
+    except (ValidationError, UnicodeEncodeError):  # a chunk with no usable URI (or a lone surrogate in it)
+        return  # cites nothing a reader could follow
 
 
 def _chunk_source(chunk: object) -> tuple[object, object]:
