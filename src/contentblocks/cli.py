@@ -29,6 +29,7 @@ import attrs
 
 from ._checkfiles import (
     CHUNK_BYTES,
+    DEFAULT_MAX_LINE_BYTES,
     Source,
     Tally,
     Task,
@@ -71,21 +72,21 @@ def _sources(paths: Sequence[str], *, dataset: bool, stdin_name: str) -> list[So
     return sources
 
 
-def _tasks(sources: Sequence[Source], checker: Checker) -> Iterator[tuple[Source, Task]]:
+def _tasks(sources: Sequence[Source], checker: Checker, max_line: int) -> Iterator[tuple[Source, Task]]:
     """Each file's tasks in order, then its end: a dataset is cut into chunks of lines, other files go whole."""
     for source in sources:
         if source.error is not None:
             yield source, Tally(error=source.error)
         elif source.path is None and source.mode != "dataset":
-            yield source, check_stream(checker, sys.stdin.buffer, source.mode)
+            yield source, check_stream(checker, sys.stdin.buffer, source.mode, max_line)
         elif source.mode != "dataset":
-            yield source, (check_path, (checker, source.path, source.mode))
+            yield source, (check_path, (checker, source.path, source.mode, max_line))
         else:
-            yield from ((source, task) for task in _chunk_tasks(source, checker))
+            yield from ((source, task) for task in _chunk_tasks(source, checker, max_line))
         yield source, None
 
 
-def _chunk_tasks(source: Source, checker: Checker) -> Iterator[Task]:
+def _chunk_tasks(source: Source, checker: Checker, max_line: int) -> Iterator[Task]:
     """A dataset's runs of lines: a regular file's by offset (each worker reads its own), a stream's as bytes."""
     try:
         stream = sys.stdin.buffer if source.path is None else open(source.path, "rb")  # noqa: PTH123, SIM115
@@ -95,10 +96,10 @@ def _chunk_tasks(source: Source, checker: Checker) -> Iterator[Task]:
     try:
         if source.size:  # a regular file, not empty
             for offset, length in chunk_ranges(stream, CHUNK_BYTES):
-                yield check_range, (checker, source.path, offset, length)
+                yield check_range, (checker, source.path, offset, length, max_line)
         else:
-            for chunk in read_chunks(stream, CHUNK_BYTES):
-                yield check_chunk, (checker, chunk)
+            for chunk in read_chunks(stream, CHUNK_BYTES, max_line):
+                yield check_chunk, (checker, chunk, max_line)
     except OSError as e:
         yield Tally(error=cannot_read(e))
     finally:
@@ -283,10 +284,13 @@ class _Progress:
             self.shown = False
 
 
-def check(sources: Sequence[Source], writer: _Writer, checker: Checker, *, jobs: int, progress: _Progress) -> int:
+def check(
+    sources: Sequence[Source], writer: _Writer, checker: Checker, *, jobs: int, progress: _Progress,
+    max_line: int = DEFAULT_MAX_LINE_BYTES,
+) -> int:
     """Check every source, printing as it goes; return the exit status."""
     total, counts, current, lines = _Counts(), _Counts(files=1), None, 0
-    for source, tally in run_tasks(_tasks(sources, checker), jobs):
+    for source, tally in run_tasks(_tasks(sources, checker, max_line), jobs):
         if current is None:
             writer.start(source)
             current = source
@@ -342,6 +346,9 @@ def _parser() -> argparse.ArgumentParser:
         help='each line of a .jsonl file is one conversation: an array of messages or {"messages": [...], ...}')
     add("--jobs", type=_count(1), default=1, metavar="N", help="check with N processes (default 1)")
     add("--max-problems", type=_count(0), metavar="N", help="report at most N problems (all are counted)")
+    add("--max-line-bytes", type=_count(1), default=DEFAULT_MAX_LINE_BYTES, metavar="N",
+        help="the longest .jsonl line and .json document read; a longer one is reported unreadable at its line, "
+        f"without being held in memory (default {DEFAULT_MAX_LINE_BYTES:,}: 128 MiB)")
     add("--no-progress", action="store_true", help="no progress display on standard error")
     add("--stdin-filename", default=STDIN, metavar="NAME",
         help="the name standard input has in reports; it is read as a .json document when NAME ends in .json, "
@@ -380,7 +387,7 @@ def _check_command(args: argparse.Namespace) -> int:
         writer = writers[args.format](sys.stdout, args.max_problems, dataset=args.dataset)
         enabled = not args.no_progress and sys.stderr.isatty()
         progress = _Progress(sys.stderr, sum(s.size for s in sources), enabled=enabled)
-        return check(sources, writer, checker, jobs=args.jobs, progress=progress)
+        return check(sources, writer, checker, jobs=args.jobs, progress=progress, max_line=args.max_line_bytes)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -407,6 +414,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenProcessPool:
         print("contentblocks: a worker process died (out of memory?); try fewer --jobs", file=sys.stderr)
+        return 2
+    except MemoryError:
+        sys.stdout.flush()
+        print("contentblocks: out of memory; try a lower --max-line-bytes or fewer --jobs", file=sys.stderr)
         return 2
     parser.print_help()
     return 2
