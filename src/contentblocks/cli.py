@@ -18,6 +18,7 @@ import os
 import re
 import sys
 import time
+import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures.process import BrokenProcessPool
@@ -48,11 +49,35 @@ from ._checkfiles import (
 from ._checking import Checker
 from ._rules import Limits
 
-__all__ = ["main"]
+__all__ = ["BIDI_CONTROLS", "main", "printable"]
 
 EXAMPLE = "conversation.jsonl"
 STDIN = "<stdin>"
 _LIMIT_HELP = dict(re.findall(r"^\s+(max_\w+): (.+)$", Limits.__doc__ or "", re.MULTILINE))
+
+
+#: Unicode's bidirectional formatting characters: they change the order in which the rest of a line is shown.
+BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+_ESCAPED_CATEGORIES = frozenset({"Cc", "Zl", "Zp", "Cs"})
+
+
+def printable(text: str) -> str:
+    r"""``text`` with what a terminal would act on written as its Python escape, for a report of one line each.
+
+    Control characters (C0, DEL, C1), line and paragraph separators, lone surrogates (a file name that is not
+    UTF-8) and bidirectional controls are escaped (``\n``, ``\x1b``, ``\u202e``); any other character, non-ASCII
+    included, is kept. A file name can then neither forge report lines nor send escape sequences.
+
+    >>> printable("notes\n\x1b[31m.jsonl")
+    'notes\\n\\x1b[31m.jsonl'
+    """
+    if text.isprintable():  # no control, format or separator character: the common case
+        return text
+    return "".join(
+        c.encode("unicode_escape", "backslashreplace").decode("ascii")
+        if c in BIDI_CONTROLS or unicodedata.category(c) in _ESCAPED_CATEGORIES else c
+        for c in text
+    )
 
 
 def _sources(paths: Sequence[str], *, dataset: bool, stdin_name: str) -> list[Source]:
@@ -65,7 +90,7 @@ def _sources(paths: Sequence[str], *, dataset: bool, stdin_name: str) -> list[So
         elif Path(path).is_dir():
             found = list(walk(path, dataset=dataset))
             if not found:
-                print(f"contentblocks: no .json or .jsonl file in {path}", file=sys.stderr)
+                print(f"contentblocks: no .json or .jsonl file in {printable(path)}", file=sys.stderr)
             sources += found
         else:
             sources.append(file_source(path, dataset=dataset, walked=False))
@@ -172,8 +197,9 @@ class _Writer:
             self.problem(None, tally.error)
 
     def problem(self, line: int | None, text: str) -> None:
-        """One problem, at a line of the file or (None) about the whole file."""
-        print(f"{self.name}:{line}: {text}" if line is not None else f"{self.name}: {text}", file=self.out)
+        """One problem, at a line of the file or (None) about the whole file, on one line (see ``printable``)."""
+        name, text = printable(self.name), printable(text)
+        print(f"{name}:{line}: {text}" if line is not None else f"{name}: {text}", file=self.out)
 
     def end(self, counts: _Counts) -> None:
         """The file ends, with its counts."""
@@ -207,11 +233,12 @@ class _GitHubWriter(_Writer):
     """One ``::error`` workflow command a problem, which GitHub Actions shows on the file's line."""
 
     def problem(self, line: int | None, text: str) -> None:
-        where = [f"file={_escape(self.name, prop=True)}"] if self.name != STDIN else []
+        # GitHub's escapes first: CR and LF read back exactly; what has none (ESC...) is then shown escaped.
+        where = [f"file={printable(_escape(self.name, prop=True))}"] if self.name != STDIN else []
         if line is not None:
             where.append(f"line={line}")
         properties = " " + ",".join(where) if where else ""
-        print(f"::error{properties}::{_escape(text)}", file=self.out)
+        print(f"::error{properties}::{printable(_escape(text))}", file=self.out)
 
 
 class _JsonWriter(_Writer):
