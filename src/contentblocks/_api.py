@@ -5,16 +5,20 @@ from __future__ import annotations
 import functools
 import json
 import re
-from typing import Any, TypeVar, get_args, overload
+from typing import Any, TypeVar, get_args, get_origin, overload
 from urllib.parse import unquote_to_bytes
 
+from ._conversation import Conversation
 from ._converter import make_converter, structure_parsed
 from ._errors import ValidationError, describe_type, preview
+from ._gen import CLASSES
+from ._json import plain_container
 from ._kernels import MISS, decode_base64, speedups
 from ._model import Block, BytesSource, FileBlock, TextBlock
 from ._patterns import check_media_type
 from ._rules import DEFAULT_LIMITS
 from ._unstructure import dump_default, dump_hooks, serialised_parts
+from ._wire import UNIONS
 
 __all__ = ["dumps", "file_from_data_url", "loads", "normalize", "structure", "unstructure"]
 
@@ -32,6 +36,49 @@ _encode = json.JSONEncoder(ensure_ascii=True, allow_nan=False, check_circular=Fa
 _c_dumps = speedups.dumps_ascii if speedups is not None else None
 
 
+#: What ``structure`` and ``loads`` build: the unions, Conversation, and every class with a wire form.
+_TARGETS: frozenset[object] = frozenset([*(union.alias for union in UNIONS), Conversation, *CLASSES])
+_TAKES = ("cb.Block, cb.Message, cb.Conversation, another union (cb.ToolResultContent, cb.FileSource, "
+          "cb.CitationSource), a block, source or citation class, or a list[...] of one of these")
+
+
+def _is_target(target: object) -> bool:
+    try:
+        return target in _TARGETS
+    except TypeError:  # unhashable: not a type of ours
+        return False
+
+
+def _list_item(target: object, verb: str) -> object:
+    """The item type of a ``list[T]`` target, None for a target built as it is; a TypeError for any other."""
+    if _is_target(target):
+        return None
+    if get_origin(target) is list and len(get_args(target)) == 1 and _is_target(get_args(target)[0]):
+        return get_args(target)[0]
+    name = getattr(target, "__qualname__", None) if isinstance(target, type) else None
+    msg = f"{verb}() builds {_TAKES}; got {name or repr(target)}"
+    raise TypeError(msg)
+
+
+def _structure_items(data: object, item: object, build: Any) -> list[Any]:
+    """``list[item]``: each item of the array built by ``build``; every item's problems in one ValidationError."""
+    kind, array = plain_container(data)
+    if kind != 2:  # an array
+        raise ValidationError([("$", f"expected an array, got {describe_type(data)}")])
+    built: list[Any] = []
+    problems: list[tuple[str, str]] = []
+    omitted = 0
+    for i, value in enumerate(array):
+        try:
+            built.append(build(value, item))
+        except ValidationError as e:
+            problems += e.prefixed(f"$[{i}]")
+            omitted += e.omitted
+    if problems or omitted:
+        raise ValidationError(problems, omitted=omitted, max_errors=DEFAULT_LIMITS.max_errors)
+    return built
+
+
 @overload
 def structure(data: object, target: type[T]) -> T: ...
 @overload
@@ -40,15 +87,24 @@ def structure(data: object, target: object) -> Any:
     """Check a raw value (dicts, lists, strings...) and build ``target`` from it.
 
     ``target`` is ``cb.Block`` (any block, chosen by its ``"type"``), ``cb.Message``, ``cb.Conversation``
-    (a list of messages) or one block class.
+    (a list of messages whose tool calls and results pair up), another union (``cb.ToolResultContent``,
+    ``cb.FileSource``, ``cb.CitationSource``), one block, source or citation class, or ``list[T]`` of one
+    of these: a plain list, each item checked on its own (``list[cb.Message]`` does not pair tool calls).
 
     Raises:
         ValidationError: listing every problem, each with its JSON path.
+        TypeError: for a ``target`` that is none of these (``str``, ``dict[str, cb.Message]``...).
 
     >>> import contentblocks as cb
     >>> cb.structure({"type": "text", "text": "hi"}, cb.Block)
     TextBlock(text='hi', citations=(), metadata=JsonObject({}))
+    >>> cb.structure([{"role": "user", "content": "hi"}, {"role": "robot", "content": "hi"}], list[cb.Message])
+    Traceback (most recent call last):
+    contentblocks.ValidationError: $[1].role: expected one of: system, developer, user, assistant, tool
     """
+    item = _list_item(target, "structure")
+    if item is not None:
+        return _structure_items(data, item, _structure)
     return _structure(data, target)  # type: ignore[arg-type]
 
 
@@ -121,12 +177,11 @@ def parse_json(data: str | bytes | bytearray) -> Any:
         value = _c_read(data, MISS)
         if value is not MISS:
             return value
+    if not issubclass(type(data), (str, bytes, bytearray)):
+        raise ValidationError([("$", f"expected JSON text (str or bytes), got {describe_type(data)}")])
     try:
-        if issubclass(type(data), (bytes, bytearray)):
-            data = bytes(data).decode("utf-8")  # type: ignore[arg-type]
-        elif type(data) is not str:
-            raise ValidationError([("$", f"expected JSON text (str or bytes), got {describe_type(data)}")])
-        return _decode(_no_bom(data))
+        text = data if isinstance(data, str) else bytes(data).decode("utf-8")
+        return _decode(_no_bom(text))
     except _RefusedError as e:
         raise ValidationError([("$", f"invalid JSON: {e}")]) from None
     except json.JSONDecodeError as e:
@@ -158,7 +213,18 @@ def loads(data: str | bytes | bytearray, target: object = Block) -> Any:
     >>> cb.loads('{"type": "text", "text": "a", "text": "b"}')
     Traceback (most recent call last):
     contentblocks.ValidationError: $: invalid JSON: duplicate key "text" in an object
+
+    ``target`` is any type :func:`structure` builds. An argument that is not JSON text (a dict already
+    parsed, None, a memoryview) is a ``TypeError``.
     """
+    if not issubclass(type(data), (str, bytes, bytearray)):
+        hint = " (a value already parsed goes to cb.structure)" if isinstance(data, (dict, list)) else ""
+        came = "None" if data is None else type(data).__qualname__
+        msg = f"loads() expected JSON text (str, bytes or bytearray), got {came}{hint}"
+        raise TypeError(msg)
+    item = _list_item(target, "loads")
+    if item is not None:
+        return _structure_items(parse_json(data), item, _structure)
     return structure_parsed(_converter, parse_json(data), target)
 
 
