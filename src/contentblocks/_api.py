@@ -12,7 +12,7 @@ from ._conversation import Conversation
 from ._converter import make_converter, structure_parsed
 from ._errors import ValidationError, describe_type, preview
 from ._gen import CLASSES
-from ._json import plain_container
+from ._json import JsonArray, JsonObject, plain_container
 from ._kernels import MISS, decode_base64, speedups
 from ._model import Block, BytesSource, FileBlock, TextBlock
 from ._patterns import check_media_type
@@ -27,6 +27,35 @@ T = TypeVar("T")
 _converter = make_converter()
 _structure = _converter.structure
 _unstructure = _converter.unstructure
+#: The classes with a wire form, and the read-only JSON containers blocks hold.
+_WIRE_CLASSES: tuple[type, ...] = (*CLASSES, Conversation, JsonObject, JsonArray)
+#: What to use instead, for the classes people most often hand to ``unstructure``.
+_UNSTRUCTURE_HINTS = {
+    "Reply": "; the reply's message is reply.message (None when the provider sent no content)",
+    "Converted": "; its payload is the provider's request, already plain",
+    "Limits": "; attrs.asdict(limits) gives its fields",
+}
+
+
+def _not_wire(cls: type) -> bool:
+    """Whether ``cls`` is one of contentblocks' own classes without a wire form (Reply, Usage, a stream event...).
+
+    A ``Problem`` is a (path, message) tuple, and converts as one.
+    """
+    module = getattr(cls, "__module__", "") or ""
+    ours = module == "contentblocks" or module.startswith("contentblocks.")
+    return ours and not issubclass(cls, (*_WIRE_CLASSES, tuple))
+
+
+def _refuse_unstructure(obj: object) -> Any:
+    name = type(obj).__name__
+    msg = ("unstructure() converts the wire format's classes (a block, source, citation, message or conversation)"
+           f"; got {name}{_UNSTRUCTURE_HINTS.get(name, '')}")
+    raise TypeError(msg)
+
+
+# Only on this module's own converter: a user's converter keeps its hooks for whatever it is given.
+_converter.register_unstructure_hook_func(_not_wire, _refuse_unstructure)
 _dump_hooks = dump_hooks(native_binary=False)
 _dump_part = dump_default(native_binary=False)
 # ASCII-only output, as json.dumps gives by default: CPython's encoder writes it faster than mixed text.
@@ -110,6 +139,10 @@ def structure(data: object, target: object) -> Any:
 
 def unstructure(obj: object) -> Any:
     """The canonical wire form of a block, message or conversation: plain dicts, lists, strings and numbers.
+
+    Sources and citations convert too, and lists of any of these. Another class of contentblocks (an
+    adapter's ``Reply``, ``Usage`` or ``Loss``, a stream event, ``Limits``...) has no wire form: it is a
+    ``TypeError`` that names it (for a reply, convert ``reply.message``).
 
     >>> import contentblocks as cb
     >>> cb.unstructure(cb.Message(role="user", content="hi"))
