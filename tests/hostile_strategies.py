@@ -420,3 +420,30 @@ def check_accepted(obj: Any, raw: Any, target: str) -> None:
     except ImportError:  # pragma: no cover - orjson is a test dependency
         return
     assert exact(orjson.loads(orjson.dumps(canon)), canon)
+
+
+# ------------------------------------------------------------------------------------------ URLs
+
+# Hosts and ports near the edges of what urllib.parse takes: IP literals valid and not, ports past 65535,
+# characters that NFKC normalisation turns into URL delimiters (fullwidth "#", ":", "/", "?", "@").
+_URL_HOSTS = st.one_of(
+    st.sampled_from(["example.com", "h", "[::1]", "[::ffff:1.2.3.4]", "[1::]", "[1:2:3:4:5:6:7:8]", "[.]",
+                     "[1.2.3.4]", "[::1::2]", "[12345::]", "[1:2:3:4:5:6:7:8:9]", "[::ffff:1.2.3]", "[::01.2.3.4]",
+                     "[]", "[:]", "[v1.x]", "[fe80::1%25eth0]", "caf\u00e9.example", "a\uff03b", "\uff1a", "a\uff0fb",
+                     "\uff1f", "\uff20x", "\u2100", "\u2474", "x\ufe55y"]),
+    st.builds("[{}]".format, st.ip_addresses(v=6).map(str)),
+    st.builds("[{}]".format, st.text("0123456789abcdefABCDEF:.", max_size=45)),
+    st.text(st.characters(min_codepoint=0x80, max_codepoint=0xFFFF, exclude_categories=("Cs", "Cc", "Cf", "Zs", "Zl",
+                                                                                         "Zp", "Co", "Cn")),
+            min_size=1, max_size=4),
+)
+_URL_PORTS = st.one_of(st.just(""), st.just(":"), st.integers(0, 10**6).map(":{}".format),
+                       st.integers(0, 70_000).map(":0{}".format), st.just(":" + "0" * 5000 + "80"))
+
+
+@st.composite
+def url_candidates(draw: st.DrawFn) -> str:
+    """Strings shaped like http(s) URLs whose host and port test the edges of urllib.parse; many are invalid."""
+    scheme = draw(st.sampled_from(["https", "http", "HTTP"]))
+    path = draw(st.sampled_from(["", "/", "/a?b#c", "?q", "#f"]))
+    return f"{scheme}://{draw(_URL_HOSTS)}{draw(_URL_PORTS)}{path}"

@@ -258,3 +258,50 @@ def test_limits_reach_the_preconf_converters() -> None:
     assert conv.loads('{"type":"text","text":"aaaaa"}', cb.Block).text == "aaaaa"
     with pytest.raises(cb.ValidationError, match="longer than 5"):
         conv.loads('{"type":"text","text":"aaaaaa"}', cb.Block)
+
+
+def _python_lines(call) -> int:
+    """How many lines of Python code running ``call`` executes (a measure of work that the clock does not blur)."""
+    lines = 0
+
+    def trace(_frame, event, _arg):
+        nonlocal lines
+        if event == "line":
+            lines += 1
+        return trace
+
+    previous = sys.gettrace()
+    sys.settrace(trace)
+    try:
+        call()
+    except cb.ValidationError:
+        pass
+    finally:
+        sys.settrace(previous)
+    return lines
+
+
+NODE_LIMIT = 8_000
+# Raw values holding a JSON value of ``n`` nodes (``n`` a multiple of 4): a list of three-item lists.
+NODE_LIMIT_PLACES = {
+    "json block": (cb.Block, lambda n: {"type": "json", "value": [[0, 0, 0]] * (n // 4 - 1) + [[0, 0]]}),
+    "tool call in a message": (cb.Message, lambda n: {"role": "assistant", "content": [
+        {"type": "text", "text": "calling"},
+        {"type": "tool_call", "tool_call_id": "c1", "tool_name": "f", "input": {"a": [[0, 0, 0]] * (n // 4 - 1)}},
+    ]}),
+    "message metadata": (cb.Message, lambda n: {"role": "user", "content": "hi",
+                                                 "metadata": {"a": [[0, 0, 0]] * (n // 4 - 1)}}),
+}
+
+
+@pytest.mark.parametrize("place", NODE_LIMIT_PLACES)
+def test_refusal_at_max_nodes_walks_the_value_no_more_than_acceptance(place: str) -> None:
+    """A value just over max_nodes is refused with no more Python work than one just under it is accepted with."""
+    target, build = NODE_LIMIT_PLACES[place]
+    conv = cb.make_converter(max_nodes=NODE_LIMIT)
+    under, over = build(NODE_LIMIT - 4), build(NODE_LIMIT + 4)
+    assert accepts(conv, under, target)
+    assert not accepts(conv, over, target)
+    accepted = _python_lines(lambda: conv.structure(under, target))
+    refused = _python_lines(lambda: conv.structure(over, target))
+    assert refused <= accepted + 1_000, (accepted, refused)

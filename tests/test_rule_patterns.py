@@ -20,8 +20,9 @@ from contentblocks import _patterns
 _URI_CHARS = r"(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/?\[\]]|%[0-9A-Fa-f]{2})"
 PLAIN_URI = re.compile(rf"[A-Za-z][A-Za-z0-9+.\-]*:(?P<rest>{_URI_CHARS}*(?:#{_URI_CHARS}*)?)")
 _IRI_CHAR = r"(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9A-Fa-f]{2}|[^\x00-\x7f])"
-_HOST = r"(?:\[[0-9A-Fa-f:.]+\]|(?:[A-Za-z0-9\-._~!$&'()*+,;=]|%[0-9A-Fa-f]{2}|[^\x00-\x7f])+)"
-PLAIN_URL = re.compile(rf"[Hh][Tt][Tt][Pp][Ss]?://{_HOST}(?::[0-9]*)?(?:[/?]{_IRI_CHAR}*)?(?:#{_IRI_CHAR}*)?")
+_HOST = rf"(?:\[{_patterns.IPV6}\]|(?:[A-Za-z0-9\-._~!$&'()*+,;=]|%[0-9A-Fa-f]{{2}}|[^\x00-\x7f])+)"
+PLAIN_URL = re.compile(
+    rf"[Hh][Tt][Tt][Pp][Ss]?://{_HOST}(?::{_patterns.PORT}?)?(?:[/?]{_IRI_CHAR}*)?(?:#{_IRI_CHAR}*)?")
 
 PIECES = st.sampled_from(
     ["a", "Z", "0", "9", "-", ".", "_", "~", "!", "$", "&", "'", "(", ")", "*", "+", ",", ";", "=", ":", "@", "/",
@@ -29,7 +30,8 @@ PIECES = st.sampled_from(
      "\U0001f600", "<", '"', "\\", "^", "`", "{", "|", "}", "http://", "https://", "HTTP://", "//", "::", "1:", "x+y:"]
 )  # fmt: skip
 TEXTS = st.lists(PIECES, max_size=14).map("".join)
-PREFIXES = st.sampled_from(["", "https://", "http://h", "https://[::1]", "mailto:", "urn:isbn:", "a:", "h:", "1a:"])
+PREFIXES = st.sampled_from(["", "https://", "http://h", "https://[::1]", "https://[1.2.3.4]", "https://h:65535",
+                            "https://h:65536", "mailto:", "urn:isbn:", "a:", "h:", "1a:"])
 
 
 @given(PREFIXES, TEXTS)

@@ -5,16 +5,20 @@ from __future__ import annotations
 import functools
 import json
 import re
-from typing import TYPE_CHECKING, Any, TypeVar, get_args, overload
+from typing import TYPE_CHECKING, Any, TypeVar, get_args, get_origin, overload
 from urllib.parse import unquote_to_bytes
 
+from ._conversation import Conversation
 from ._converter import make_converter, structure_parsed
 from ._errors import ValidationError, describe_type, preview
+from ._gen import CLASSES
+from ._json import JsonArray, JsonObject, plain_container
 from ._kernels import MISS, decode_base64, speedups
 from ._model import Block, BytesSource, FileBlock, TextBlock
 from ._patterns import check_media_type
 from ._rules import DEFAULT_LIMITS
 from ._unstructure import dump_default, dump_hooks, serialised_parts
+from ._wire import UNIONS
 
 if TYPE_CHECKING:  # PEP 747: lets a type checker type ``structure(x, cb.Block)`` as the union, not Any
     from typing_extensions import TypeForm
@@ -26,6 +30,35 @@ T = TypeVar("T")
 _converter = make_converter()
 _structure = _converter.structure
 _unstructure = _converter.unstructure
+#: The classes with a wire form, and the read-only JSON containers blocks hold.
+_WIRE_CLASSES: tuple[type, ...] = (*CLASSES, Conversation, JsonObject, JsonArray)
+#: What to use instead, for the classes people most often hand to ``unstructure``.
+_UNSTRUCTURE_HINTS = {
+    "Reply": "; the reply's message is reply.message (None when the provider sent no content)",
+    "Converted": "; its payload is the provider's request, already plain",
+    "Limits": "; attrs.asdict(limits) gives its fields",
+}
+
+
+def _not_wire(cls: type) -> bool:
+    """Whether ``cls`` is one of contentblocks' own classes without a wire form (Reply, Usage, a stream event...).
+
+    A ``Problem`` is a (path, message) tuple, and converts as one.
+    """
+    module = getattr(cls, "__module__", "") or ""
+    ours = module == "contentblocks" or module.startswith("contentblocks.")
+    return ours and not issubclass(cls, (*_WIRE_CLASSES, tuple))
+
+
+def _refuse_unstructure(obj: object) -> Any:
+    name = type(obj).__name__
+    msg = ("unstructure() converts the wire format's classes (a block, source, citation, message or conversation)"
+           f"; got {name}{_UNSTRUCTURE_HINTS.get(name, '')}")
+    raise TypeError(msg)
+
+
+# Only on this module's own converter: a user's converter keeps its hooks for whatever it is given.
+_converter.register_unstructure_hook_func(_not_wire, _refuse_unstructure)
 _dump_hooks = dump_hooks(native_binary=False)
 _dump_part = dump_default(native_binary=False)
 # ASCII-only output, as json.dumps gives by default: CPython's encoder writes it faster than mixed text.
@@ -33,6 +66,49 @@ _dump_part = dump_default(native_binary=False)
 _encode = json.JSONEncoder(ensure_ascii=True, allow_nan=False, check_circular=False, separators=(",", ":")).encode
 # The same text, written in C when the accelerator is built (it hands back anything _encode should see).
 _c_dumps = speedups.dumps_ascii if speedups is not None else None
+
+
+#: What ``structure`` and ``loads`` build: the unions, Conversation, and every class with a wire form.
+_TARGETS: frozenset[object] = frozenset([*(union.alias for union in UNIONS), Conversation, *CLASSES])
+_TAKES = ("cb.Block, cb.Message, cb.Conversation, another union (cb.ToolResultContent, cb.FileSource, "
+          "cb.CitationSource), a block, source or citation class, or a list[...] of one of these")
+
+
+def _is_target(target: object) -> bool:
+    try:
+        return target in _TARGETS
+    except TypeError:  # unhashable: not a type of ours
+        return False
+
+
+def _list_item(target: object, verb: str) -> object:
+    """The item type of a ``list[T]`` target, None for a target built as it is; a TypeError for any other."""
+    if _is_target(target):
+        return None
+    if get_origin(target) is list and len(get_args(target)) == 1 and _is_target(get_args(target)[0]):
+        return get_args(target)[0]
+    name = getattr(target, "__qualname__", None) if isinstance(target, type) else None
+    msg = f"{verb}() builds {_TAKES}; got {name or repr(target)}"
+    raise TypeError(msg)
+
+
+def _structure_items(data: object, item: object, build: Any) -> list[Any]:
+    """``list[item]``: each item of the array built by ``build``; every item's problems in one ValidationError."""
+    kind, array = plain_container(data)
+    if kind != 2:  # an array
+        raise ValidationError([("$", f"expected an array, got {describe_type(data)}")])
+    built: list[Any] = []
+    problems: list[tuple[str, str]] = []
+    omitted = 0
+    for i, value in enumerate(array):
+        try:
+            built.append(build(value, item))
+        except ValidationError as e:
+            problems += e.prefixed(f"$[{i}]")
+            omitted += e.omitted
+    if problems or omitted:
+        raise ValidationError(problems, omitted=omitted, max_errors=DEFAULT_LIMITS.max_errors)
+    return built
 
 
 @overload
@@ -45,20 +121,33 @@ def structure(data: object, target: object) -> Any:
     """Check a raw value (dicts, lists, strings...) and build ``target`` from it.
 
     ``target`` is ``cb.Block`` (any block, chosen by its ``"type"``), ``cb.Message``, ``cb.Conversation``
-    (a list of messages) or one block class.
+    (a list of messages whose tool calls and results pair up), another union (``cb.ToolResultContent``,
+    ``cb.FileSource``, ``cb.CitationSource``), one block, source or citation class, or ``list[T]`` of one
+    of these: a plain list, each item checked on its own (``list[cb.Message]`` does not pair tool calls).
 
     Raises:
         ValidationError: listing every problem, each with its JSON path.
+        TypeError: for a ``target`` that is none of these (``str``, ``dict[str, cb.Message]``...).
 
     >>> import contentblocks as cb
     >>> cb.structure({"type": "text", "text": "hi"}, cb.Block)
     TextBlock(text='hi', citations=(), metadata=JsonObject({}))
+    >>> cb.structure([{"role": "user", "content": "hi"}, {"role": "robot", "content": "hi"}], list[cb.Message])
+    Traceback (most recent call last):
+    contentblocks.ValidationError: $[1].role: expected one of: system, developer, user, assistant, tool
     """
+    item = _list_item(target, "structure")
+    if item is not None:
+        return _structure_items(data, item, _structure)
     return _structure(data, target)  # type: ignore[arg-type]
 
 
 def unstructure(obj: object) -> Any:
     """The canonical wire form of a block, message or conversation: plain dicts, lists, strings and numbers.
+
+    Sources and citations convert too, and lists of any of these. Another class of contentblocks (an
+    adapter's ``Reply``, ``Usage`` or ``Loss``, a stream event, ``Limits``...) has no wire form: it is a
+    ``TypeError`` that names it (for a reply, convert ``reply.message``).
 
     >>> import contentblocks as cb
     >>> cb.unstructure(cb.Message(role="user", content="hi"))
@@ -126,12 +215,11 @@ def parse_json(data: str | bytes | bytearray) -> Any:
         value = _c_read(data, MISS)
         if value is not MISS:
             return value
+    if not issubclass(type(data), (str, bytes, bytearray)):
+        raise ValidationError([("$", f"expected JSON text (str or bytes), got {describe_type(data)}")])
     try:
-        if issubclass(type(data), (bytes, bytearray)):
-            data = bytes(data).decode("utf-8")  # type: ignore[arg-type]
-        elif type(data) is not str:
-            raise ValidationError([("$", f"expected JSON text (str or bytes), got {describe_type(data)}")])
-        return _decode(_no_bom(data))
+        text = data if isinstance(data, str) else bytes(data).decode("utf-8")
+        return _decode(_no_bom(text))
     except _RefusedError as e:
         raise ValidationError([("$", f"invalid JSON: {e}")]) from None
     except json.JSONDecodeError as e:
@@ -165,7 +253,18 @@ def loads(data: str | bytes | bytearray, target: object = Block) -> Any:
     >>> cb.loads('{"type": "text", "text": "a", "text": "b"}')
     Traceback (most recent call last):
     contentblocks.ValidationError: $: invalid JSON: duplicate key "text" in an object
+
+    ``target`` is any type :func:`structure` builds. An argument that is not JSON text (a dict already
+    parsed, None, a memoryview) is a ``TypeError``.
     """
+    if not issubclass(type(data), (str, bytes, bytearray)):
+        hint = " (a value already parsed goes to cb.structure)" if isinstance(data, (dict, list)) else ""
+        came = "None" if data is None else type(data).__qualname__
+        msg = f"loads() expected JSON text (str, bytes or bytearray), got {came}{hint}"
+        raise TypeError(msg)
+    item = _list_item(target, "loads")
+    if item is not None:
+        return _structure_items(parse_json(data), item, _structure)
     return structure_parsed(_converter, parse_json(data), target)
 
 

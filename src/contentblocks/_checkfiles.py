@@ -8,13 +8,10 @@ the largest conversation, and a dataset's chunks can be checked in parallel: eve
 
 from __future__ import annotations
 
-import os
 import signal
-import stat
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
-from pathlib import Path
 from typing import IO, Any, Literal, NamedTuple, TypeAlias, TypeVar
 
 import attrs
@@ -24,12 +21,28 @@ from ._checking import Checker, CheckResult, Problem, count_blocks, failed, unre
 from ._conversation import Conversation, tool_summary
 from ._converter import structure_parsed
 from ._errors import ValidationError, join_key
+from ._filelines import (
+    CHUNK_BYTES,
+    DEFAULT_MAX_LINE_BYTES,
+    LongLine,
+    Mode,
+    Source,
+    Window,
+    cannot_read,
+    chunk_ranges,
+    file_source,
+    mode_of,
+    read_chunks,
+    too_long,
+    walk,
+)
 from ._growth import ToolBlockSummary, ToolPairing
 from ._locate import line_of
 from ._model import Block, Message
 
 __all__ = [
     "CHUNK_BYTES",
+    "DEFAULT_MAX_LINE_BYTES",
     "Entry",
     "Mode",
     "Source",
@@ -39,6 +52,7 @@ __all__ = [
     "check_chunk",
     "check_path",
     "check_range",
+    "check_runs",
     "check_stream",
     "chunk_ranges",
     "file_source",
@@ -47,78 +61,6 @@ __all__ = [
     "run_tasks",
     "walk",
 ]
-
-Mode: TypeAlias = Literal["document", "messages", "dataset"]
-"""How a file is read: one JSON document, one message a line, or one conversation a line."""
-
-#: Bytes read at a time; a chunk holds whole lines, so it is larger when one line is.
-CHUNK_BYTES = 1 << 20
-
-
-@attrs.frozen
-class Source:
-    """One file to check: its name in reports, where to read it (None: standard input), how, and its size."""
-
-    name: str
-    path: str | None
-    mode: Mode
-    size: int = 0
-    error: str | None = None
-
-
-def mode_of(name: str, *, dataset: bool) -> Mode:
-    """How a file of this name is read: ``.jsonl`` by lines (messages, or conversations in a dataset)."""
-    if not name.endswith(".jsonl"):
-        return "document"
-    return "dataset" if dataset else "messages"
-
-
-def file_source(path: str, *, dataset: bool, walked: bool) -> Source:
-    """A file named by the user, or found by walking a directory.
-
-    A walked file must be a regular file (a FIFO found there would block the walk), and is named without
-    ``./`` (as GitHub wants its paths).
-    """
-    name = os.path.normpath(path) if walked else path
-    mode = mode_of(path, dataset=dataset)
-    try:
-        info = Path(path).stat()
-    except OSError as e:
-        return Source(name, path, mode, error=cannot_read(e))
-    if walked and not stat.S_ISREG(info.st_mode):
-        return Source(name, path, mode, error="cannot read: not a regular file")
-    return Source(name, path, mode, info.st_size if stat.S_ISREG(info.st_mode) else 0)
-
-
-def walk(root: str, *, dataset: bool) -> Iterator[Source]:
-    """The ``*.json`` and ``*.jsonl`` files under ``root``: a directory's files by name, then its subdirectories.
-
-    Links to directories are not followed (they could loop); links to files are.
-    """
-    pending = [root]
-    while pending:
-        directory = pending.pop()
-        try:
-            with os.scandir(directory) as listing:
-                entries = sorted(listing, key=lambda entry: entry.name)
-        except OSError as e:
-            yield Source(directory, directory, "document", error=f"cannot read directory: {_reason(e)}")
-            continue
-        subdirectories = []
-        for entry in entries:
-            if _is_directory(entry):
-                subdirectories.append(entry.path)
-            elif entry.name.endswith((".json", ".jsonl")):
-                yield file_source(entry.path, dataset=dataset, walked=True)
-        pending.extend(reversed(subdirectories))
-
-
-def _is_directory(entry: os.DirEntry[str]) -> bool:
-    try:
-        return entry.is_dir(follow_symlinks=False)
-    except OSError:  # it could not be looked at: checking it as a file reports why
-        return False
-
 
 class Entry(NamedTuple):
     """What one checked part of a file found: a line of a ``.jsonl`` file, or a whole ``.json`` document."""
@@ -174,106 +116,98 @@ class Tally:
         return sum(e.result.unreadable for e in self.entries) + (self.error is not None)
 
 
-def _reason(error: OSError) -> str:
-    return error.strerror or type(error).__name__
+def check_chunk(checker: Checker, chunk: bytes | LongLine, max_line: int = DEFAULT_MAX_LINE_BYTES) -> Tally:
+    """Check a run of whole lines of a dataset (one conversation a line), or a line too long to read.
 
-
-def cannot_read(error: OSError) -> str:
-    """What the report says of a file that ``error`` kept from being read."""
-    return f"cannot read: {_reason(error)}"
-
-
-def read_chunks(stream: IO[bytes], size: int = CHUNK_BYTES) -> Iterator[bytes]:
-    """Runs of whole lines of ``stream``, read ``size`` at a time; a line longer than ``size`` comes whole.
-
-    Uses ``read1``, so that a pipe gives its lines as they arrive.
+    Lines are numbered from 1; the tally counts the run's lines, so that the caller, who knows where the run
+    starts, can number them in the file (:meth:`Tally.shift`).
     """
-    pending: list[bytes] = []
-    while data := stream.read1(size):  # type: ignore[attr-defined]
-        cut = data.rfind(b"\n") + 1
-        if not cut:
-            pending.append(data)
-            continue
-        yield b"".join([*pending, data[:cut]]) if pending else data[:cut]
-        pending = [data[cut:]] if cut < len(data) else []
-    if pending:
-        yield b"".join(pending)
+    return check_runs(checker, (chunk,), max_line)
 
 
-def chunk_ranges(stream: IO[bytes], size: int = CHUNK_BYTES) -> Iterator[tuple[int, int]]:
-    """``(offset, length)`` of runs of about ``size`` bytes of whole lines of a regular file, found by seeking.
-
-    Only the few bytes after each cut are read (up to the next newline), so that a worker process can read
-    and check each run itself: the bytes of the file never pass through the process that cuts it.
-    """
-    end_of_file = os.fstat(stream.fileno()).st_size
-    offset = 0
-    while offset < end_of_file:
-        cut = min(offset + size, end_of_file)
-        if cut < end_of_file:
-            stream.seek(cut - 1)
-            while (piece := stream.read(64 * 1024)) and (newline := piece.find(b"\n")) == -1:
-                cut += len(piece)
-            cut = min(cut + newline, end_of_file) if piece else end_of_file
-        yield offset, cut - offset
-        offset = cut
-
-
-def check_chunk(checker: Checker, chunk: bytes) -> Tally:
-    """Check each line of a run of whole lines of a dataset (one conversation a line), numbered from 1.
-
-    The tally counts the run's lines, so that the caller, who knows where the run starts, can number them
-    in the file (:meth:`Tally.shift`).
-    """
-    tally = Tally(size=len(chunk), lines=chunk.count(b"\n"))
-    for number, result in checker.check_lines(chunk.split(b"\n")):
-        tally.conversations += 1
-        tally.add(number, result)
+def check_runs(checker: Checker, runs: Iterable[bytes | LongLine], max_line: int) -> Tally:
+    """Check each line of consecutive runs of a dataset (see :func:`read_chunks`), numbered from 1."""
+    tally = Tally()
+    for number, line in _numbered_lines(runs, tally, max_line):
+        text = without_newline(line) if line is not None else None
+        if line is None or text is not None:
+            tally.conversations += 1
+            tally.add(number, too_long("line", max_line) if text is None else checker.check_line(text))
     return tally
 
 
-def check_range(checker: Checker, path: str, offset: int, length: int) -> Tally:
-    """Read ``length`` bytes of the file at ``path`` from ``offset`` (a run of :func:`chunk_ranges`) and check them."""
+def _numbered_lines(
+    runs: Iterable[bytes | LongLine], tally: Tally, max_line: int
+) -> Iterator[tuple[int, bytes | None]]:
+    """Each line of consecutive runs and its number, from 1; None for one longer than ``max_line``, unread.
+
+    The tally counts the bytes and the newlines read.
+    """
+    first = 1
+    for run in runs:
+        if isinstance(run, LongLine):
+            tally.size += run.length + run.ended
+            yield first, None
+            first += run.ended
+            continue
+        tally.size += len(run)
+        lines = run.split(b"\n")
+        for number, line in enumerate(lines, first):
+            yield number, line if len(line.rstrip(b"\r")) <= max_line else None
+        first += len(lines) - 1
+    tally.lines = first - 1
+
+
+def check_range(checker: Checker, path: str, offset: int, length: int, max_line: int = DEFAULT_MAX_LINE_BYTES) -> Tally:
+    """Check ``length`` bytes of the file at ``path`` from ``offset`` (a run of :func:`chunk_ranges`), by lines."""
     try:
         with open(path, "rb") as stream:  # noqa: PTH123 - any path a user names
             stream.seek(offset)
-            chunk = stream.read(length)
+            return check_runs(checker, read_chunks(Window(stream, length), CHUNK_BYTES, max_line), max_line)
     except OSError as e:
         return Tally(error=cannot_read(e))
-    return check_chunk(checker, chunk)
 
 
-def check_stream(checker: Checker, stream: IO[bytes], mode: Literal["document", "messages"]) -> Tally:
+def check_stream(
+    checker: Checker, stream: IO[bytes], mode: Literal["document", "messages"], max_line: int = DEFAULT_MAX_LINE_BYTES
+) -> Tally:
     """Check a whole ``.json`` document or ``.jsonl`` conversation read from ``stream``.
 
     A read error ends the check, and is the tally's ``error``. (A dataset is cut into runs of lines by
     :func:`chunk_ranges` or :func:`read_chunks`, each checked apart, so that runs can go to worker processes.)
+    A document or a line of more than ``max_line`` bytes is not read whole: it is refused at its line.
     """
     if mode == "document":
         try:
-            data = stream.read()
+            data = stream.read(max_line + 1)
         except OSError as e:
             return Tally(error=cannot_read(e))
+        if len(data) > max_line:
+            tally = Tally(size=len(data))
+            tally.add(1, too_long("document", max_line))
+            return tally
         return _check_document(checker, data)
     tally = Tally()
     try:
-        _check_messages(checker, read_chunks(stream), tally)
+        _check_messages(checker, read_chunks(stream, CHUNK_BYTES, max_line), tally, max_line)
     except OSError as e:
         tally.error = cannot_read(e)
     return tally
 
 
-def check_path(checker: Checker, path: str, mode: Literal["document", "messages"]) -> Tally:
+def check_path(
+    checker: Checker, path: str, mode: Literal["document", "messages"], max_line: int = DEFAULT_MAX_LINE_BYTES
+) -> Tally:
     """Check the file at ``path`` (see :func:`check_stream`); a file that cannot be opened too."""
     try:
         stream = open(path, "rb")  # noqa: PTH123, SIM115 - closed below; any path a user names, FIFOs included
     except OSError as e:
         return Tally(error=cannot_read(e))
     with stream:
-        return check_stream(checker, stream, mode)
+        return check_stream(checker, stream, mode, max_line)
 
 
-def _check_messages(checker: Checker, chunks: Iterable[bytes], tally: Tally) -> None:
+def _check_messages(checker: Checker, chunks: Iterable[bytes | LongLine], tally: Tally, max_line: int) -> None:
     """One message a line, the lines one conversation: each line alone, then tool-call pairing if all are valid.
 
     Pairing needs only each tool block's id, name and place, so only those are kept, not the messages: the
@@ -283,30 +217,29 @@ def _check_messages(checker: Checker, chunks: Iterable[bytes], tally: Tally) -> 
     tally.conversations = 1
     summary: list[ToolBlockSummary] = []
     clean = True
-    first = 1
-    for chunk in chunks:
-        tally.size += len(chunk)
-        lines = chunk.split(b"\n")
-        for number, line in enumerate(lines, first):
-            text = without_newline(line)
-            if text is None:
-                continue
-            try:
-                raw = parse_json(text)
-            except ValidationError as e:
-                clean = False
-                tally.add(number, unreadable(e))
-                continue
-            try:
-                message = converter.structure(raw, Message)
-            except ValidationError as e:
-                clean = False
-                tally.add(number, failed(e))
-                continue
-            tally.messages += 1
-            count_blocks(tally.kinds, message.content)
-            summary += tool_summary((message,), number)
-        first += len(lines) - 1
+    for number, line in _numbered_lines(chunks, tally, max_line):
+        if line is None:
+            clean = False
+            tally.add(number, too_long("line", max_line))
+            continue
+        text = without_newline(line)
+        if text is None:
+            continue
+        try:
+            raw = parse_json(text)
+        except ValidationError as e:
+            clean = False
+            tally.add(number, unreadable(e))
+            continue
+        try:
+            message = converter.structure(raw, Message)
+        except ValidationError as e:
+            clean = False
+            tally.add(number, failed(e))
+            continue
+        tally.messages += 1
+        count_blocks(tally.kinds, message.content)
+        summary += tool_summary((message,), number)
     if not clean:
         return
     problems: list[tuple[str, str]] = []

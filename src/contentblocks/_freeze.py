@@ -27,7 +27,7 @@ from ._source import run_source
 if TYPE_CHECKING:
     from ._rules import Limits
 
-__all__ = ["freeze", "freeze_metadata"]
+__all__ = ["add_node_limit_problem", "freeze", "freeze_metadata"]
 
 _new_object = JsonObject.__new__
 _new_array = JsonArray.__new__
@@ -59,6 +59,9 @@ def freeze(value: object, path: str, limits: Limits, problems: list[tuple[str, s
     max_depth = limits.max_depth + extra_depth
     try:
         return walk(value, 1, max_depth, limits.max_text_chars, [limits.max_nodes - 1])
+    except _NodeLimit as limit:  # the first doubt: nothing before it to word, no need to walk again
+        add_node_limit_problem(problems, path, limit.keys[::-1], limits)
+        return None
     except (_Doubt, RecursionError):
         pass
     kind = 1 if walk is _valid_object else 2
@@ -71,6 +74,29 @@ _dict_items = dict.items
 
 class _Doubt(Exception):  # noqa: N818 - not an error: the valid-path walk giving up
     """Raised by the valid-path walk at the first doubtful value: the reference walk takes over and words it."""
+
+
+class _NodeLimit(_Doubt):
+    """The valid-path walk's first doubt is a container past ``max_nodes``: its problem is worded at once.
+
+    The walk has then read every value up to the limit, as the reference walk would again to reach the same
+    problem; so the keys from the root to that container are gathered as the exception unwinds instead.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.keys: list[object] = []  # innermost first
+
+
+def add_node_limit_problem(problems: list[tuple[str, str]], path: str, keys: list[object], limits: Limits) -> None:
+    """Record the problem of a container past ``max_nodes``, reached from the value at ``path`` by ``keys``.
+
+    Worded and placed as the reference walk does it (object keys are strings, array indexes ints).
+    """
+    if len(problems) < limits.max_errors:
+        for key in keys:
+            path = _child_path(path, key, type(key) is str)
+    problems.append((path, f"more than {limits.max_nodes:,} values in one JSON value"))
 
 
 # The valid path: most JSON values in blocks are small (tool inputs, metadata), and a walk that recurses and
@@ -87,7 +113,7 @@ _VALID_WALK = """\
 def valid_{kind}(value, depth, max_depth, max_chars, budget):
     budget[0] -= len(value)
     if budget[0] < 0:
-        raise Doubt
+        raise NodeLimit
     copy = None
 {loop}
         t = type(item)
@@ -107,10 +133,14 @@ def valid_{kind}(value, depth, max_depth, max_chars, budget):
                 raise Doubt
             if copy is None:
                 copy = {plain}(value)
-            if t is dict:
-                copy[key] = valid_object(item, depth + 1, max_depth, max_chars, budget)
-            else:
-                copy[key] = valid_array(item, depth + 1, max_depth, max_chars, budget)
+            try:
+                if t is dict:
+                    copy[key] = valid_object(item, depth + 1, max_depth, max_chars, budget)
+                else:
+                    copy[key] = valid_array(item, depth + 1, max_depth, max_chars, budget)
+            except NodeLimit as limit:
+                limit.keys.append(key)
+                raise
         else:
             raise Doubt
     frozen = new({frozen})
@@ -130,8 +160,8 @@ _ARRAY_LOOP = """\
 def _valid_walks() -> tuple[Callable[..., Any], Callable[..., Any]]:
     objects = {"new": _new_object, "fill": _fill_object, "JsonObject": JsonObject}
     arrays = {"new": _new_array, "fill": _fill_array, "JsonArray": JsonArray}
-    shared = {"Doubt": _Doubt, "surrogate": find_surrogate, "isfinite": _isfinite, "INT_MIN": INT_MIN,
-              "INT_MAX": INT_MAX}  # fmt: skip
+    shared = {"Doubt": _Doubt, "NodeLimit": _NodeLimit, "surrogate": find_surrogate, "isfinite": _isfinite,
+              "INT_MIN": INT_MIN, "INT_MAX": INT_MAX}  # fmt: skip
     object_source = _VALID_WALK.format(kind="object", loop=_OBJECT_LOOP, plain="dict", frozen="JsonObject")
     array_source = _VALID_WALK.format(kind="array", loop=_ARRAY_LOOP, plain="list", frozen="JsonArray")
     object_walk = run_source(object_source, {**shared, **objects}, "JSON object walk")["valid_object"]
@@ -252,11 +282,14 @@ def freeze_metadata(
     """Validate metadata (an object with non-empty string keys and JSON values) and freeze it with ``freeze``."""
     if type(value) is dict and value:
         # The common case, valid metadata: its copy holds exact str keys only, so looking "" up in it runs no
-        # code of the caller's. Anything wrong is read again below, where the problems get their order.
+        # code of the caller's. With an empty key, the value is read again below, where the problems get their
+        # order; without, the problems stand as found (a value past max_nodes is not walked twice).
         before = len(problems)
         frozen = freeze(value, path, limits, problems, extra_depth=1)
         if len(problems) == before and type(frozen) is JsonObject and "" not in frozen:
             return frozen
+        if len(problems) != before and not any(type(key) is str and not key for key in dict.keys(value)):
+            return frozen if type(frozen) is JsonObject else EMPTY_OBJECT
         del problems[before:]
     kind, obj = plain_container(value)
     if kind != 1:

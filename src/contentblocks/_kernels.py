@@ -79,16 +79,26 @@ if speedups is None:
     decode_base64 = _patterns.check_base64
 else:
     _c_freeze = speedups.freeze
+    _c_node_overflow = speedups.node_overflow
     _c_thaw = speedups.thaw
     _c_b64decode = speedups.b64decode
 
     def freeze(
         value: object, path: str, limits: Limits, problems: list[tuple[str, str]], *, extra_depth: int = 0
     ) -> Any:
-        """``_freeze.freeze``, copied in C when the value is valid and built of exact built-in types."""
-        frozen = _c_freeze(value, limits.max_text_chars, limits.max_depth + extra_depth, limits.max_nodes, MISS)
+        """``_freeze.freeze``, copied in C when the value is valid and built of exact built-in types.
+
+        A value past ``max_nodes`` is refused in C too, where that is its first problem: the Python walks would
+        read every value up to the limit again to find it.
+        """
+        max_chars, max_depth, max_nodes = limits.max_text_chars, limits.max_depth + extra_depth, limits.max_nodes
+        frozen = _c_freeze(value, max_chars, max_depth, max_nodes, MISS)
         if frozen is not MISS:
             return frozen
+        keys = _c_node_overflow(value, max_chars, max_depth, max_nodes)
+        if keys is not None:
+            _freeze.add_node_limit_problem(problems, path, keys, limits)
+            return None
         return _freeze.freeze(value, path, limits, problems, extra_depth=extra_depth)
 
     def thaw(value: Any) -> Any:

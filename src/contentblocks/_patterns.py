@@ -13,9 +13,12 @@ import unicodedata
 from collections.abc import Callable
 
 __all__ = [
+    "IPV6",
     "MAX_FILENAME_BYTES",
     "MAX_IDENTIFIER_CHARS",
     "MAX_MEDIA_TYPE_CHARS",
+    "NFKC_DELIMITERS",
+    "PORT",
     "ascii_identifier",
     "check_base64",
     "check_filename",
@@ -27,6 +30,7 @@ __all__ = [
     "check_url",
     "find_surrogate",
     "has_lone_surrogate",
+    "nfkc_delimiter",
 ]
 
 MAX_IDENTIFIER_CHARS = 256
@@ -139,12 +143,55 @@ def check_uri(value: str, max_chars: int) -> str | None:
     return None
 
 
+# The parts of an http(s) URL that urllib.parse reads and can refuse, declared once: the URL pattern below and
+# the JSON Schema (_schema_parts) are both built from them.
+#: A port urlsplit(url).port reads: 0 to 65535, in at most five digits.
+PORT = r"(?:6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4})"
+_H16 = r"[0-9A-Fa-f]{1,4}"
+_OCTET = r"(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])"
+_LS32 = rf"(?:{_H16}:{_H16}|{_OCTET}(?:\.{_OCTET}){{3}})"
+#: RFC 3986 IPv6address, the only IP literal urlsplit takes in brackets here (an IPv4 address in brackets, a
+#: zone id and IPvFuture are refused).
+IPV6 = "(?:" + "|".join([
+    rf"(?:{_H16}:){{6}}{_LS32}",
+    rf"::(?:{_H16}:){{5}}{_LS32}",
+    rf"(?:{_H16})?::(?:{_H16}:){{4}}{_LS32}",
+    rf"(?:(?:{_H16}:){{0,1}}{_H16})?::(?:{_H16}:){{3}}{_LS32}",
+    rf"(?:(?:{_H16}:){{0,2}}{_H16})?::(?:{_H16}:){{2}}{_LS32}",
+    rf"(?:(?:{_H16}:){{0,3}}{_H16})?::{_H16}:{_LS32}",
+    rf"(?:(?:{_H16}:){{0,4}}{_H16})?::{_LS32}",
+    rf"(?:(?:{_H16}:){{0,5}}{_H16})?::{_H16}",
+    rf"(?:(?:{_H16}:){{0,6}}{_H16})?::",
+]) + ")"
+#: What NFKC normalisation must not make of a host's characters: urlsplit refuses such a host.
+NFKC_DELIMITERS = "/?#@:"
+
 # An http(s) URL: RFC 3986 characters plus non-ASCII letters (IRIs), a host, no userinfo.
 # Possessive runs, as in _URI: host, port, path and fragment characters never overlap where one part ends.
 _IRI_RUN = r"(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/?]++|%[0-9A-Fa-f]{2}|[^\x00-\x7f]++)*+"
-_HOST = r"(?:\[[0-9A-Fa-f:.]++\]|(?:[A-Za-z0-9\-._~!$&'()*+,;=]++|%[0-9A-Fa-f]{2}|[^\x00-\x7f]++)++)"
-_URL = re.compile(rf"[Hh][Tt][Tt][Pp][Ss]?://{_HOST}(?::[0-9]*+)?(?:[/?]{_IRI_RUN})?(?:#{_IRI_RUN})?")
+_HOST = rf"(?P<host>\[{IPV6}\]|(?:[A-Za-z0-9\-._~!$&'()*+,;=]++|%[0-9A-Fa-f]{{2}}|[^\x00-\x7f]++)++)"
+_URL = re.compile(rf"[Hh][Tt][Tt][Pp][Ss]?://{_HOST}(?::{PORT}?)?(?:[/?]{_IRI_RUN})?(?:#{_IRI_RUN})?")
+# The same with any bracketed host and any port: what matches it and not _URL has one of those two wrong.
+_LOOSE_HOST = r"(?P<host>\[[0-9A-Fa-f:.]*+\]|(?:[A-Za-z0-9\-._~!$&'()*+,;=]++|%[0-9A-Fa-f]{2}|[^\x00-\x7f]++)++)"
+_LOOSE_URL = re.compile(rf"[Hh][Tt][Tt][Pp][Ss]?://{_LOOSE_HOST}(?::[0-9]*+)?(?:[/?]{_IRI_RUN})?(?:#{_IRI_RUN})?")
+
+
+def nfkc_delimiter(ch: str) -> bool:
+    """Whether NFKC normalisation turns ``ch`` into text holding a URL delimiter (FULLWIDTH COLON does)."""
+    return any(d in unicodedata.normalize("NFKC", ch) for d in NFKC_DELIMITERS)
+
+
 _DATA_URL = re.compile(r"\s*data:", re.IGNORECASE)
+
+
+def _url_problem(value: str) -> str:
+    """What is wrong with a URL that ``_URL`` refuses: its IP literal, its port, or its shape."""
+    loose = _LOOSE_URL.fullmatch(value)
+    if loose is None:
+        return "not an absolute http or https URL with a host (and no userinfo)"
+    if loose.group("host").startswith("["):
+        return "the host in brackets is not an IPv6 address"
+    return "the port is not a number from 0 to 65535 (of at most 5 digits)"
 
 
 def check_url(value: str, max_chars: int) -> str | None:
@@ -155,12 +202,17 @@ def check_url(value: str, max_chars: int) -> str | None:
         return f"longer than {max_chars:,} characters"
     if _DATA_URL.match(value):
         return "a data: URL is not a remote URL; use a base64 source (contentblocks.file_from_data_url makes one)"
-    if _URL.fullmatch(value) is None:
+    match = _URL.fullmatch(value)
+    if match is None:
         if not value.isascii() and any(ch.isspace() or unicodedata.category(ch) in _BAD_CATEGORIES for ch in value):
             return "contains whitespace, control or format characters"
-        return "not an absolute http or https URL with a host (and no userinfo)"
-    if not value.isascii() and any(ch.isspace() or unicodedata.category(ch) in _BAD_CATEGORIES for ch in value):
-        return "contains whitespace, control or format characters"
+        return _url_problem(value)
+    if not value.isascii():
+        if any(ch.isspace() or unicodedata.category(ch) in _BAD_CATEGORIES for ch in value):
+            return "contains whitespace, control or format characters"
+        host = match.group("host")
+        if not host.isascii() and any(nfkc_delimiter(ch) for ch in host if not ch.isascii()):
+            return f"the host holds a character that NFKC normalisation makes a URL delimiter ({NFKC_DELIMITERS})"
     return None
 
 

@@ -9,6 +9,7 @@ to the object being read (``.text``), which the caller prefixes with its own.
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import islice
 from typing import Any
 
 from . import _kernels
@@ -95,28 +96,30 @@ class Readers:
             return decoded
 
         def items(value: object, key: str, problems: Problems, body: Body) -> tuple[Any, ...]:
-            """An array of objects read by ``body``: a list of valid dicts in one loop, anything else item by item."""
+            """An array of objects read by ``body``: a list of dicts in one loop, anything else item by item."""
             if type(value) is list:
-                before = len(problems)
                 out: list[Any] = []
                 append = out.append
-                for item in value:
+                for i, item in enumerate(value):
                     if type(item) is not dict:
-                        break
+                        return _items(value, key, problems, body, i, out)
+                    before = len(problems)
                     append(body(item, problems))
-                else:
-                    if len(problems) == before:
-                        return tuple(out)
-                del problems[before:]
+                    if len(problems) != before and before < cap:
+                        prefix_since(problems, before, f"{key}[{i}]")
+                return tuple(out)
             return _items(value, key, problems, body)
 
-        def _items(value: object, key: str, problems: Problems, body: Body) -> tuple[Any, ...]:
+        def _items(
+            value: object, key: str, problems: Problems, body: Body, start: int = 0, out: list[Any] | None = None
+        ) -> tuple[Any, ...]:
+            """items() from ``start`` on, after the items read into ``out``: each problem gets its item's path."""
             kind, array = plain_container(value)
             if kind != 2:  # an array
                 problems.append((key, f"expected an array, got {describe_type(value)}"))
                 return ()
-            out: list[Any] = []
-            for i, item in enumerate(array):
+            out = [] if out is None else out
+            for i, item in enumerate(islice(array, start, None), start):
                 if type(item) is not dict:
                     if len(problems) >= cap:  # the rest is counted, not shown: no paths to work out
                         out.extend(body(obj, problems) for obj in objects_past_cap(array, i, key, problems))
@@ -131,27 +134,26 @@ class Readers:
             return tuple(out)
 
         def tagged_items(value: object, key: str, problems: Problems, get: Callable[[str], Any], body: Body) -> Any:
-            """items() for an array of tagged objects, dispatching inline on the tag: the valid case in one loop.
+            """items() for an array of tagged objects, dispatching inline on the tag: the common case in one loop.
 
-            When anything is wrong, the array is done again by items() and the tagged ``body``, which give each
-            problem its item's path (so an invalid array is read twice, a valid one once).
+            At the first item that is not an object of a known tag, the rest of the array is read by _items()
+            and the tagged ``body``, which words its problem; nothing is read twice.
             """
             if type(value) is list:
-                before = len(problems)
                 out: list[Any] = []
                 append = out.append
-                for item in value:
+                for i, item in enumerate(value):
                     if type(item) is not dict:
-                        break
+                        return _items(value, key, problems, body, i, out)
                     tag = item.get("type")
                     item_body = get(tag) if type(tag) is str else None
                     if item_body is None:
-                        break
+                        return _items(value, key, problems, body, i, out)
+                    before = len(problems)
                     append(item_body(item, problems))
-                else:
-                    if len(problems) == before:
-                        return tuple(out)
-                del problems[before:]
+                    if len(problems) != before and before < cap:
+                        prefix_since(problems, before, f"{key}[{i}]")
+                return tuple(out)
             return _items(value, key, problems, body)
 
         def nested(raw: dict[str, Any], key: str, problems: Problems, body: Body) -> Any:

@@ -15,7 +15,7 @@ import unicodedata
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from ._patterns import MAX_FILENAME_BYTES, MAX_IDENTIFIER_CHARS, MAX_MEDIA_TYPE_CHARS
+from ._patterns import IPV6, MAX_FILENAME_BYTES, MAX_IDENTIFIER_CHARS, MAX_MEDIA_TYPE_CHARS, PORT, nfkc_delimiter
 from ._rules import Limits
 
 __all__ = ["DEFINITIONS"]
@@ -59,6 +59,10 @@ def _is_url_bad_non_ascii(ch: str) -> bool:
     return not ch.isascii() and _is_identifier_bad(ch)
 
 
+def _is_host_bad_non_ascii(ch: str) -> bool:
+    return _is_url_bad_non_ascii(ch) or (not ch.isascii() and nfkc_delimiter(ch))
+
+
 def _is_filename_bad(ch: str) -> bool:
     return ch in "/\\" or unicodedata.category(ch) in {"Cc", "Cf"}
 
@@ -100,11 +104,13 @@ def _media_type() -> dict[str, Any]:
 def _http_url(max_chars: int) -> dict[str, Any]:
     non_ascii = f"[^\\u0000-\\u007f{_bmp(_is_url_bad_non_ascii)}]"
     iri = rf"(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9A-Fa-f]{{2}}|{non_ascii})"
-    host = rf"(?:\[[0-9A-Fa-f:.]+\]|(?:[A-Za-z0-9\-._~!$&'()*+,;=]|%[0-9A-Fa-f]{{2}}|{non_ascii})+)"
+    host_non_ascii = f"[^\\u0000-\\u007f{_bmp(_is_host_bad_non_ascii)}]"
+    host = rf"(?:\[{IPV6}\]|(?:[A-Za-z0-9\-._~!$&'()*+,;=]|%[0-9A-Fa-f]{{2}}|{host_non_ascii})+)"
     return {
-        "description": "An absolute http or https URL with a host, without userinfo or whitespace (never fetched).",
+        "description": "An absolute http or https URL with a host (an IPv6 address in brackets, or a name), a port "
+        "up to 65535, without userinfo or whitespace (never fetched).",
         "type": "string", "minLength": 1, "maxLength": max_chars,
-        "pattern": rf"^[Hh][Tt][Tt][Pp][Ss]?://{host}(?::[0-9]*)?(?:[/?]{iri}*)?(?:#{iri}*)?{_END}",
+        "pattern": rf"^[Hh][Tt][Tt][Pp][Ss]?://{host}(?::{PORT}?)?(?:[/?]{iri}*)?(?:#{iri}*)?{_END}",
     }
 
 

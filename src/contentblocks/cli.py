@@ -18,6 +18,7 @@ import os
 import re
 import sys
 import time
+import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures.process import BrokenProcessPool
@@ -29,6 +30,7 @@ import attrs
 
 from ._checkfiles import (
     CHUNK_BYTES,
+    DEFAULT_MAX_LINE_BYTES,
     Source,
     Tally,
     Task,
@@ -47,11 +49,35 @@ from ._checkfiles import (
 from ._checking import Checker
 from ._rules import Limits
 
-__all__ = ["main"]
+__all__ = ["BIDI_CONTROLS", "main", "printable"]
 
 EXAMPLE = "conversation.jsonl"
 STDIN = "<stdin>"
 _LIMIT_HELP = dict(re.findall(r"^\s+(max_\w+): (.+)$", Limits.__doc__ or "", re.MULTILINE))
+
+
+#: Unicode's bidirectional formatting characters: they change the order in which the rest of a line is shown.
+BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+_ESCAPED_CATEGORIES = frozenset({"Cc", "Zl", "Zp", "Cs"})
+
+
+def printable(text: str) -> str:
+    r"""``text`` with what a terminal would act on written as its Python escape, for a report of one line each.
+
+    Control characters (C0, DEL, C1), line and paragraph separators, lone surrogates (a file name that is not
+    UTF-8) and bidirectional controls are escaped (``\n``, ``\x1b``, ``\u202e``); any other character, non-ASCII
+    included, is kept. A file name can then neither forge report lines nor send escape sequences.
+
+    >>> printable("notes\n\x1b[31m.jsonl")
+    'notes\\n\\x1b[31m.jsonl'
+    """
+    if text.isprintable():  # no control, format or separator character: the common case
+        return text
+    return "".join(
+        c.encode("unicode_escape", "backslashreplace").decode("ascii")
+        if c in BIDI_CONTROLS or unicodedata.category(c) in _ESCAPED_CATEGORIES else c
+        for c in text
+    )
 
 
 def _sources(paths: Sequence[str], *, dataset: bool, stdin_name: str) -> list[Source]:
@@ -64,28 +90,28 @@ def _sources(paths: Sequence[str], *, dataset: bool, stdin_name: str) -> list[So
         elif Path(path).is_dir():
             found = list(walk(path, dataset=dataset))
             if not found:
-                print(f"contentblocks: no .json or .jsonl file in {path}", file=sys.stderr)
+                print(f"contentblocks: no .json or .jsonl file in {printable(path)}", file=sys.stderr)
             sources += found
         else:
             sources.append(file_source(path, dataset=dataset, walked=False))
     return sources
 
 
-def _tasks(sources: Sequence[Source], checker: Checker) -> Iterator[tuple[Source, Task]]:
+def _tasks(sources: Sequence[Source], checker: Checker, max_line: int) -> Iterator[tuple[Source, Task]]:
     """Each file's tasks in order, then its end: a dataset is cut into chunks of lines, other files go whole."""
     for source in sources:
         if source.error is not None:
             yield source, Tally(error=source.error)
         elif source.path is None and source.mode != "dataset":
-            yield source, check_stream(checker, sys.stdin.buffer, source.mode)
+            yield source, check_stream(checker, sys.stdin.buffer, source.mode, max_line)
         elif source.mode != "dataset":
-            yield source, (check_path, (checker, source.path, source.mode))
+            yield source, (check_path, (checker, source.path, source.mode, max_line))
         else:
-            yield from ((source, task) for task in _chunk_tasks(source, checker))
+            yield from ((source, task) for task in _chunk_tasks(source, checker, max_line))
         yield source, None
 
 
-def _chunk_tasks(source: Source, checker: Checker) -> Iterator[Task]:
+def _chunk_tasks(source: Source, checker: Checker, max_line: int) -> Iterator[Task]:
     """A dataset's runs of lines: a regular file's by offset (each worker reads its own), a stream's as bytes."""
     try:
         stream = sys.stdin.buffer if source.path is None else open(source.path, "rb")  # noqa: PTH123, SIM115
@@ -95,10 +121,10 @@ def _chunk_tasks(source: Source, checker: Checker) -> Iterator[Task]:
     try:
         if source.size:  # a regular file, not empty
             for offset, length in chunk_ranges(stream, CHUNK_BYTES):
-                yield check_range, (checker, source.path, offset, length)
+                yield check_range, (checker, source.path, offset, length, max_line)
         else:
-            for chunk in read_chunks(stream, CHUNK_BYTES):
-                yield check_chunk, (checker, chunk)
+            for chunk in read_chunks(stream, CHUNK_BYTES, max_line):
+                yield check_chunk, (checker, chunk, max_line)
     except OSError as e:
         yield Tally(error=cannot_read(e))
     finally:
@@ -171,8 +197,9 @@ class _Writer:
             self.problem(None, tally.error)
 
     def problem(self, line: int | None, text: str) -> None:
-        """One problem, at a line of the file or (None) about the whole file."""
-        print(f"{self.name}:{line}: {text}" if line is not None else f"{self.name}: {text}", file=self.out)
+        """One problem, at a line of the file or (None) about the whole file, on one line (see ``printable``)."""
+        name, text = printable(self.name), printable(text)
+        print(f"{name}:{line}: {text}" if line is not None else f"{name}: {text}", file=self.out)
 
     def end(self, counts: _Counts) -> None:
         """The file ends, with its counts."""
@@ -206,11 +233,12 @@ class _GitHubWriter(_Writer):
     """One ``::error`` workflow command a problem, which GitHub Actions shows on the file's line."""
 
     def problem(self, line: int | None, text: str) -> None:
-        where = [f"file={_escape(self.name, prop=True)}"] if self.name != STDIN else []
+        # GitHub's escapes first: CR and LF read back exactly; what has none (ESC...) is then shown escaped.
+        where = [f"file={printable(_escape(self.name, prop=True))}"] if self.name != STDIN else []
         if line is not None:
             where.append(f"line={line}")
         properties = " " + ",".join(where) if where else ""
-        print(f"::error{properties}::{_escape(text)}", file=self.out)
+        print(f"::error{properties}::{printable(_escape(text))}", file=self.out)
 
 
 class _JsonWriter(_Writer):
@@ -283,10 +311,13 @@ class _Progress:
             self.shown = False
 
 
-def check(sources: Sequence[Source], writer: _Writer, checker: Checker, *, jobs: int, progress: _Progress) -> int:
+def check(
+    sources: Sequence[Source], writer: _Writer, checker: Checker, *, jobs: int, progress: _Progress,
+    max_line: int = DEFAULT_MAX_LINE_BYTES,
+) -> int:
     """Check every source, printing as it goes; return the exit status."""
     total, counts, current, lines = _Counts(), _Counts(files=1), None, 0
-    for source, tally in run_tasks(_tasks(sources, checker), jobs):
+    for source, tally in run_tasks(_tasks(sources, checker, max_line), jobs):
         if current is None:
             writer.start(source)
             current = source
@@ -342,6 +373,9 @@ def _parser() -> argparse.ArgumentParser:
         help='each line of a .jsonl file is one conversation: an array of messages or {"messages": [...], ...}')
     add("--jobs", type=_count(1), default=1, metavar="N", help="check with N processes (default 1)")
     add("--max-problems", type=_count(0), metavar="N", help="report at most N problems (all are counted)")
+    add("--max-line-bytes", type=_count(1), default=DEFAULT_MAX_LINE_BYTES, metavar="N",
+        help="the longest .jsonl line and .json document read; a longer one is reported unreadable at its line, "
+        f"without being held in memory (default {DEFAULT_MAX_LINE_BYTES:,}: 128 MiB)")
     add("--no-progress", action="store_true", help="no progress display on standard error")
     add("--stdin-filename", default=STDIN, metavar="NAME",
         help="the name standard input has in reports; it is read as a .json document when NAME ends in .json, "
@@ -380,7 +414,7 @@ def _check_command(args: argparse.Namespace) -> int:
         writer = writers[args.format](sys.stdout, args.max_problems, dataset=args.dataset)
         enabled = not args.no_progress and sys.stderr.isatty()
         progress = _Progress(sys.stderr, sum(s.size for s in sources), enabled=enabled)
-        return check(sources, writer, checker, jobs=args.jobs, progress=progress)
+        return check(sources, writer, checker, jobs=args.jobs, progress=progress, max_line=args.max_line_bytes)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -407,6 +441,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenProcessPool:
         print("contentblocks: a worker process died (out of memory?); try fewer --jobs", file=sys.stderr)
+        return 2
+    except MemoryError:
+        sys.stdout.flush()
+        print("contentblocks: out of memory; try a lower --max-line-bytes or fewer --jobs", file=sys.stderr)
         return 2
     parser.print_help()
     return 2

@@ -40,9 +40,8 @@ cb_has_surrogate(PyObject *s)
     return 0;
 }
 
-/* 1 if the exact int fits [-2**63, 2**64 - 1], 0 if not, -1 on error. */
-static int
-int_ok(PyObject *v)
+int
+cb_int_fits(PyObject *v)
 {
     int overflow = 0;
     (void)PyLong_AsLongLongAndOverflow(v, &overflow);
@@ -170,7 +169,7 @@ freeze_value(PyObject *v, Walk *walk, int depth)
         ok = cb_text_within(v, walk->max_chars);
     }
     else if (t == &PyLong_Type) {
-        ok = int_ok(v);
+        ok = cb_int_fits(v);
     }
     else if (t == &PyFloat_Type) {
         ok = isfinite(PyFloat_AS_DOUBLE(v)) ? 1 : 0;
@@ -201,6 +200,11 @@ cb_freeze(PyObject *value, Py_ssize_t max_chars, Py_ssize_t max_depth, Py_ssize_
 
     /* Deeper than the walk recurses, however much deeper: the Python walk takes the value. */
     if (max_depth > MAX_RECURSION) {
+        return NULL;
+    }
+    /* A value past max_nodes is a miss found by a walk that copies nothing: refusing it costs less than
+     * accepting a value of the same size (a valid one is walked twice, the count a fraction of the copy). */
+    if (cb_count_nodes(value, max_chars, max_depth, max_nodes, NULL) != 0) {
         return NULL;
     }
     walk.max_chars = max_chars;

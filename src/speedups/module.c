@@ -118,6 +118,7 @@ PyInit__speedups(void)
         return NULL;
     }
     if (PyModule_AddFunctions(module, cb_json_values_methods) < 0
+        || PyModule_AddFunctions(module, cb_json_nodes_methods) < 0
         || PyModule_AddFunctions(module, cb_maker_methods) < 0
         || PyModule_AddFunctions(module, cb_base64_methods) < 0
         || PyModule_AddFunctions(module, cb_json_writer_methods) < 0

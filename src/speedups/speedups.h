@@ -43,6 +43,7 @@ int setup_done(void);
 
 /* Each unit's functions, added to the module by module.c. */
 extern PyMethodDef cb_json_values_methods[];
+extern PyMethodDef cb_json_nodes_methods[];
 extern PyMethodDef cb_maker_methods[];
 extern PyMethodDef cb_base64_methods[];
 extern PyMethodDef cb_json_writer_methods[];
@@ -65,6 +66,14 @@ PyObject *cb_b64encode(PyObject *data);
  * new reference; NULL without an exception is a miss. */
 PyObject *cb_freeze(PyObject *value, Py_ssize_t max_chars, Py_ssize_t max_depth, Py_ssize_t max_nodes);
 PyObject *cb_b64decode(PyObject *text);
+
+/* cb_int_fits: 1 if an exact int fits [-2**63, 2**64 - 1], 0 if not, -1 on error. cb_count_nodes: the
+ * node-counting walk of json_nodes.c: 1 when a container takes the count past max_nodes, 0 when none does
+ * (or the value is not a container of exact types, or nests deeper than max_depth), -1 on error. With `keys`
+ * (a list), it checks each value as the Python valid-path walk does, gives 2 when another doubt comes first,
+ * and on 1 leaves the keys from that container up to the root in `keys`, innermost first. */
+int cb_int_fits(PyObject *v);
+int cb_count_nodes(PyObject *value, Py_ssize_t max_chars, Py_ssize_t max_depth, Py_ssize_t max_nodes, PyObject *keys);
 
 /* 1 if a ready str holds a lone surrogate (any UTF-16 surrogate code point: Python strings hold no pairs). */
 int cb_has_surrogate(PyObject *s);
