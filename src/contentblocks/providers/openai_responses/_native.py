@@ -3,8 +3,9 @@
 A web search, file search, code interpreter, MCP, computer, shell or custom tool call (and every other item type
 the neutral model has no block for) is read as a ``JsonBlock`` holding the item, flagged ``openai/input_item``,
 in the assistant message it is part of. Written to the Responses API it is the same item again, at the same
-place, so a reasoning item stays right before the item it produced. Any other target gets the item's JSON text
-and reports it, as for any JSON block.
+place, so a reasoning item stays right before the item it produced, as long as ``providers._native`` allows it
+(an item OpenAI runs itself, in an assistant message, with valid URLs); anything else is JSON text. Another
+target drops the item, as state of OpenAI, and reports it (``state_not_replayed``).
 
 An SDK dump writes ``null`` for every unset optional field (``model_dump()``), where the API itself omits the
 field (``to_dict()``); most of those fields do not accept ``null`` back. So a ``null`` member is dropped, except
@@ -18,7 +19,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..._json import thaw
 from ..._model import JsonBlock
 from .._toolkit import build, drop_nulls
 from ._fields import NS, SDK_NAMES
@@ -89,11 +89,3 @@ def normalize(item: Mapping[str, Any], kind: str) -> dict[str, Any]:
 def native_block(raw: Mapping[str, Any], kind: str, path: str) -> JsonBlock:
     """A JSON block holding the item of type ``kind`` at ``path``."""
     return build(JsonBlock, path, value=normalize(raw, kind), metadata={FLAG: True})
-
-
-def native_item(block: JsonBlock) -> dict[str, Any] | None:
-    """The item a flagged JSON block holds, or ``None`` when it holds no item (it is then plain JSON)."""
-    value = block.value
-    if block.metadata.get(FLAG) is not True or not isinstance(value, dict):
-        return None
-    return thaw(value) if type(value.get("type", "item_reference")) is str else None
