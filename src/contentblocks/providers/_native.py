@@ -24,7 +24,7 @@ another provider, a provider-run item is opaque state of its issuer: it is dropp
 >>> replay_refusal(search, RESPONSES, role="assistant") is None
 True
 >>> replay_refusal(search, RESPONSES, role="user").reason
-'a web_search_call goes back only in a message of role assistant'
+'web_search_call goes back only in a message of role assistant'
 >>> foreign_state(search, "anthropic") is RESPONSES
 True
 """
@@ -208,11 +208,13 @@ def replay_refusal(block: JsonBlock, kinds: NativeKinds, *, role: str, issuer: s
         return Refusal(f"{what} one of the {kinds.provider} items the library keeps verbatim", "content_degraded")
     if kind not in kinds.replayable.get(role, ()):
         where = " or ".join(r for r, allowed in kinds.replayable.items() if kind in allowed)
-        return Refusal(f"a {kind} goes back only in a message of role {where}", "content_degraded")
+        return Refusal(f"{kind} goes back only in a message of role {where}", "content_degraded")
     recorded = block.metadata.get(ISSUER_KEY)
     if recorded is not None and not issuer_matches(recorded, (issuer or kinds.provider).split("/", 1)[0]):
         who = repr(recorded) if type(recorded) is str else "an unknown issuer"
-        return Refusal(f"a {kind} item issued by {who} is not sent to {kinds.provider}; dropped", "state_not_replayed")
+        reason = "a provider-run item goes back only to its issuer; "
+        reason += f"{kind} issued by {who} not sent to {kinds.provider}"
+        return Refusal(reason, "state_not_replayed")
     if _bad_url(block.value) is not None:
         return Refusal("it holds a URL that is not an absolute http(s) URL with a host", "content_degraded")
     return None
@@ -229,4 +231,4 @@ def foreign_state(block: JsonBlock, adapter: str) -> NativeKinds | None:
 def foreign_reason(kinds: NativeKinds, block: JsonBlock, target: str) -> str:
     """The loss reason for a provider-run item of ``kinds`` not sent to ``target``."""
     kind = native_kind(block, kinds)
-    return f"a {kind} item is state of {kinds.provider}, which ran it; not sent to {target} (never as text)"
+    return f"a provider-run item stays with the provider that ran it; {kind} of {kinds.provider} not sent to {target}"

@@ -55,6 +55,7 @@ class _Writer(PayloadWriter):
 
     namespace = NS
     target = TARGET
+    own_state = frozenset({_CITATIONS})
     allow_lists = EXTRAS
 
     def __init__(self, issuer: str) -> None:

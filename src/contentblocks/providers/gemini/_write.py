@@ -58,6 +58,7 @@ class Writer(PayloadWriter):
 
     namespace = NS
     target = TARGET
+    own_state = frozenset({SIG})
 
     def __init__(self, issuer: str) -> None:
         super().__init__()

@@ -13,6 +13,7 @@ from typing import Any
 from ..._json import thaw
 from ..._model import (
     Block,
+    BytesSource,
     CitedUri,
     FileBlock,
     JsonBlock,
@@ -24,14 +25,14 @@ from ..._model import (
     ToolResultBlock,
 )
 from .._contract import ISSUER_KEY, issuer_matches
-from .._extras import PayloadWriter
+from .._extras import BOOKKEEPING, PayloadWriter
 from .._native import RESPONSES, foreign_reason, foreign_state, replay_refusal
 from .._shapes import fits
-from .._toolkit import json_text, key_path, raw_arguments
+from .._toolkit import b64encode, json_text, key_path, raw_arguments
 from ._annotations import annotations_for, kept_annotations
 from ._fields import NS, TARGET, WIRE, flags
 from ._files import write_file
-from ._native import FLAG
+from ._native import FLAG, IMAGE_CALL, ITEM_TYPE
 
 #: Reasoning flags: where a block's text sat in its item, and the item's shape.
 REASONING = ("id", "reasoning_part", "text", "content")
@@ -52,6 +53,7 @@ class Writer(PayloadWriter):
 
     namespace = NS
     target = TARGET
+    own_state = frozenset(key for key in BOOKKEEPING if key.startswith(f"{NS}/"))
     allow_lists = WIRE
 
     def __init__(self, issuer: str) -> None:
@@ -279,9 +281,26 @@ class Writer(PayloadWriter):
                 return []
             message["content"] = text
             return [message]
+        if type(block) is FileBlock and (item := self.generated_image(block, where)) is not None:
+            return [item]
         reason = f"an assistant {type(block).__name__} has no place in a {TARGET} request; dropped"
         self.loss(where, reason, "content_dropped")
         return []
+
+    def generated_image(self, block: FileBlock, where: str) -> dict[str, Any] | None:
+        """The ``image_generation_call`` item an assistant file read from one goes back as, else ``None``."""
+        meta = block.metadata
+        item_id = meta.get(f"{NS}/id")
+        if meta.get(ITEM_TYPE) != "image_generation_call" or type(item_id) is not str:
+            return None
+        if type(block.source) is not BytesSource:
+            return None
+        if block.filename is not None:
+            self.loss(f"{where}.filename", "an image_generation_call has no file name; dropped", "content_dropped")
+        item = {"type": "image_generation_call", "id": item_id, "result": b64encode(block.source.data)}
+        self.finish(item, meta, where, IMAGE_CALL, flags(meta, "id", "item_type"))
+        item.setdefault("status", "completed")
+        return item
 
     def tool_items(self, message: Message, path: str) -> list[Any]:
         """A ``function_call_output`` item per tool result."""
