@@ -281,8 +281,8 @@ class Writer(PayloadWriter):
                 return []
             message["content"] = text
             return [message]
-        if type(block) is FileBlock and (item := self.generated_image(block, where)) is not None:
-            return [item]
+        if type(block) is FileBlock and (image := self.generated_image(block, where)) is not None:
+            return [image]
         reason = f"an assistant {type(block).__name__} has no place in a {TARGET} request; dropped"
         self.loss(where, reason, "content_dropped")
         return []
