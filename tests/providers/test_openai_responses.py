@@ -131,9 +131,9 @@ def test_other_item_types_are_kept_in_place():
         (reference, {"openai/input_item": True}),
     ]
     assert openai_responses.to_provider(conversation, strict=LOSS_KINDS).payload == payload
-    to_gemini = gemini.to_provider(conversation)
-    assert json.loads(to_gemini.payload["contents"][1]["parts"][0]["text"]) == search
-    assert {loss.kind for loss in to_gemini.losses if loss.path.startswith("$[1].content[1]")} == {"content_degraded"}
+    to_gemini = gemini.to_provider(conversation)  # OpenAI's state: dropped, never pasted in as text
+    assert "ws_1" not in json.dumps(to_gemini.payload)
+    assert {loss.kind for loss in to_gemini.losses if loss.path.startswith("$[1].content[1]")} == {"state_not_replayed"}
 
 
 def test_sdk_check_rejects_malformed():

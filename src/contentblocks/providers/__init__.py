@@ -18,6 +18,7 @@ Nothing here sends a request: the adapters build and read payloads only, and no 
 from __future__ import annotations
 
 from ._contract import (
+    AGENT_LOOP_STRICT,
     CONTENT_LOSSES,
     ISSUER_KEY,
     LOSS_KINDS,
@@ -35,6 +36,7 @@ from ._contract import (
 )
 
 __all__ = [
+    "AGENT_LOOP_STRICT",
     "CONTENT_LOSSES",
     "ISSUER_KEY",
     "LOSS_KINDS",

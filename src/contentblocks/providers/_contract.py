@@ -14,6 +14,7 @@ from .._model import Message
 from .._rules import DEFAULT_LIMITS
 
 __all__ = [
+    "AGENT_LOOP_STRICT",
     "CONTENT_LOSSES",
     "ISSUER_KEY",
     "LOSS_KINDS",
@@ -62,6 +63,27 @@ LOSS_KINDS: tuple[LossKind, ...] = (
 
 #: The kinds ``strict=True`` raises on: those that change what a reader of the conversation sees.
 CONTENT_LOSSES: frozenset[LossKind] = frozenset({"content_dropped", "content_degraded"})
+
+AGENT_LOOP_STRICT: frozenset[LossKind] = frozenset({"content_dropped"})
+"""The strictness for an agent loop: ``to_provider(history, strict=AGENT_LOOP_STRICT)``.
+
+An agent loop sends its history again on every turn, and a history is full of what no provider carries exactly
+and nobody loses by: a tool's JSON output goes as its JSON text, a denied call as an error result, and another
+provider's ids and state stay behind (``content_degraded``, ``state_not_replayed``). ``strict=True`` raises on the
+first of those, so an agent could never run under it. What an agent must not do unaware is send a request with
+content gone: a file the provider cannot take, a citation it has no place for. This raises on exactly that;
+read ``losses`` for the rest.
+
+>>> import contentblocks as cb
+>>> from contentblocks.providers import anthropic
+>>> call = cb.ToolCallBlock(tool_call_id="toolu_1", tool_name="lookup", input={})
+>>> answer = cb.ToolResultBlock(tool_call_id="toolu_1", tool_name="lookup", outcome="succeeded",
+...                             content=[cb.JsonBlock(value={"temperature": 18})])
+>>> history = cb.Conversation(messages=[cb.Message(role="user", content="Weather?"),
+...     cb.Message(role="assistant", content=[call]), cb.Message(role="tool", content=[answer])])
+>>> [loss.kind for loss in anthropic.to_provider(history, strict=AGENT_LOOP_STRICT).losses]
+['content_degraded']
+"""
 
 StopReason: TypeAlias = Literal[
     "end_turn", "max_tokens", "stop_sequence", "tool_use", "content_filter", "refusal", "pause", "error", "other"

@@ -29,7 +29,15 @@ from ._contract import ISSUER_KEY, LossKind, LossRecorder
 from ._shapes import Kind, fits
 from ._toolkit import key_path
 
-__all__ = ["FORMAT_FLAGS", "PayloadWriter", "put_extras", "report_metadata", "take_extras"]
+__all__ = [
+    "BOOKKEEPING",
+    "FORMAT_FLAGS",
+    "PROVIDER_STATE",
+    "PayloadWriter",
+    "put_extras",
+    "report_metadata",
+    "take_extras",
+]
 
 #: Metadata flags that only record the shape of a provider's JSON (string or list content, a user turn split
 #: in two, a JSON block holding a provider's own block): no content of their own, so a target that cannot
@@ -66,8 +74,34 @@ FORMAT_FLAGS: frozenset[str] = frozenset(
         "mcp/mimeType",
         "mcp/type",
         "mcp/structured",
+        "openai/item_type",
     }
 )
+
+#: Provider bookkeeping: metadata a reader keeps only so that its own adapter can send an item back as it was
+#: (item ids, statuses, phases, the settings of a generated image, the native form of citations that travel as
+#: neutral citations). Nothing of the user's is in it, so another adapter leaves it out without a loss; the
+#: adapter that uses it (``PayloadWriter.bookkeeping``) reports it where it has no place.
+BOOKKEEPING: frozenset[str] = frozenset(
+    {
+        "openai/id",
+        "openai/status",
+        "openai/phase",
+        "openai/reasoning_part",
+        "openai/annotations",
+        "openai/encrypted_content",
+        "openai/action",
+        "openai/background",
+        "openai/output_format",
+        "openai/quality",
+        "openai/size",
+        "anthropic/citations",
+    }
+)
+
+#: Opaque provider state kept in metadata that only its issuer can use: another adapter reports it as
+#: ``state_not_replayed``, never as metadata it might have sent.
+PROVIDER_STATE: frozenset[str] = frozenset({"gemini/thought_signature"})
 
 
 def take_extras(native: Mapping[str, Any], known: Iterable[str], namespace: str) -> dict[str, Any]:
@@ -111,31 +145,43 @@ def put_extras(
 
 
 def report_metadata(
-    recorder: LossRecorder, path: str, metadata: Mapping[str, Any], used: Iterable[str], target: str
+    recorder: LossRecorder,
+    path: str,
+    metadata: Mapping[str, Any],
+    used: Iterable[str],
+    target: str,
+    own: AbstractSet[str] = frozenset(),
 ) -> None:
     """Report every metadata key that did not make it into the payload (``used`` lists those that did).
 
     The issuer key (bookkeeping for reasoning state) and the ``FORMAT_FLAGS`` of any provider are never
-    reported: they hold no content of their own.
+    reported: they hold no content of their own; nor is another adapter's ``BOOKKEEPING`` (``own`` is the
+    writer's own, reported like any metadata). Another adapter's ``PROVIDER_STATE`` is ``state_not_replayed``.
     """
-    done = set(used) | {ISSUER_KEY} | FORMAT_FLAGS
+    done = set(used) | {ISSUER_KEY} | FORMAT_FLAGS | (BOOKKEEPING - own)
     for key in metadata:
-        if key not in done:
-            recorder.add(
-                key_path(path, key), f"metadata has no place in the {target} request; not sent", "metadata_not_sent"
-            )
+        if key in done:
+            continue
+        if key in PROVIDER_STATE - own:
+            reason = f"provider state only its issuer can use; not sent to {target}"
+            recorder.add(key_path(path, key), reason, "state_not_replayed")
+        else:
+            reason = f"metadata has no place in the {target} request; not sent"
+            recorder.add(key_path(path, key), reason, "metadata_not_sent")
 
 
 class PayloadWriter:
     """What the adapters' payload writers share: a loss recorder, and writing a block's extras back.
 
     A subclass sets ``namespace`` (its metadata prefix, ``anthropic``), ``target`` (the name its loss
-    reasons use, ``Anthropic``) and, to use :meth:`extras`, ``allow_lists`` (position -> field -> kind).
+    reasons use, ``Anthropic``), to use :meth:`extras`, ``allow_lists`` (position -> field -> kind), and
+    ``own_state``: the keys of ``BOOKKEEPING`` and ``PROVIDER_STATE`` it uses itself.
     """
 
     namespace: str
     target: str
     allow_lists: Mapping[str, Mapping[str, Kind]]
+    own_state: AbstractSet[str] = frozenset()
 
     def __init__(self) -> None:
         self.losses = LossRecorder()
@@ -146,7 +192,7 @@ class PayloadWriter:
 
     def report(self, path: str, metadata: Mapping[str, Any], used: Iterable[str] = ()) -> None:
         """Report the metadata at ``path`` that is not sent: every key but the ``used`` ones (and the flags)."""
-        report_metadata(self.losses, path, metadata, used, self.target)
+        report_metadata(self.losses, path, metadata, used, self.target, self.own_state)
 
     def position_label(self, position: str) -> str:
         """How loss reasons name a position of ``allow_lists`` (the position itself unless a subclass says)."""

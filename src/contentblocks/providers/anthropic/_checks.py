@@ -27,6 +27,7 @@ RULES = (
     "anthropic/thinking-before-tool-use",
     "anthropic/prefill-trailing-whitespace",
     "anthropic/message-limit",
+    "anthropic/native-block-replayable",
 )
 
 _THINKING = frozenset({"thinking", "redacted_thinking"})
@@ -133,4 +134,11 @@ def check(written: Written, *, thinking: bool) -> tuple[Rejection, ...]:
     found.extend(_prefill(turns))
     if len(written.payload["messages"]) > MAX_MESSAGES:
         found.append(Rejection("$", "anthropic/message-limit", f"a request holds at most {MAX_MESSAGES:,} messages"))
+    found.extend(_native_refused(written))
     return tuple(found)
+
+
+def _native_refused(written: Written) -> Iterator[Rejection]:
+    """JSON blocks flagged ``anthropic/native_block`` that are not sent as blocks (see ``providers._native``)."""
+    for at, reason in written.refused:
+        yield Rejection(at, "anthropic/native-block-replayable", f"not sent as an Anthropic block: {reason}")

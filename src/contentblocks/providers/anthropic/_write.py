@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from ..._conversation import Conversation
@@ -22,6 +23,7 @@ from ..._model import (
 from .._contract import ISSUER_KEY, LossRecorder, issuer_matches
 from .._extras import PayloadWriter
 from .._media import lower_media_type
+from .._native import ANTHROPIC, foreign_reason, foreign_state, replay_refusal
 from .._toolkit import b64encode, block_path, json_text
 from ._fields import EXTRAS, NS, request_citation
 from ._read import IN_MESSAGES, NATIVE, SAME, STRING, derive_citation, media_type_read_back
@@ -39,12 +41,14 @@ class Written(NamedTuple):
     """A conversation written as request fields, with where each payload block came from.
 
     ``origins[n][k]`` is the path in the neutral conversation of block ``k`` of ``payload["messages"][n]`` (a
-    string content counts as one block): the pre-send checks report problems at those paths.
+    string content counts as one block): the pre-send checks report problems at those paths. ``refused`` lists
+    the JSON blocks flagged ``anthropic/native_block`` that were not sent as blocks, with why.
     """
 
     payload: dict[str, Any]
     losses: LossRecorder
     origins: list[list[str]]
+    refused: Sequence[tuple[str, str]] = ()
 
 
 class _Writer(PayloadWriter):
@@ -52,12 +56,14 @@ class _Writer(PayloadWriter):
 
     namespace = NS
     target = TARGET
+    own_state = frozenset({_CITATIONS})
     allow_lists = EXTRAS
 
     def __init__(self, issuer: str) -> None:
         super().__init__()
         self.issuer = issuer
         self.origins: list[list[str]] = []
+        self.refused: list[tuple[str, str]] = []
 
     # ------------------------------------------------------------------------------------------- text
 
@@ -224,14 +230,28 @@ class _Writer(PayloadWriter):
         native = {"type": "tool_use", "id": block.tool_call_id, "name": block.tool_name, "input": value}
         return self.extras(native, block.metadata, path, "tool_use")
 
-    def json(self, block: JsonBlock, path: str) -> dict[str, Any]:
-        value = block.value
-        if block.metadata.get(NATIVE) is True and isinstance(value, dict) and type(value.get("type")) is str:
-            return self.finish(thaw(value), block.metadata, path, {}, frozenset({NATIVE}))
-        self.loss(
-            path, "Anthropic has no JSON block; sent as JSON text (reads back as a text block)", "content_degraded"
-        )
-        return self.extras({"type": "text", "text": json_text(value)}, block.metadata, path, "text")
+    def json(self, block: JsonBlock, path: str, role: str) -> dict[str, Any] | None:
+        """A JSON block: Anthropic's own provider-run block where ``_native`` allows it, else its JSON text.
+
+        ``role`` is the role of the message holding the block (``"tool"`` inside a tool result). Another
+        provider's run item is its state: dropped, never written as text.
+        """
+        foreign = foreign_state(block, NS)
+        if foreign is not None:
+            self.loss(path, foreign_reason(foreign, block, TARGET), "state_not_replayed")
+            return None
+        reason = "Anthropic has no JSON block; sent as JSON text (reads back as a text block)"
+        if NATIVE in block.metadata:
+            refusal = replay_refusal(block, ANTHROPIC, role=role, issuer=self.issuer)
+            if refusal is None:
+                return self.finish(thaw(block.value), block.metadata, path, {}, frozenset({NATIVE}))
+            self.refused.append((path, refusal.reason))
+            if refusal.kind == "state_not_replayed":
+                self.loss(path, refusal.reason, refusal.kind)
+                return None
+            reason = f"flagged {NATIVE}, but {refusal.reason}; sent as JSON text (reads back as a text block)"
+        self.loss(path, reason, "content_degraded")
+        return self.extras({"type": "text", "text": json_text(block.value)}, block.metadata, path, "text")
 
     def refusal(self, block: RefusalBlock, path: str) -> dict[str, Any]:
         self.loss(path, "Anthropic has no refusal block (a refusal is a stop reason); sent as text", "content_degraded")
@@ -241,7 +261,7 @@ class _Writer(PayloadWriter):
         native: dict[str, Any] = {"type": "tool_result", "tool_use_id": block.tool_call_id}
         content = []
         for k, item in enumerate(block.content):
-            built = self.block(item, f"{path}.content[{k}]")
+            built = self.block(item, f"{path}.content[{k}]", "tool")
             if built is not None:
                 content.append(built)
         string = block.metadata.get(STRING) is True
@@ -265,8 +285,8 @@ class _Writer(PayloadWriter):
             )
         return self.extras(native, block.metadata, path, "tool_result", frozenset(skip))
 
-    def block(self, block: object, path: str) -> dict[str, Any] | None:
-        """Any block; ``None`` when it is dropped (the loss is already recorded)."""
+    def block(self, block: object, path: str, role: str) -> dict[str, Any] | None:
+        """Any block of a message of ``role``; ``None`` when it is dropped (the loss is already recorded)."""
         if isinstance(block, TextBlock):
             return self.text(block, path)
         if isinstance(block, FileBlock):
@@ -276,7 +296,7 @@ class _Writer(PayloadWriter):
         if isinstance(block, ToolCallBlock):
             return self.tool_call(block, path)
         if isinstance(block, JsonBlock):
-            return self.json(block, path)
+            return self.json(block, path, role)
         if isinstance(block, RefusalBlock):
             return self.refusal(block, path)
         assert isinstance(block, ToolResultBlock)  # noqa: S101 - the union is closed
@@ -321,7 +341,7 @@ class _Writer(PayloadWriter):
         role = {"assistant": "assistant", "system": "system"}.get(message.role, "user")
         content, origins = [], []
         for j, block in enumerate(message.content):
-            native = self.block(block, block_path(index, j))
+            native = self.block(block, block_path(index, j), message.role)
             if native is not None:
                 content.append(native)
                 origins.append(block_path(index, j))
@@ -352,4 +372,4 @@ def write_conversation(conversation: Conversation, issuer: str) -> Written:
     """The Anthropic request fields for ``conversation``, the losses recorded on the way and the blocks' origins."""
     writer = _Writer(issuer)
     payload = writer.conversation(conversation)
-    return Written(payload, writer.losses, writer.origins)
+    return Written(payload, writer.losses, writer.origins, writer.refused)

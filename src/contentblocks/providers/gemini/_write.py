@@ -23,6 +23,7 @@ from ..._model import (
 from .._contract import ISSUER_KEY, issuer_matches
 from .._extras import PayloadWriter, put_extras
 from .._media import lower_media_type
+from .._native import GEMINI, foreign_reason, foreign_state, replay_refusal
 from .._shapes import BYTES, Kind, fits
 from .._toolkit import b64encode, json_text, key_path
 from ._args import sent_args
@@ -35,6 +36,9 @@ __all__ = ["TARGET", "Writer"]
 TARGET = "Gemini"
 _PART = f"{NS}/part"
 _NAME = f"{NS}/displayName"
+_ROLE = f"{NS}/role"
+#: The values ``Content.role`` documents ("Must be either 'user' or 'model'"): all ``gemini/role`` may write.
+_ROLES = ("user", "model")
 
 
 def _name_used(block: FileBlock) -> frozenset[str]:
@@ -56,6 +60,7 @@ class Writer(PayloadWriter):
 
     namespace = NS
     target = TARGET
+    own_state = frozenset({SIG})
 
     def __init__(self, issuer: str) -> None:
         super().__init__()
@@ -177,8 +182,8 @@ class Writer(PayloadWriter):
             del part["text"]  # an empty text was only the carrier of the signature
         return part
 
-    def part(self, block: Block, where: str) -> dict[str, Any] | None:
-        """The part for one block, or ``None`` when nothing of it can be sent (its losses say why)."""
+    def part(self, block: Block, where: str, role: str) -> dict[str, Any] | None:
+        """The part for one block of a ``role`` message, or ``None`` when nothing of it can be sent (see losses)."""
         meta = block.metadata
         inner: tuple[dict[str, Any], Mapping[str, Kind]] | None = None  # the call or response, and its allow-list
         skip = frozenset({SIG})
@@ -211,11 +216,23 @@ class Writer(PayloadWriter):
             part = {"functionCall": fc}
             inner = (fc, CALL_EXTRAS)
         elif type(block) is JsonBlock:
+            foreign = foreign_state(block, NS)
+            if foreign is not None:
+                self.loss(where, foreign_reason(foreign, block, TARGET), "state_not_replayed")
+                return None
             kind = meta.get(_PART)
-            if type(kind) is str and kind in JSON_KINDS and fits(block.value, JSON_KINDS[kind]):
+            # an empty text is plain text anywhere; a part Gemini runs itself goes back only where replay allows
+            refusal = None if kind == "text" else replay_refusal(block, GEMINI, role=role, issuer=self.issuer)
+            if refusal is not None and refusal.kind == "state_not_replayed":
+                self.loss(where, refusal.reason, refusal.kind)
+                return None
+            if type(kind) is str and kind in JSON_KINDS and fits(block.value, JSON_KINDS[kind]) and refusal is None:
                 part = {kind: thaw(block.value)}
             else:
-                self.loss(where, "JSON content is written as JSON text; reads back as text", "content_degraded")
+                reason = "JSON content is written as JSON text; reads back as text"
+                if refusal is not None and _PART in meta:
+                    reason = f"tagged {_PART}, but {refusal.reason}; {reason}"
+                self.loss(where, reason, "content_degraded")
                 part = {"text": json_text(block.value)}
             skip = skip | {_PART}
         else:
@@ -245,11 +262,16 @@ class Writer(PayloadWriter):
                     self.loss(f"$[{i}].role", reason, "content_degraded")
                 elif i:
                     self.loss(f"$[{i}]", "system messages are merged into one systemInstruction", "content_degraded")
-                parts.extend(self.part(b, f"$[{i}].content[{j}]") for j, b in enumerate(message.content))
+                parts.extend(self.part(b, f"$[{i}].content[{j}]", message.role) for j, b in enumerate(message.content))
                 self.report(f"$[{i}]", message.metadata)
             system: dict[str, Any] = {"parts": parts}
-            role = messages[0].metadata.get(f"{NS}/role")
-            payload["systemInstruction"] = {"role": role, **system} if type(role) is str else system
+            role = messages[0].metadata.get(_ROLE)
+            if role in _ROLES:
+                system = {"role": role, **system}
+            elif role is not None:
+                reason = "systemInstruction.role takes only user or model (as Content.role documents); not sent"
+                self.loss(key_path("$[0]", _ROLE), reason, "metadata_not_sent")
+            payload["systemInstruction"] = system
         ends_with_tool = False  # whether the last content written ends with a tool message
         for i, message in enumerate(messages[lead:], start=lead):
             path = f"$[{i}]"
@@ -259,7 +281,7 @@ class Writer(PayloadWriter):
             written: list[Written] = [
                 (p, b, where)
                 for j, b in enumerate(message.content)
-                if (p := self.part(b, where := f"{path}.content[{j}]"))
+                if (p := self.part(b, where := f"{path}.content[{j}]", message.role))
             ]
             parts = [p for p, _, _ in written]
             self.report(path, message.metadata)

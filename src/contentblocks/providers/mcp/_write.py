@@ -9,6 +9,7 @@ from ..._json import thaw
 from ..._model import BytesSource, FileBlock, JsonBlock, ReferenceSource, TextBlock, ToolResultBlock, UrlSource
 from .._extras import PayloadWriter
 from .._media import lower_media_type
+from .._native import foreign_reason, foreign_state
 from .._shapes import fits
 from .._toolkit import b64encode, json_text
 from ._read import GENERATED, NS
@@ -34,6 +35,11 @@ def _is_empty_text(block: object) -> bool:
     return type(block) is JsonBlock and block.value == "" and block.metadata.get(_TYPE) == "text"
 
 
+def _foreign(block: object) -> bool:
+    """Whether ``block`` is a JSON block holding a provider's run item (its state: never sent over MCP)."""
+    return type(block) is JsonBlock and foreign_state(block, NS) is not None
+
+
 def _structured(block: ToolResultBlock) -> int | None:
     """The index of the JSON block written as ``structuredContent``.
 
@@ -43,6 +49,7 @@ def _structured(block: ToolResultBlock) -> int | None:
         if (
             type(b) is JsonBlock
             and not _is_empty_text(b)
+            and not _foreign(b)
             and (isinstance(b.value, dict) or b.metadata.get(_STRUCTURED) is True)
         ):
             return j
@@ -100,6 +107,10 @@ class Writer(PayloadWriter):
         structured = _structured(block)
         for j, b in enumerate(block.content):
             path = f"$.content[{j}]"
+            if _foreign(b):
+                assert type(b) is JsonBlock  # noqa: S101 - narrowed for mypy
+                self.loss(path, foreign_reason(foreign_state(b, NS), b, TARGET), "state_not_replayed")  # type: ignore[arg-type]
+                continue
             if j == structured:
                 if j != len(block.content) - 1:
                     reason = "structuredContent stands apart from content; reads back as the last part"

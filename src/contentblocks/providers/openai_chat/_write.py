@@ -27,6 +27,7 @@ from ..._model import (
 from .._contract import LossKind
 from .._extras import PayloadWriter
 from .._media import lower_media_type
+from .._native import foreign_reason, foreign_state
 from .._toolkit import OCTET, b64encode, data_url, json_text, raw_arguments
 from ._keys import (
     ALLOWED,
@@ -95,7 +96,12 @@ class _Writer(PayloadWriter):
                 )
         return self.part({"type": "text", "text": block.text}, block.metadata, path, _TEXT_FLAGS)
 
-    def json_as_text(self, block: JsonBlock, path: str) -> dict[str, Any]:
+    def json_as_text(self, block: JsonBlock, path: str) -> dict[str, Any] | None:
+        """A text part holding the block's JSON; ``None`` for a provider's run item (its state, never text)."""
+        foreign = foreign_state(block, "openai_chat")
+        if foreign is not None:
+            self.loss(path, foreign_reason(foreign, block, TARGET), "state_not_replayed")
+            return None
         reason = "Chat Completions has no JSON part; sent as JSON text (reads back as a text block)"
         self.loss(path, reason, "content_degraded")
         return self.part({"type": "text", "text": json_text(block.value)}, block.metadata, path)
@@ -196,7 +202,8 @@ class _Writer(PayloadWriter):
             if isinstance(block, TextBlock):
                 parts.append(self.text(block, block_path))
             elif isinstance(block, JsonBlock):
-                parts.append(self.json_as_text(block, block_path))
+                if (part := self.json_as_text(block, block_path)) is not None:
+                    parts.append(part)
             elif isinstance(block, RefusalBlock):
                 # the refusal field is read back after the content: it takes only a refusal that comes last
                 if block.metadata.get(REFUSAL_PART) is not True and refusal is None and j == shown[-1]:
@@ -268,7 +275,8 @@ class _Writer(PayloadWriter):
             if isinstance(item, TextBlock):
                 parts.append(self.text(item, item_path))
             elif isinstance(item, JsonBlock):
-                parts.append(self.json_as_text(item, item_path))
+                if (part := self.json_as_text(item, item_path)) is not None:
+                    parts.append(part)
             elif self.move_files:
                 part = self.file(item, item_path)
                 if part is not None:

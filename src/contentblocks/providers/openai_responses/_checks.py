@@ -7,9 +7,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from ..._model import Message, ReasoningBlock, ToolCallBlock, ToolResultBlock
+from ..._model import JsonBlock, Message, ReasoningBlock, ToolCallBlock, ToolResultBlock
 from .._contract import ISSUER_KEY, Rejection, issuer_matches
+from .._native import RESPONSES, replay_refusal
 from ._fields import ISSUER, NS
+from ._native import FLAG
 from ._write import sends_reasoning
 
 #: Every rule ``preflight`` checks, with what it means.
@@ -21,6 +23,10 @@ RULES = {
     ),
     "openai_responses/stateless-reasoning-needs-encrypted-content": (
         "with store=false, a reasoning item is sent with its encrypted content"
+    ),
+    "openai_responses/native-item-replayable": (
+        "a JSON block flagged openai/input_item is an item OpenAI runs itself, in an assistant message (this "
+        "library's rule: metadata never makes a message or a tool output)"
     ),
 }
 
@@ -80,6 +86,27 @@ def _reasoning(messages: Sequence[Message], target: str, *, store: bool) -> list
     return out
 
 
+def _native_items(messages: Sequence[Message], target: str) -> list[Rejection]:
+    """JSON blocks flagged ``openai/input_item`` that are not sent as items (see ``providers._native``)."""
+    out = []
+    for i, j, block in _blocks(messages):
+        role = messages[i].role
+        inner = [(f"$[{i}].content[{j}]", block)]
+        if type(block) is ToolResultBlock:
+            role, inner = "tool", [(f"$[{i}].content[{j}].content[{k}]", b) for k, b in enumerate(block.content)]
+        for path, b in inner:
+            if type(b) is JsonBlock and FLAG in b.metadata:
+                refusal = replay_refusal(b, RESPONSES, role=role, issuer=target)
+                if refusal is not None:
+                    why = f"not sent as a Responses item: {refusal.reason}"
+                    out.append(Rejection(path, "openai_responses/native-item-replayable", why))
+    return out
+
+
 def rejections(messages: Sequence[Message], *, target: str, store: bool, continued: bool) -> tuple[Rejection, ...]:
-    """Every rejection, tool pairing first, then reasoning, each in conversation order."""
-    return (*_pairing(messages, continued=continued), *_reasoning(messages, target, store=store))
+    """Every rejection, tool pairing first, then reasoning, then flagged items, each in conversation order."""
+    return (
+        *_pairing(messages, continued=continued),
+        *_reasoning(messages, target, store=store),
+        *_native_items(messages, target),
+    )

@@ -13,6 +13,7 @@ from typing import Any
 from ..._json import thaw
 from ..._model import (
     Block,
+    BytesSource,
     CitedUri,
     FileBlock,
     JsonBlock,
@@ -24,13 +25,14 @@ from ..._model import (
     ToolResultBlock,
 )
 from .._contract import ISSUER_KEY, issuer_matches
-from .._extras import PayloadWriter
+from .._extras import BOOKKEEPING, PayloadWriter
+from .._native import RESPONSES, foreign_reason, foreign_state, replay_refusal
 from .._shapes import fits
-from .._toolkit import json_text, key_path, raw_arguments
+from .._toolkit import b64encode, json_text, key_path, raw_arguments
 from ._annotations import annotations_for, kept_annotations
 from ._fields import NS, TARGET, WIRE, flags
 from ._files import write_file
-from ._native import FLAG, native_item
+from ._native import FLAG, IMAGE_CALL, ITEM_TYPE
 
 #: Reasoning flags: where a block's text sat in its item, and the item's shape.
 REASONING = ("id", "reasoning_part", "text", "content")
@@ -51,6 +53,7 @@ class Writer(PayloadWriter):
 
     namespace = NS
     target = TARGET
+    own_state = frozenset(key for key in BOOKKEEPING if key.startswith(f"{NS}/"))
     allow_lists = WIRE
 
     def __init__(self, issuer: str) -> None:
@@ -81,10 +84,29 @@ class Writer(PayloadWriter):
                     f"{where}.end", "a file_citation marks one index; the span's end is dropped", "content_degraded"
                 )
 
-    def as_json_text(self, block: JsonBlock, where: str, reason: str) -> str:
-        """The JSON text a JSON block is written as, reporting the degradation and its metadata."""
+    def replays(self, block: JsonBlock) -> bool:
+        """Whether an assistant JSON block is a provider-run item sent back verbatim (see ``providers._native``)."""
+        return FLAG in block.metadata and replay_refusal(block, RESPONSES, role="assistant", issuer=self.issuer) is None
+
+    def as_json_text(self, block: JsonBlock, where: str, reason: str, role: str) -> str | None:
+        """The JSON text a JSON block of a ``role`` message is written as, reporting the degradation.
+
+        ``None`` when the block is a provider-run item of another provider (its state: dropped, never text).
+        A block flagged ``openai/input_item`` that is no item this adapter may replay says why in the reason.
+        """
+        foreign = foreign_state(block, "openai_responses")
+        if foreign is not None:
+            self.loss(where, foreign_reason(foreign, block, TARGET), "state_not_replayed")
+            return None
+        if FLAG in block.metadata:
+            refusal = replay_refusal(block, RESPONSES, role=role, issuer=self.issuer)
+            if refusal is not None and refusal.kind == "state_not_replayed":
+                self.loss(where, refusal.reason, refusal.kind)
+                return None
+            if refusal is not None:
+                reason = f"flagged {FLAG}, but {refusal.reason}; {reason}"
         self.loss(where, reason, "content_degraded")
-        self.report(where, block.metadata)
+        self.report(where, block.metadata, {FLAG})
         return json_text(block.value)
 
     def input_parts(self, blocks: Sequence[Block], path: str, *, tool_output: bool = False) -> list[Any]:
@@ -98,10 +120,10 @@ class Writer(PayloadWriter):
             elif type(block) is FileBlock:
                 out.append(write_file(block, where, self, tool_output=tool_output))
             elif type(block) is JsonBlock:
-                text = self.as_json_text(
-                    block, where, "JSON content is written as JSON text (input_text); reads back as text"
-                )
-                out.append({"type": "input_text", "text": text})
+                reason = "JSON content is written as JSON text (input_text); reads back as text"
+                text = self.as_json_text(block, where, reason, "tool" if tool_output else "user")
+                if text is not None:
+                    out.append({"type": "input_text", "text": text})
         return out
 
     def message_item(self, message: Message, path: str) -> dict[str, Any]:
@@ -236,9 +258,9 @@ class Writer(PayloadWriter):
                 "arguments": raw_arguments(block.input, meta),
             }
             return [self.extras(item, meta, where, "function_call", flags(meta, "arguments", "invalid_arguments"))]
-        if type(block) is JsonBlock and (native := native_item(block)) is not None:
+        if type(block) is JsonBlock and self.replays(block):
             self.report(where, meta, {FLAG})
-            return [native]
+            return [thaw(block.value)]
         message: dict[str, Any] = {"type": "message", "role": "assistant"}
         if type(block) is TextBlock:
             self.citation_losses(where, block, carried=False)
@@ -252,13 +274,33 @@ class Writer(PayloadWriter):
             message["content"] = block.text
             return [message]
         if type(block) is JsonBlock:
-            message["content"] = self.as_json_text(
-                block, where, "JSON content is written as JSON text; reads back as text"
+            text = self.as_json_text(
+                block, where, "JSON content is written as JSON text; reads back as text", "assistant"
             )
+            if text is None:
+                return []
+            message["content"] = text
             return [message]
+        if type(block) is FileBlock and (image := self.generated_image(block, where)) is not None:
+            return [image]
         reason = f"an assistant {type(block).__name__} has no place in a {TARGET} request; dropped"
         self.loss(where, reason, "content_dropped")
         return []
+
+    def generated_image(self, block: FileBlock, where: str) -> dict[str, Any] | None:
+        """The ``image_generation_call`` item an assistant file read from one goes back as, else ``None``."""
+        meta = block.metadata
+        item_id = meta.get(f"{NS}/id")
+        if meta.get(ITEM_TYPE) != "image_generation_call" or type(item_id) is not str:
+            return None
+        if type(block.source) is not BytesSource:
+            return None
+        if block.filename is not None:
+            self.loss(f"{where}.filename", "an image_generation_call has no file name; dropped", "content_dropped")
+        item = {"type": "image_generation_call", "id": item_id, "result": b64encode(block.source.data)}
+        self.finish(item, meta, where, IMAGE_CALL, flags(meta, "id", "item_type"))
+        item.setdefault("status", "completed")
+        return item
 
     def tool_items(self, message: Message, path: str) -> list[Any]:
         """A ``function_call_output`` item per tool result."""
