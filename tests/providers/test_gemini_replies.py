@@ -228,13 +228,14 @@ def test_sdk_call_args_with_a_huge_integer_round_trip():
 
 
 def test_args_refused_for_another_reason_name_the_args():
-    """Args the block refuses for another reason (a lone surrogate) are reported under ``functionCall.args``."""
+    """Args the block refuses for another reason (a lone surrogate) are reported at the member that holds it."""
     raw = {
         "candidates": [{"content": {"parts": [{"functionCall": {"name": "f", "args": {"q": "\ud800", "n": HUGE}}}]}}]
     }
     with pytest.raises(cb.ValidationError) as info:
         gemini.from_response(raw)
-    assert [path for path, _ in info.value.errors] == ["$.candidates[0].content.parts[0].functionCall.args"]
+    args = "$.candidates[0].content.parts[0].functionCall.args"
+    assert sorted(path for path, _ in info.value.errors) == [f"{args}.n", f"{args}.q"]
     raw["candidates"][0]["content"]["parts"][0]["functionCall"]["args"] = {"q": "\ud800"}
     with pytest.raises(cb.ValidationError) as info:
         gemini.from_response(raw)

@@ -131,7 +131,7 @@ def test_anthropic_input_a_block_cannot_hold_is_kept_as_its_json_text_flagged(te
     reply = anthropic.from_response(response)
     said, call = reply.message.content
     assert said == cb.TextBlock(text="Looking it up.")
-    assert call.metadata["anthropic/invalid_input"] is True
+    assert call.metadata["openai/invalid_arguments"] is True
     assert json.loads(call.input) == json.loads(text)
     assert reply.stop_reason == "tool_use"
 
@@ -200,12 +200,25 @@ def test_the_responses_stream_keeps_unholdable_arguments_as_from_response_does(a
     assert (call.input, call.metadata["openai/invalid_arguments"]) == (arguments, True)
 
 
-def test_an_anthropic_input_kept_as_text_goes_back_with_a_reported_loss():
-    """Sent back to Anthropic, a kept input text is wrapped as an object and reported, never silently changed."""
-    tool_use = {"type": "tool_use", "id": "toolu_1", "name": "lookup", "input": {"n": 123456789012345678901234567890}}
-    reply = anthropic.from_response(_message([tool_use], "tool_use"))
+def test_an_anthropic_input_kept_as_text_goes_back_as_the_object_it_was():
+    """Sent back to Anthropic, an input kept as text is parsed back into the very object Anthropic sent, no loss."""
+    huge = {"n": 123456789012345678901234567890, "deep": [[[1]]], "name": "Zürich"}
+    tool_use = {"type": "tool_use", "id": "toolu_1", "name": "lookup", "input": huge}
+    reply = anthropic.from_response(AnthropicMessage.model_validate(_message([tool_use], "tool_use")))
     converted = anthropic.to_provider(cb.Conversation(messages=[cb.Message(role="user", content="Hi"), reply.message]))
-    assert converted.payload["messages"][1]["content"][0]["input"] == {"value": '{"n":123456789012345678901234567890}'}
+    assert converted.payload["messages"][1]["content"][0]["input"] == huge
+    assert converted.losses == ()
+    assert anthropic.from_provider(converted.payload).messages[1] == reply.message
+
+
+def test_a_raw_input_that_is_not_an_object_is_still_wrapped_and_reported():
+    """Flagged raw text that is no JSON object (an OpenAI model's broken arguments) is wrapped and reported."""
+    call = cb.ToolCallBlock(
+        tool_call_id="call_1", tool_name="lookup", input='{"n": ', metadata={"openai/invalid_arguments": True}
+    )
+    messages = [cb.Message(role="user", content="Hi"), cb.Message(role="assistant", content=[call])]
+    converted = anthropic.to_provider(cb.Conversation(messages=messages))
+    assert converted.payload["messages"][1]["content"][0]["input"] == {"value": '{"n": '}
     assert [(loss.path, loss.kind) for loss in converted.losses] == [("$[1].content[0].input", "content_degraded")]
 
 

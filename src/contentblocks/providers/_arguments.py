@@ -2,7 +2,9 @@
 
 Shared by every adapter and stream reader: ``json_text`` writes a held value compactly, ``parse_json_text`` reads
 JSON text into a value a block can hold (``holds_json``), and ``read_arguments``/``raw_arguments`` carry a tool
-call's JSON-string arguments both ways, byte for byte.
+call's JSON-string arguments both ways, byte for byte. Providers that send arguments as a JSON object
+(Anthropic's ``input``, Gemini's ``args``) go through ``raw_input`` and ``object_input``: an object no block can
+hold is kept as its text under the same flag, ``RAW_ARGUMENTS``, and parsed back into the object on the way out.
 """
 
 from __future__ import annotations
@@ -16,7 +18,21 @@ from .._errors import ValidationError
 from .._kernels import freeze
 from .._rules import DEFAULT_LIMITS
 
-__all__ = ["holds_json", "json_text", "parse_json_text", "raw_arguments", "read_arguments"]
+__all__ = [
+    "RAW_ARGUMENTS",
+    "holds_json",
+    "json_text",
+    "object_input",
+    "parse_json_text",
+    "raw_arguments",
+    "raw_input",
+    "read_arguments",
+]
+
+#: Tool call metadata flag: the input is the raw text of arguments no block can hold as a value. The OpenAI Chat
+#: adapter's name, which every writer knows: OpenAI's send the text as the arguments, Anthropic's and Gemini's
+#: parse it back into the object (``object_input``).
+RAW_ARGUMENTS = "openai/invalid_arguments"
 
 _compact = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode
 
@@ -78,7 +94,7 @@ def read_arguments(raw: str) -> tuple[Any, dict[str, Any]]:
     """
     ok, value = parse_json_text(raw)
     if not ok:
-        return raw, {"openai/invalid_arguments": True}
+        return raw, {RAW_ARGUMENTS: True}
     return value, ({} if json_text(value) == raw else {"openai/arguments": raw})
 
 
@@ -93,7 +109,7 @@ def raw_arguments(value: Any, metadata: Mapping[str, Any]) -> str:
     >>> raw_arguments("{x", {"openai/invalid_arguments": True})
     '{x'
     """
-    if metadata.get("openai/invalid_arguments") is True and type(value) is str:
+    if metadata.get(RAW_ARGUMENTS) is True and type(value) is str:
         return value
     kept = metadata.get("openai/arguments")
     if type(kept) is str:
@@ -101,3 +117,57 @@ def raw_arguments(value: Any, metadata: Mapping[str, Any]) -> str:
         if ok and json_text(parsed) == json_text(value):
             return kept
     return json_text(value)
+
+
+_object_text = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=True).encode
+
+
+def raw_input(value: Any) -> tuple[Any, dict[str, Any]]:
+    """A tool input sent as a JSON object, as a block holds it, and the flag of one kept as its JSON text.
+
+    A model may fill the object with what no block holds: a 30-digit order number, ``1e400`` (read as
+    infinity), nesting past the depth limit. Refusing the reply for it would end an agent's run on one odd
+    token, so such an input is kept as its compact JSON text (non-finite numbers written ``Infinity``, as
+    Python's ``json`` writes them), flagged ``RAW_ARGUMENTS``, and the rest of the reply reads. A value with
+    no JSON text at all (a cycle or a value nested past the recursion limit, built in Python) or holding a
+    string no text holds (a lone surrogate) is given back as it is, for the block to refuse at its path.
+
+    >>> raw_input({"order": 12}), raw_input({"order": 123456789012345678901234567890})
+    (({'order': 12}, {}), ('{"order":123456789012345678901234567890}', {'openai/invalid_arguments': True}))
+    """
+    if holds_json(value):
+        return value, {}
+    try:
+        text = _object_text(value)
+        text.encode()  # a lone surrogate is refused in the value itself, where its path says which member
+    except (ValueError, TypeError, RecursionError):
+        return value, {}
+    return text, {RAW_ARGUMENTS: True}
+
+
+def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    if len({key for key, _ in pairs}) != len(pairs):
+        msg = "duplicate key"
+        raise ValueError(msg)
+    return dict(pairs)
+
+
+def object_input(value: object, metadata: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The JSON object a flagged raw-text input says, for a provider that takes arguments as an object.
+
+    ``None`` unless the input is text flagged ``RAW_ARGUMENTS`` whose JSON is an object. The text is read as
+    Python's ``json`` reads it (integers of any size, ``Infinity``: what ``raw_input`` writes), duplicate keys
+    refused, so an input read from Anthropic or Gemini goes back exactly as it came.
+
+    >>> object_input('{"order":123456789012345678901234567890}', {RAW_ARGUMENTS: True})
+    {'order': 123456789012345678901234567890}
+    >>> object_input('{"a": 1, "a": 2}', {RAW_ARGUMENTS: True}), object_input('[1]', {RAW_ARGUMENTS: True})
+    (None, None)
+    """
+    if metadata.get(RAW_ARGUMENTS) is not True or type(value) is not str:
+        return None
+    try:
+        parsed = json.loads(value, object_pairs_hook=_unique)
+    except (ValueError, RecursionError):
+        return None
+    return parsed if type(parsed) is dict else None

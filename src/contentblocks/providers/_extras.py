@@ -58,7 +58,6 @@ FORMAT_FLAGS: frozenset[str] = frozenset(
         "openai/file_data",
         "openai/text",
         "openai/invalid_arguments",
-        "anthropic/invalid_input",
         "openai/refusal_part",
         "openai/file_data_base64",
         "openai/arguments",

@@ -6,7 +6,6 @@ recognised by its ``model_dump``), or any of its dict forms, where an explicit `
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from ..._conversation import Conversation
@@ -28,6 +27,7 @@ from ..._model import (
 )
 from ..._patterns import check_free_text
 from ..._rules import DEFAULT_LIMITS
+from .._arguments import raw_input
 from .._contract import ISSUER_KEY
 from .._extras import take_extras
 from .._media import lower_media_type
@@ -37,7 +37,6 @@ from .._toolkit import (
     build,
     fail,
     field,
-    holds_json,
     identifier,
     is_reference,
     is_title,
@@ -50,14 +49,12 @@ from .._toolkit import (
 from ._fields import NS, absent_nulls
 
 __all__ = [
-    "INVALID_INPUT",
     "IN_MESSAGES",
     "NATIVE",
     "SAME",
     "STRING",
     "derive_citation",
     "media_type_read_back",
-    "raw_input",
     "read_block",
     "read_conversation",
 ]
@@ -68,8 +65,6 @@ STRING = "anthropic/string_content"
 SAME = "anthropic/same_message"
 #: JSON block metadata flag: the value is an Anthropic block with no neutral equivalent, kept verbatim.
 NATIVE = "anthropic/native_block"
-#: Tool call metadata flag: the native input held values no block holds; the input is its JSON text.
-INVALID_INPUT = "anthropic/invalid_input"
 #: System message metadata flag: the message sat in ``messages`` (``"role": "system"``), not in ``system``.
 IN_MESSAGES = "anthropic/in_messages"
 
@@ -219,30 +214,6 @@ def _tool_use(raw: dict[str, Any], path: str) -> ToolCallBlock:
         input=value,
         metadata={**extras(raw, {"type", "id", "name", "input"}), **metadata},
     )
-
-
-_INPUT_TEXT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=True).encode
-
-
-def raw_input(value: Any) -> tuple[Any, dict[str, Any]]:
-    """A tool input as a block holds it, and the metadata flag of an input kept as JSON text.
-
-    Anthropic sends a tool's input as a JSON object, which a model may fill with values the JSON value rules
-    refuse (a 30-digit order number, ``1e400`` read as infinity): such an input is kept as its compact JSON text
-    (non-finite numbers written ``Infinity``), flagged ``anthropic/invalid_input``, like invalid OpenAI
-    arguments, so the rest of the reply reads. A value with no JSON text at all (a cycle built in Python) is
-    given back as it is, for the block to refuse.
-
-    >>> raw_input({"order": 12}), raw_input({"order": 123456789012345678901234567890})
-    (({'order': 12}, {}), ('{"order":123456789012345678901234567890}', {'anthropic/invalid_input': True}))
-    """
-    if holds_json(value):
-        return value, {}
-    try:
-        text = _INPUT_TEXT(value)
-    except (ValueError, TypeError, RecursionError):
-        return value, {}
-    return text, {INVALID_INPUT: True}
 
 
 def native_dict(raw: object, path: str) -> dict[str, Any]:

@@ -20,6 +20,7 @@ from ..._model import (
     ToolResultBlock,
     UrlSource,
 )
+from .._arguments import object_input
 from .._contract import ISSUER_KEY, LossRecorder, issuer_matches
 from .._extras import PayloadWriter
 from .._media import lower_media_type
@@ -219,7 +220,10 @@ class _Writer(PayloadWriter):
         return self.extras(native, block.metadata, path, native["type"])
 
     def tool_call(self, block: ToolCallBlock, path: str) -> dict[str, Any]:
-        value = thaw(block.input)
+        # an input kept as its text because no block could hold it goes back as the object it was
+        value = object_input(block.input, block.metadata)
+        if value is None:
+            value = thaw(block.input)
         if type(value) is not dict:
             value = {"value": value}
             self.loss(

@@ -18,9 +18,9 @@ from ..._model import (
     ToolCallBlock,
     ToolResultBlock,
 )
+from .._arguments import raw_input
 from .._contract import ISSUER_KEY
 from .._toolkit import b64decode, build, fail, field, identifier, is_filename, reroot, within
-from ._args import raw_input
 from ._wire import DATA_KINDS, FILE_PART_EXTRAS, PART_EXTRAS, RESPONSE_EXTRAS
 
 __all__ = ["GENERATED", "ISSUER", "NS", "SIG", "content_blocks", "read_contents", "tool_response"]
@@ -158,16 +158,11 @@ def _text(part: Mapping[str, Any], path: str, issuer: str, meta: dict[str, Any])
 
 
 def _call(fc: Mapping[str, Any], where: str, call_id: str, meta: dict[str, Any]) -> ToolCallBlock:
-    """The block of a ``functionCall``; args the wire format cannot hold are kept as their text (``_args``)."""
+    """The block of a ``functionCall``; args no block can hold are kept as their text (``raw_input``)."""
     name, args = identifier(fc, "name", where), fc.get("args")
+    value, flags = (None, {}) if args is None else raw_input(args)
     try:
-        try:
-            return ToolCallBlock(tool_call_id=call_id, tool_name=name, input=args, metadata=meta)
-        except ValidationError:
-            raw = None if args is None else raw_input(args)
-            if raw is None:
-                raise
-        return ToolCallBlock(tool_call_id=call_id, tool_name=name, input=raw[0], metadata={**meta, **raw[1]})
+        return ToolCallBlock(tool_call_id=call_id, tool_name=name, input=value, metadata={**meta, **flags})
     except ValidationError as e:  # the input is the args: a problem in it is reported there
         at_args = [(f"{where}.args{p[7:]}" if within(p, "$.input") else where + p[1:], m) for p, m in e.errors]
         raise ValidationError(at_args, omitted=e.omitted) from None

@@ -20,13 +20,13 @@ from ..._model import (
     ToolResultBlock,
     UrlSource,
 )
+from .._arguments import object_input
 from .._contract import ISSUER_KEY, issuer_matches
 from .._extras import PayloadWriter, put_extras
 from .._media import lower_media_type
 from .._native import GEMINI, foreign_reason, foreign_state, replay_refusal
 from .._shapes import BYTES, Kind, fits
 from .._toolkit import b64encode, json_text, key_path
-from ._args import sent_args
 from ._pairing import Pairing, Written
 from ._read import NS, SIG, tool_response
 from ._wire import CALL_EXTRAS, FILE_PART_EXTRAS, JSON_KINDS, PART_EXTRAS, RESPONSE_EXTRAS
@@ -207,7 +207,7 @@ class Writer(PayloadWriter):
                 fc = {"id": block.tool_call_id, **fc}
             if isinstance(block.input, dict):
                 fc["args"] = thaw(block.input)
-            elif (raw := sent_args(block.input, meta)) is not None:
+            elif (raw := object_input(block.input, meta)) is not None:
                 fc["args"] = raw  # args the wire format could not hold, kept as text: sent as they came
             elif block.input is not None:
                 reason = 'functionCall.args is an object; the input is sent as {"input": ...}'
