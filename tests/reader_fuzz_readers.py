@@ -5,7 +5,9 @@ Every reader gets each case in two forms: the JSON dicts, and the objects the pr
 whose paths point into the input (``$...``; a stream reader's ``StreamError`` paths are stream positions,
 ``$[n]...``, or ``$`` for the stream as a whole). A stream reader is also held to the SDK: when the SDK
 accumulates the mutated stream, a fold that succeeds must equal the adapter's ``from_response`` of what the SDK
-accumulated (and so that ``from_response`` must not refuse it). A reader must not change its input.
+accumulated (and so that ``from_response`` must not refuse it); where the SDK cannot accumulate the events, or
+pydantic cannot dump what it accumulated (a value nested past its limits), only the exceptions are checked. A
+reader must not change its input.
 
 A failure's key names its class: the reader, the exception and the innermost frame of the package that it left
 from (``openai_chat.stream: TypeError at streaming.openai_chat:_merge``), or what disagreed. ``KNOWN`` holds the
@@ -182,6 +184,7 @@ def _check_stream(reader: Reader, events: list[Any]) -> list[Failure]:
         return failures
     try:
         accumulated = accumulate(reader.provider, objects)  # after the reader: an accumulator may change them
+        accumulated.model_dump(mode="json", warnings=False)  # an SDK object pydantic cannot dump has no fold
     except Exception:  # noqa: BLE001 - where the SDK's accumulator fails, only the exceptions are checked
         return failures
     expected = _outcome(adapter.from_response, accumulated, f"{reader.provider}.from_response", "accumulated",

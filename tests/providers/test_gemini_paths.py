@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -77,20 +78,39 @@ RESPONSE = "$.contents[1].parts[0].functionResponse.response"
 
 
 @pytest.mark.parametrize(
-    ("response", "path"),
+    "response",
     [
-        ({"output": _deep(150)}, f"{RESPONSE}.output{'.a' * 100}"),
-        ({"error": _deep(150)}, f"{RESPONSE}.error{'.a' * 100}"),
-        ({"output": _deep(150), "extra": 1}, f"{RESPONSE}.output{'.a' * 99}"),
-        ({"output": float("nan")}, f"{RESPONSE}.output"),
-        ({"output": {"n": float("nan")}}, f"{RESPONSE}.output.n"),
-        ({"error": ["fine", float("inf")]}, f"{RESPONSE}.error[1]"),
-        ({"output": ["fine", "bad \ud800"]}, f"{RESPONSE}.output[1]"),
+        {"output": _deep(150)},
+        {"error": _deep(150)},
+        {"output": _deep(150), "extra": 1},
+        {"output": {"order": 123456789012345678901234567890}},
+        {"output": float("nan")},
+        {"output": {"n": float("nan")}},
+        {"error": ["fine", float("inf")]},
     ],
-    ids=["deep output", "deep error", "deep object", "nan output", "nan member", "inf item", "surrogate text"],
+    ids=["deep output", "deep error", "deep object", "huge member", "nan output", "nan member", "inf item"],
 )
-def test_bad_response_values_are_reported_in_the_response(response, path):
-    """A functionResponse value too deep or not JSON is reported at its path in the response, not at $.value."""
+def test_response_values_no_block_holds_are_kept_as_their_json_text(response):
+    """A functionResponse value no block holds (too deep, a 30-digit integer, NaN) is kept as flagged JSON text,
+    and goes back to Gemini as the value it was."""
+    conversation = _answer({"id": "call_1", "name": "lookup", "response": response})
+    (result,) = conversation.messages[1].content
+    kept = [b for b in result.content if b.metadata.get("contentblocks/json_text") is True]
+    assert len(kept) == 1
+    assert isinstance(kept[0], cb.JsonBlock)
+    assert type(kept[0].value) is str
+    sent = gemini.to_provider(conversation)
+    assert sent.losses == ()
+    sent_response = sent.payload["contents"][1]["parts"][0]["functionResponse"]["response"]
+    assert json.dumps(sent_response) == json.dumps(response)  # NaN != NaN: compared as text
+    assert gemini.from_provider(sent.payload) == conversation
+
+
+def test_a_response_value_with_a_lone_surrogate_is_refused_at_its_path():
+    """A functionResponse string no text holds (a lone surrogate) is reported at its path in the response."""
     with pytest.raises(cb.ValidationError) as caught:
-        _answer({"id": "call_1", "name": "lookup", "response": response})
-    assert [where for where, _ in caught.value.errors] == [path]
+        _answer({"id": "call_1", "name": "lookup", "response": {"output": ["fine", "bad \ud800"]}})
+    assert [where for where, _ in caught.value.errors] == [f"{RESPONSE}.output[1]"]
+    with pytest.raises(cb.ValidationError) as caught:
+        _answer({"id": "call_1", "name": "lookup", "response": {"output": {"q": "\ud800", "n": 10**30}}})
+    assert sorted(where for where, _ in caught.value.errors) == [f"{RESPONSE}.output.n", f"{RESPONSE}.output.q"]

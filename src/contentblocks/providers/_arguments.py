@@ -5,6 +5,8 @@ JSON text into a value a block can hold (``holds_json``), and ``read_arguments``
 call's JSON-string arguments both ways, byte for byte. Providers that send arguments as a JSON object
 (Anthropic's ``input``, Gemini's ``args``) go through ``raw_input`` and ``object_input``: an object no block can
 hold is kept as its text under the same flag, ``RAW_ARGUMENTS``, and parsed back into the object on the way out.
+Any other provider value kept in a JSON block (a provider-run item, a Gemini tool's response) takes the same
+road under ``JSON_TEXT`` (``raw_input(value, JSON_TEXT)``); ``value_of`` and ``text_of`` give it back to a writer.
 """
 
 from __future__ import annotations
@@ -15,10 +17,13 @@ from typing import Any
 
 from .._api import parse_json
 from .._errors import ValidationError
+from .._json import thaw
 from .._kernels import freeze
+from .._model import JsonBlock
 from .._rules import DEFAULT_LIMITS
 
 __all__ = [
+    "JSON_TEXT",
     "RAW_ARGUMENTS",
     "holds_json",
     "json_text",
@@ -27,12 +32,18 @@ __all__ = [
     "raw_arguments",
     "raw_input",
     "read_arguments",
+    "text_of",
+    "value_of",
 ]
 
 #: Tool call metadata flag: the input is the raw text of arguments no block can hold as a value. The OpenAI Chat
 #: adapter's name, which every writer knows: OpenAI's send the text as the arguments, Anthropic's and Gemini's
 #: parse it back into the object (``object_input``).
 RAW_ARGUMENTS = "openai/invalid_arguments"
+#: JSON block metadata flag: the value is the JSON text of a provider value no block can hold as a value (a
+#: 30-digit integer in a provider-run item). Writers send the value parsed back from it (``value_of``), or the
+#: text as it is where JSON goes as text (``text_of``).
+JSON_TEXT = "contentblocks/json_text"
 
 _compact = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode
 
@@ -122,13 +133,14 @@ def raw_arguments(value: Any, metadata: Mapping[str, Any]) -> str:
 _object_text = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=True).encode
 
 
-def raw_input(value: Any) -> tuple[Any, dict[str, Any]]:
+def raw_input(value: Any, flag: str = RAW_ARGUMENTS) -> tuple[Any, dict[str, Any]]:
     """A tool input sent as a JSON object, as a block holds it, and the flag of one kept as its JSON text.
 
     A model may fill the object with what no block holds: a 30-digit order number, ``1e400`` (read as
     infinity), nesting past the depth limit. Refusing the reply for it would end an agent's run on one odd
     token, so such an input is kept as its compact JSON text (non-finite numbers written ``Infinity``, as
-    Python's ``json`` writes them), flagged ``RAW_ARGUMENTS``, and the rest of the reply reads. A value with
+    Python's ``json`` writes them), flagged ``flag`` (``RAW_ARGUMENTS`` unless told), and the rest of the
+    reply reads. A value with
     no JSON text at all (a cycle or a value nested past the recursion limit, built in Python) or holding a
     string no text holds (a lone surrogate) is given back as it is, for the block to refuse at its path.
 
@@ -142,7 +154,7 @@ def raw_input(value: Any) -> tuple[Any, dict[str, Any]]:
         text.encode()  # a lone surrogate is refused in the value itself, where its path says which member
     except (ValueError, TypeError, RecursionError):
         return value, {}
-    return text, {RAW_ARGUMENTS: True}
+    return text, {flag: True}
 
 
 def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -152,22 +164,48 @@ def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return dict(pairs)
 
 
+def _parsed(value: object, metadata: Mapping[str, Any], flag: str) -> tuple[bool, Any]:
+    """``(True, value)`` for text flagged ``flag`` that parses as ``raw_input`` writes, else ``(False, None)``.
+
+    The text is read as Python's ``json`` reads it (integers of any size, ``Infinity``), duplicate keys refused.
+    """
+    if metadata.get(flag) is not True or type(value) is not str:
+        return False, None
+    try:
+        return True, json.loads(value, object_pairs_hook=_unique)
+    except (ValueError, RecursionError):
+        return False, None
+
+
 def object_input(value: object, metadata: Mapping[str, Any]) -> dict[str, Any] | None:
     """The JSON object a flagged raw-text input says, for a provider that takes arguments as an object.
 
-    ``None`` unless the input is text flagged ``RAW_ARGUMENTS`` whose JSON is an object. The text is read as
-    Python's ``json`` reads it (integers of any size, ``Infinity``: what ``raw_input`` writes), duplicate keys
-    refused, so an input read from Anthropic or Gemini goes back exactly as it came.
+    ``None`` unless the input is text flagged ``RAW_ARGUMENTS`` whose JSON is an object, so that an input read
+    from Anthropic or Gemini goes back exactly as it came.
 
     >>> object_input('{"order":123456789012345678901234567890}', {RAW_ARGUMENTS: True})
     {'order': 123456789012345678901234567890}
     >>> object_input('{"a": 1, "a": 2}', {RAW_ARGUMENTS: True}), object_input('[1]', {RAW_ARGUMENTS: True})
     (None, None)
     """
-    if metadata.get(RAW_ARGUMENTS) is not True or type(value) is not str:
-        return None
-    try:
-        parsed = json.loads(value, object_pairs_hook=_unique)
-    except (ValueError, RecursionError):
-        return None
-    return parsed if type(parsed) is dict else None
+    ok, parsed = _parsed(value, metadata, RAW_ARGUMENTS)
+    return parsed if ok and type(parsed) is dict else None
+
+
+def value_of(block: JsonBlock) -> Any:
+    """A JSON block's value as plain Python: parsed back from its text when it was kept as text.
+
+    >>> item = {"type": "mcp_tool_use", "input": {"n": 10**30}}
+    >>> text, flags = raw_input(item, JSON_TEXT)
+    >>> block = JsonBlock(value=text, metadata={"anthropic/native_block": True, **flags})
+    >>> value_of(block) == item, text_of(block) == text, value_of(JsonBlock(value=[1]))
+    (True, True, [1])
+    """
+    ok, parsed = _parsed(block.value, block.metadata, JSON_TEXT)
+    return parsed if ok else thaw(block.value)
+
+
+def text_of(block: JsonBlock) -> str:
+    """The JSON text a JSON block is written as where JSON goes as text: its value's, or the text it was kept as."""
+    ok, _ = _parsed(block.value, block.metadata, JSON_TEXT)
+    return block.value if ok else json_text(block.value)

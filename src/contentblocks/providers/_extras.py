@@ -58,6 +58,7 @@ FORMAT_FLAGS: frozenset[str] = frozenset(
         "openai/file_data",
         "openai/text",
         "openai/invalid_arguments",
+        "contentblocks/json_text",
         "openai/refusal_part",
         "openai/file_data_base64",
         "openai/arguments",

@@ -37,6 +37,7 @@ from typing import Any, NamedTuple
 from .._model import JsonBlock
 from .._patterns import check_url
 from .._rules import DEFAULT_LIMITS
+from ._arguments import JSON_TEXT, value_of
 from ._contract import ISSUER_KEY, LossKind, issuer_matches
 
 __all__ = [
@@ -48,6 +49,7 @@ __all__ = [
     "Refusal",
     "foreign_reason",
     "foreign_state",
+    "item",
     "native_kind",
     "replay_refusal",
 ]
@@ -158,12 +160,17 @@ GEMINI = NativeKinds("gemini", "gemini", "gemini/part", {"assistant": _GEMINI_RU
 NATIVE_KINDS: Mapping[str, NativeKinds] = {kinds.adapter: kinds for kinds in (ANTHROPIC, RESPONSES, GEMINI)}
 
 
+def item(block: JsonBlock) -> Any:
+    """The provider value a JSON block holds: its value, or the value parsed back from the text it was kept as."""
+    return value_of(block) if block.metadata.get(JSON_TEXT) is True else block.value
+
+
 def native_kind(block: JsonBlock, kinds: NativeKinds) -> str | None:
     """The item kind a block flagged for ``kinds`` holds, or ``None`` when it is not flagged so."""
     flag = block.metadata.get(kinds.flag)
     if kinds is GEMINI:
         return flag if type(flag) is str else None
-    value = block.value
+    value = item(block)
     if flag is not True or not isinstance(value, Mapping):
         return None
     kind = value.get("type", "item_reference" if kinds is RESPONSES and "role" not in value else None)
@@ -215,7 +222,7 @@ def replay_refusal(block: JsonBlock, kinds: NativeKinds, *, role: str, issuer: s
         reason = "a provider-run item goes back only to its issuer; "
         reason += f"{kind} issued by {who} not sent to {kinds.provider}"
         return Refusal(reason, "state_not_replayed")
-    if _bad_url(block.value) is not None:
+    if _bad_url(item(block)) is not None:
         return Refusal("it holds a URL that is not an absolute http(s) URL with a host", "content_degraded")
     return None
 

@@ -27,7 +27,7 @@ from ..._model import (
 )
 from ..._patterns import check_free_text
 from ..._rules import DEFAULT_LIMITS
-from .._arguments import raw_input
+from .._arguments import JSON_TEXT, raw_input
 from .._contract import ISSUER_KEY
 from .._extras import take_extras
 from .._media import lower_media_type
@@ -180,11 +180,14 @@ def _utf8(text: str, path: str) -> bytes:
 def native_block(raw: dict[str, Any], path: str) -> JsonBlock:
     """An Anthropic block with no neutral equivalent, kept verbatim as JSON for Anthropic to receive again.
 
-    A problem inside it (a value nested too deep, a number out of range) is reported at its path in the
-    Anthropic block, not in the JSON block that holds it.
+    A block holding what no block holds (a 30-digit integer in an ``mcp_tool_use`` input the model wrote) is
+    kept as its JSON text, flagged ``contentblocks/json_text``, and goes back to Anthropic as it came. Any other
+    problem inside it (a lone surrogate) is reported at its path in the Anthropic block, not in the JSON block
+    that holds it.
     """
+    value, flags = raw_input(raw, JSON_TEXT)
     try:
-        return JsonBlock(value=raw, metadata={NATIVE: True})
+        return JsonBlock(value=value, metadata={NATIVE: True, **flags})
     except ValidationError as e:
         raise reroot(e, path, "$.value") from None
 

@@ -20,12 +20,12 @@ from ..._model import (
     ToolResultBlock,
     UrlSource,
 )
-from .._arguments import object_input
+from .._arguments import object_input, text_of, value_of
 from .._contract import ISSUER_KEY, LossRecorder, issuer_matches
 from .._extras import PayloadWriter
 from .._media import lower_media_type
 from .._native import ANTHROPIC, foreign_reason, foreign_state, replay_refusal
-from .._toolkit import b64encode, block_path, json_text
+from .._toolkit import b64encode, block_path
 from ._fields import EXTRAS, NS, request_citation
 from ._read import IN_MESSAGES, NATIVE, SAME, STRING, derive_citation, media_type_read_back
 
@@ -248,14 +248,14 @@ class _Writer(PayloadWriter):
         if NATIVE in block.metadata:
             refusal = replay_refusal(block, ANTHROPIC, role=role, issuer=self.issuer)
             if refusal is None:
-                return self.finish(thaw(block.value), block.metadata, path, {}, frozenset({NATIVE}))
+                return self.finish(value_of(block), block.metadata, path, {}, frozenset({NATIVE}))
             self.refused.append((path, refusal.reason))
             if refusal.kind == "state_not_replayed":
                 self.loss(path, refusal.reason, refusal.kind)
                 return None
             reason = f"flagged {NATIVE}, but {refusal.reason}; sent as JSON text (reads back as a text block)"
         self.loss(path, reason, "content_degraded")
-        return self.extras({"type": "text", "text": json_text(block.value)}, block.metadata, path, "text")
+        return self.extras({"type": "text", "text": text_of(block)}, block.metadata, path, "text")
 
     def refusal(self, block: RefusalBlock, path: str) -> dict[str, Any]:
         self.loss(path, "Anthropic has no refusal block (a refusal is a stop reason); sent as text", "content_degraded")

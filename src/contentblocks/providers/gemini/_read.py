@@ -18,7 +18,7 @@ from ..._model import (
     ToolCallBlock,
     ToolResultBlock,
 )
-from .._arguments import raw_input
+from .._arguments import JSON_TEXT, raw_input
 from .._contract import ISSUER_KEY
 from .._toolkit import b64decode, build, fail, field, identifier, is_filename, reroot, within
 from ._wire import DATA_KINDS, FILE_PART_EXTRAS, PART_EXTRAS, RESPONSE_EXTRAS
@@ -54,13 +54,15 @@ def tool_response(response: Mapping[str, Any], path: str = "$") -> tuple[str, li
 
     ``output`` is a success and ``error`` a failure: a non-empty string is a text block, a list of non-empty
     strings one text block each, any other value a JSON block. Any other object is one JSON block, flagged
-    ``gemini/response: "object"``. A value a block refuses (nested too deep, a NaN) is reported at its path in
-    the response.
+    ``gemini/response: "object"``. A value no block holds (nested too deep, a NaN, a 30-digit integer) is kept
+    as its JSON text, flagged ``contentblocks/json_text``; a string no text holds (a lone surrogate) is reported
+    at its path in the response.
 
-    >>> tool_response({"output": {"n": float("nan")}}, "$.contents[1].parts[0].functionResponse.response")
+    >>> tool_response({"output": {"n": float("nan")}})
+    ('succeeded', [JsonBlock(value='{"n":NaN}', metadata=JsonObject({'contentblocks/json_text': True}))], {})
+    >>> tool_response({"output": ["fine", chr(0xD800)]}, "$.response")
     Traceback (most recent call last):
-    contentblocks.ValidationError: $.contents[1].parts[0].functionResponse.response.output.n: NaN and infinities \
-are not JSON numbers
+    contentblocks.ValidationError: $.response.output[1]: contains a lone surrogate (not a Unicode character)
     """
     meta: dict[str, Any] = {}
     key = "error" if "error" in response else "output"
@@ -85,10 +87,17 @@ are not JSON numbers
 
 
 def _block(value: Any, path: str) -> TextBlock | JsonBlock:
-    """The text (a string) or JSON block for a response value at ``path``; a problem in it is reported there."""
+    """The text (a string) or JSON block for a response value at ``path``; a problem in it is reported there.
+
+    A value no block holds (a tool's 30-digit order number) is kept as its JSON text, flagged
+    ``contentblocks/json_text``, and written back to Gemini as the value it was.
+    """
     text = type(value) is str
     try:
-        return TextBlock(text=value) if text else JsonBlock(value=value)
+        if text:
+            return TextBlock(text=value)
+        held, flags = raw_input(value, JSON_TEXT)
+        return JsonBlock(value=held, metadata=flags)
     except ValidationError as e:
         raise reroot(e, path, "$.text" if text else "$.value") from None
 
@@ -199,7 +208,8 @@ def part_block(part: Mapping[str, Any], path: str, issuer: str, pending: list[To
         return call
     if kind == "functionResponse":
         return _result(part[kind], where, pending, meta)
-    return build(JsonBlock, where, value=part[kind], metadata={**meta, f"{NS}/part": kind})
+    value, flags = raw_input(part[kind], JSON_TEXT)  # a part no block holds is kept as its JSON text
+    return build(JsonBlock, where, value=value, metadata={**meta, f"{NS}/part": kind, **flags})
 
 
 def content_blocks(

@@ -20,13 +20,13 @@ from ..._model import (
     ToolResultBlock,
     UrlSource,
 )
-from .._arguments import object_input
+from .._arguments import object_input, text_of, value_of
 from .._contract import ISSUER_KEY, issuer_matches
 from .._extras import PayloadWriter, put_extras
 from .._media import lower_media_type
 from .._native import GEMINI, foreign_reason, foreign_state, replay_refusal
 from .._shapes import BYTES, Kind, fits
-from .._toolkit import b64encode, json_text, key_path
+from .._toolkit import b64encode, key_path
 from ._pairing import Pairing, Written
 from ._read import NS, SIG, tool_response
 from ._wire import CALL_EXTRAS, FILE_PART_EXTRAS, JSON_KINDS, PART_EXTRAS, RESPONSE_EXTRAS
@@ -125,13 +125,14 @@ class Writer(PayloadWriter):
         if (
             meta.get(f"{NS}/response") == "object"
             and len(values) == 1
-            and isinstance(getattr(values[0], "value", None), dict)
+            and type(values[0]) is JsonBlock
+            and isinstance(value := value_of(values[0]), dict)
         ):
-            response = thaw(values[0].value)  # type: ignore[union-attr]
+            response = value
         elif not values:
             response = {key: None} if (block.outcome != "succeeded" or f"{NS}/output" in meta) else {}
         else:
-            items = [b.text if type(b) is TextBlock else thaw(b.value) for b in values]  # type: ignore[union-attr]
+            items = [b.text if type(b) is TextBlock else value_of(b) for b in values]  # type: ignore[arg-type]
             listed = len(items) > 1 or meta.get(f"{NS}/output") == "list1"
             response = {key: items if listed else items[0]}
         if _same(tool_response(response)[1]) != _same(values):
@@ -226,14 +227,14 @@ class Writer(PayloadWriter):
             if refusal is not None and refusal.kind == "state_not_replayed":
                 self.loss(where, refusal.reason, refusal.kind)
                 return None
-            if type(kind) is str and kind in JSON_KINDS and fits(block.value, JSON_KINDS[kind]) and refusal is None:
-                part = {kind: thaw(block.value)}
+            if type(kind) is str and kind in JSON_KINDS and fits(value_of(block), JSON_KINDS[kind]) and refusal is None:
+                part = {kind: value_of(block)}
             else:
                 reason = "JSON content is written as JSON text; reads back as text"
                 if refusal is not None and _PART in meta:
                     reason = f"tagged {_PART}, but {refusal.reason}; {reason}"
                 self.loss(where, reason, "content_degraded")
-                part = {"text": json_text(block.value)}
+                part = {"text": text_of(block)}
             skip = skip | {_PART}
         else:
             assert type(block) is ToolResultBlock  # noqa: S101 - the last block kind

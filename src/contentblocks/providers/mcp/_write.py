@@ -7,11 +7,12 @@ from typing import Any
 
 from ..._json import thaw
 from ..._model import BytesSource, FileBlock, JsonBlock, ReferenceSource, TextBlock, ToolResultBlock, UrlSource
+from .._arguments import text_of
 from .._extras import PayloadWriter
 from .._media import lower_media_type
 from .._native import foreign_reason, foreign_state
 from .._shapes import fits
-from .._toolkit import b64encode, json_text
+from .._toolkit import b64encode
 from ._read import GENERATED, NS
 from ._wire import ITEM_EXTRAS, RESOURCE_HEAD, RESULT_EXTRAS
 
@@ -133,7 +134,7 @@ class Writer(PayloadWriter):
                 assert type(b) is JsonBlock  # noqa: S101 - the last kind of tool result content
                 reason = "only one JSON object fits structuredContent; this JSON is written as text"
                 self.loss(path, reason, "content_degraded")
-                item = {"type": "text", "text": json_text(b.value)}
+                item = {"type": "text", "text": text_of(b)}
             self.finish(item, b.metadata, path, ITEM_EXTRAS[item["type"]], _FLAGS)
             out.append(item)
         payload: dict[str, Any] = {"content": out}

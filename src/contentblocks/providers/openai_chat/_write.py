@@ -24,6 +24,7 @@ from ..._model import (
     ToolResultBlock,
     UrlSource,
 )
+from .._arguments import text_of
 from .._contract import LossKind
 from .._extras import PayloadWriter
 from .._media import lower_media_type
@@ -104,7 +105,7 @@ class _Writer(PayloadWriter):
             return None
         reason = "Chat Completions has no JSON part; sent as JSON text (reads back as a text block)"
         self.loss(path, reason, "content_degraded")
-        return self.part({"type": "text", "text": json_text(block.value)}, block.metadata, path)
+        return self.part({"type": "text", "text": text_of(block)}, block.metadata, path)
 
     def file(self, block: FileBlock, path: str) -> dict[str, Any] | None:
         """A user content part for a file: image_url, input_audio or file; ``None`` when it cannot be sent."""

@@ -21,6 +21,7 @@ from typing import Any
 
 from ..._errors import ValidationError
 from ..._model import BytesSource, FileBlock, JsonBlock
+from .._arguments import JSON_TEXT, raw_input
 from .._shapes import STR, Choice, Kind, Nullable, fits
 from .._toolkit import b64decode, build, drop_nulls
 from ._fields import NS, SDK_NAMES
@@ -95,7 +96,8 @@ def native_block(raw: Mapping[str, Any], kind: str, path: str) -> JsonBlock | Fi
         image = generated_image(item, path)
         if image is not None:
             return image
-    return build(JsonBlock, path, value=item, metadata={FLAG: True})
+    value, flags = raw_input(item, JSON_TEXT)  # an item no block holds is kept as its JSON text
+    return build(JsonBlock, path, value=value, metadata={FLAG: True, **flags})
 
 
 #: The flag on a file block holding the image of an ``image_generation_call`` (its value is that item type).

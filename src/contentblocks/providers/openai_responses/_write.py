@@ -24,11 +24,12 @@ from ..._model import (
     ToolCallBlock,
     ToolResultBlock,
 )
+from .._arguments import text_of, value_of
 from .._contract import ISSUER_KEY, issuer_matches
 from .._extras import BOOKKEEPING, PayloadWriter
 from .._native import RESPONSES, foreign_reason, foreign_state, replay_refusal
 from .._shapes import fits
-from .._toolkit import b64encode, json_text, key_path, raw_arguments
+from .._toolkit import b64encode, key_path, raw_arguments
 from ._annotations import annotations_for, kept_annotations
 from ._fields import NS, TARGET, WIRE, flags
 from ._files import write_file
@@ -107,7 +108,7 @@ class Writer(PayloadWriter):
                 reason = f"flagged {FLAG}, but {refusal.reason}; {reason}"
         self.loss(where, reason, "content_degraded")
         self.report(where, block.metadata, {FLAG})
-        return json_text(block.value)
+        return text_of(block)
 
     def input_parts(self, blocks: Sequence[Block], path: str, *, tool_output: bool = False) -> list[Any]:
         """Input parts for user, system and developer content (and list-form tool output)."""
@@ -260,7 +261,7 @@ class Writer(PayloadWriter):
             return [self.extras(item, meta, where, "function_call", flags(meta, "arguments", "invalid_arguments"))]
         if type(block) is JsonBlock and self.replays(block):
             self.report(where, meta, {FLAG})
-            return [thaw(block.value)]
+            return [value_of(block)]
         message: dict[str, Any] = {"type": "message", "role": "assistant"}
         if type(block) is TextBlock:
             self.citation_losses(where, block, carried=False)
