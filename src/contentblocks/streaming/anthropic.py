@@ -42,7 +42,7 @@ from .._errors import ValidationError, preview
 from ..providers import anthropic as adapter
 from ..providers._contract import Reply
 from ..providers._toolkit import field, obj, parse_json_text, reroot
-from ..providers.anthropic._read import derive_citation, read_block
+from ..providers.anthropic._read import INVALID_INPUT, derive_citation, read_block
 from ._errors import fail
 from ._events import BlockKind, StreamEvent
 from ._reading import StreamReader
@@ -68,6 +68,11 @@ _STARTING_TEXT = {"text": "text", "thinking": "thinking"}
 #: given; ``output_tokens`` always replaces it (by nothing when absent), and any other key is not read.
 _DELTA_COUNTS = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens", "server_tool_use",
                  "output_tokens_details")
+
+
+#: The events the SDK's ``MessageStream`` (``client.messages.stream(...)``) yields after a raw event, each
+#: repeating what that event said with the SDK's snapshot: passed over, as the raw events carry it all.
+_DERIVED = frozenset({"text", "citation", "thinking", "signature", "input_json", "compaction"})
 
 
 class _Block:
@@ -118,7 +123,7 @@ class Reader(StreamReader):
 
     def _read(self, event: dict[str, Any], path: str) -> None:
         kind = field(event, "type", str, path)
-        if kind == "ping":  # a keep-alive, with nothing to read
+        if kind == "ping" or kind in _DERIVED:  # a keep-alive, or what an event just read already said
             return
         if kind == "error":
             error = obj(event.get("error"), f"{path}.error")
@@ -238,6 +243,8 @@ class Reader(StreamReader):
             pass
         elif block.index is None:
             block.index = self._emit.whole(final, path)
+        elif block.json and final.metadata.get(INVALID_INPUT) is True:  # streamed JSON no block holds: kept as text
+            self._emit.close(block.index, final, path, input_text=final.input)
         else:
             self._emit.close(block.index, final, path)
         block.done = True
