@@ -113,6 +113,30 @@ def test_invalid_arguments_are_kept_as_text_when_the_end_says_so():
     assert builder.snapshot()[0].input == "{x"
 
 
+def test_arguments_no_block_holds_take_the_input_text_the_end_gives():
+    """input_text is the input of a call whose arguments are JSON no block holds, as Anthropic's adapter keeps it."""
+    builder = building(BlockStarted(0, "tool_call", tool_call_id="c1", tool_name="f"),
+                       ArgumentsAppended(0, '{"amount": 1e400}'),
+                       BlockEnded(0, {"openai/invalid_arguments": True}, input_text='{"amount":Infinity}'))
+    assert builder.snapshot()[0].input == '{"amount":Infinity}'
+
+
+@pytest.mark.parametrize(
+    ("prefix", "error"),
+    [
+        ((BlockStarted(0, "tool_call", tool_call_id="c1", tool_name="f"), ArgumentsAppended(0, '{"a": 1}')),
+         ("$[2].input_text", "block 0 ends with an input text, but its arguments are JSON a block holds")),
+        ((BlockStarted(0, "text"), TextAppended(0, "x")),
+         ("$[2].input_text", "block 0 ends with an input text, but it is a text block")),
+        ((BlockStarted(0, "tool_call", tool_call_id="c1", tool_name="f"), ArgumentsAppended(0, '{"a": ')),
+         ("$[2]", "the arguments of block 0 never parse: invalid JSON: Expecting value (line 1, column 7)")),
+    ],
+)
+def test_an_input_text_is_refused_where_the_arguments_need_none(prefix, error):
+    """Only a tool call whose arguments are JSON that no block can hold may end with an input text."""
+    assert refused(building(*prefix), BlockEnded(0, input_text="{}")) == [error]
+
+
 def test_a_builder_needs_a_provider_name():
     """The provider a reply names is a non-empty string."""
     with pytest.raises(TypeError, match="provider must be a non-empty string, got null"):

@@ -220,10 +220,20 @@ class BlockEnded(_Indexed):
     know a part's native extras only once it is complete. A tool call's arguments must then be JSON, unless
     ``keep_invalid_arguments`` says the provider's adapter keeps text that is not JSON as the input string
     (the OpenAI adapters do, flagging it in the metadata).
+
+    ``input_text`` is the input of a tool call whose arguments are JSON that no block can hold (a 30-digit
+    integer, ``1e400``, nesting past the depth limit), when the provider's adapter keeps such an input as a text
+    of its own making rather than the arguments as they came: Anthropic's adapter keeps its compact JSON text,
+    flagged ``openai/invalid_arguments``. Only such arguments may end with it; ``None`` (the default) reads the
+    arguments as above.
+
+    >>> BlockEnded(0, {"openai/invalid_arguments": True}, input_text='{"order":123456789012345678901234567890}').index
+    0
     """
 
     metadata: Mapping[str, Any] = attrs.field(default=EMPTY_OBJECT, eq=json_key, metadata=ruled(METADATA))
     keep_invalid_arguments: bool = attrs.field(default=False, kw_only=True, metadata=ruled(FLAG))
+    input_text: str | None = attrs.field(default=None, kw_only=True, metadata=ruled(FREE_TEXT))
 
 
 @attrs.frozen

@@ -87,6 +87,8 @@ class Part:
         """The final block, or a ``StreamError`` saying what it lacks; nothing changes on error."""
         metadata = {**self.metadata, **event.metadata} if event.metadata else self.metadata
         tool_input: object = None
+        if event.input_text is not None and self.kind != "tool_call":
+            raise at(position, f"block {index} ends with an input text, but it is a {self.kind} block", ".input_text")
         if self.kind in {"text", "refusal"} and not self.text.length:
             raise at(position, f"block {index} ends with no text")
         if self.kind == "text":
@@ -109,8 +111,15 @@ class Part:
             if event.keep_invalid_arguments:
                 return raw
             raise at(position, f"the arguments of block {index} never parse: {e.errors[0][1]}") from None
-        # JSON no block can hold (a 30-digit integer, 1e400) is kept raw, as the adapters keep it.
-        return raw if event.keep_invalid_arguments and not holds_json(value) else value
+        if holds_json(value):
+            if event.input_text is not None:
+                raise at(position, f"block {index} ends with an input text, but its arguments are JSON a block holds",
+                         ".input_text")
+            return value
+        # JSON no block can hold (a 30-digit integer, 1e400) is kept as text, as the adapters keep it.
+        if event.input_text is not None:
+            return event.input_text
+        return raw if event.keep_invalid_arguments else value
 
     def _build_checked(
         self, index: int, metadata: Mapping[str, Any], tool_input: object, position: int

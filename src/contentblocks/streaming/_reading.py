@@ -150,9 +150,19 @@ class Emitter:
     # ------------------------------------------------------------------------------------------ closing
 
     def close(
-        self, index: int, final: Block, path: str, *, raw_arguments: str | None = None, keep_invalid: bool = False
+        self,
+        index: int,
+        final: Block,
+        path: str,
+        *,
+        raw_arguments: str | None = None,
+        keep_invalid: bool = False,
+        input_text: str | None = None,
     ) -> None:
         """End block ``index`` as the adapter reads the completed part: ``final``.
+
+        ``input_text``: the adapter kept the tool call's arguments, JSON no block can hold, as this text (its
+        input), which ``BlockEnded`` then carries; ``keep_invalid``: it keeps arguments that are not JSON as they are.
 
         Raises:
             StreamError: at ``path`` when what was streamed is not the start of ``final``.
@@ -168,10 +178,11 @@ class Emitter:
         elif isinstance(final, ReasoningBlock):
             self._close_reasoning(index, sent, final, path)
         elif isinstance(final, ToolCallBlock):
-            self._close_tool_call(index, sent, final, path, raw_arguments, keep_invalid)
+            self._close_tool_call(index, sent, final, path, raw_arguments, keep_invalid, input_text)
         sent.final = final
         sent.text, sent.arguments, sent.citations = [], [], []
-        self.out.append(BlockEnded(index, final.metadata, keep_invalid_arguments=keep_invalid))
+        self.out.append(placed(lambda: BlockEnded(index, final.metadata, keep_invalid_arguments=keep_invalid,
+                                                  input_text=input_text), path))
 
     def whole(self, final: Block, path: str) -> int:
         """Emit a block that arrives complete: a file or JSON block as such, any other from start to end."""
@@ -214,7 +225,14 @@ class Emitter:
             raise fail(path, f"block {index} streamed a signature the completed part does not have")
 
     def _close_tool_call(
-        self, index: int, sent: _Sent, final: ToolCallBlock, path: str, raw: str | None, keep_invalid: bool
+        self,
+        index: int,
+        sent: _Sent,
+        final: ToolCallBlock,
+        path: str,
+        raw: str | None,
+        keep_invalid: bool,
+        input_text: str | None,
     ) -> None:
         for name in ("tool_call_id", "tool_name"):
             if getattr(sent, name) not in {None, getattr(final, name)}:
@@ -230,7 +248,10 @@ class Emitter:
             streamed = json_text(final.input)
             self.arguments(index, streamed, path)
         ok, value = parse_json_text(streamed)
-        folded = value if ok else streamed if keep_invalid else _NOT_JSON
+        if input_text is not None:  # only for arguments that are JSON no block holds
+            folded = input_text if not ok and parse_json_text(streamed, holdable=False)[0] else _NOT_JSON
+        else:
+            folded = value if ok else streamed if keep_invalid else _NOT_JSON
         if folded is _NOT_JSON or json_key(folded) != json_key(final.input):
             raise fail(path, f"the completed part's input is not what the arguments block {index} streamed say")
 

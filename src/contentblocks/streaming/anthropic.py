@@ -40,6 +40,7 @@ from typing import Any
 
 from .._errors import ValidationError, preview
 from ..providers import anthropic as adapter
+from ..providers._arguments import RAW_ARGUMENTS
 from ..providers._contract import Reply
 from ..providers._toolkit import field, obj, parse_json_text, reroot
 from ..providers.anthropic._read import derive_citation, read_block
@@ -57,9 +58,22 @@ PROVIDER = "anthropic"
 _STREAMED: dict[str, BlockKind] = {
     "text": "text", "thinking": "reasoning", "redacted_thinking": "reasoning", "tool_use": "tool_call"
 }
-#: The delta types and the block types they apply to (``input_json_delta`` to any block with an input).
+#: The delta types and the block types they apply to, as the SDK's ``accumulate_event`` applies them: it drops a
+#: delta for any other block, so the reader refuses one. ``input_json_delta`` builds the input of the blocks the
+#: SDKs track tool input for (``mcp_tool_use``: the beta client's), whether or not they started with one.
 _DELTA_BLOCKS = {"text_delta": {"text"}, "citations_delta": {"text"}, "thinking_delta": {"thinking"},
-                 "signature_delta": {"thinking"}}
+                 "signature_delta": {"thinking"}, "input_json_delta": {"tool_use", "server_tool_use", "mcp_tool_use"}}
+#: The text a ``text`` or ``thinking`` block starts with, which its deltas extend (the SDK appends to it).
+_STARTING_TEXT = {"text": "text", "thinking": "thinking"}
+#: The counts of a ``message_delta``'s usage (the SDK's ``MessageDeltaUsage``) that replace the message's when
+#: given; ``output_tokens`` always replaces it (by nothing when absent), and any other key is not read.
+_DELTA_COUNTS = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens", "server_tool_use",
+                 "output_tokens_details")
+
+
+#: The events the SDK's ``MessageStream`` (``client.messages.stream(...)``) yields after a raw event, each
+#: repeating what that event said with the SDK's snapshot: passed over, as the raw events carry it all.
+_DERIVED = frozenset({"text", "citation", "thinking", "signature", "input_json", "compaction"})
 
 
 class _Block:
@@ -110,7 +124,7 @@ class Reader(StreamReader):
 
     def _read(self, event: dict[str, Any], path: str) -> None:
         kind = field(event, "type", str, path)
-        if kind == "ping":  # a keep-alive, with nothing to read
+        if kind == "ping" or kind in _DERIVED:  # a keep-alive, or what an event just read already said
             return
         if kind == "error":
             error = obj(event.get("error"), f"{path}.error")
@@ -151,6 +165,10 @@ class Reader(StreamReader):
         where = f"{path}.content_block"
         native = dict(obj(plain_at(event.get("content_block"), where), where))
         kind = field(native, "type", str, f"{path}.content_block")
+        if (key := _STARTING_TEXT.get(kind)) is not None:  # without it, the SDK's message does not read either
+            if native.get(key) is None:  # an SDK object dumps a field it lacks as null
+                raise fail(f"{where}.{key}", "required field missing")
+            field(native, key, str, where)
         if any(block.index is None and not block.done for block in self._blocks[-1:]):
             raise fail(path, "a content block starts before the block kept whole has stopped")
         field(native, "citations", list, where, optional=True)
@@ -180,16 +198,12 @@ class Reader(StreamReader):
 
     @staticmethod
     def _delta_kind(block: _Block, delta: dict[str, Any], path: str) -> str:
-        """The delta's type, checked to be one the block takes (``input_json_delta``: any block with an input)."""
+        """The delta's type, checked to be one the block takes (see ``_DELTA_BLOCKS``)."""
         kind: str = field(delta, "type", str, f"{path}.delta")
         block_kind = block.native["type"]
-        if kind == "input_json_delta":
-            allowed = "input" in block.native
-        elif kind in _DELTA_BLOCKS:
-            allowed = block_kind in _DELTA_BLOCKS[kind]
-        else:
+        if kind not in _DELTA_BLOCKS:
             raise fail(f"{path}.delta.type", f"not a content block delta: {preview(kind)}")
-        if not allowed:
+        if block_kind not in _DELTA_BLOCKS[kind]:
             raise fail(f"{path}.delta", f"a {kind} for content block {block.number}, a {preview(block_kind)} block")
         return kind
 
@@ -230,6 +244,8 @@ class Reader(StreamReader):
             pass
         elif block.index is None:
             block.index = self._emit.whole(final, path)
+        elif block.json and final.metadata.get(RAW_ARGUMENTS) is True:  # streamed JSON no block holds: kept as text
+            self._emit.close(block.index, final, path, input_text=final.input)
         else:
             self._emit.close(block.index, final, path)
         block.done = True
@@ -239,8 +255,10 @@ class Reader(StreamReader):
         self._stop = {key: value for key, value in delta.items() if key in {"stop_reason", "stop_sequence"}}
         self._stop_path = f"{path}.delta.stop_reason"
         usage = obj(plain_at(event.get("usage"), f"{path}.usage") or {}, f"{path}.usage")
-        # Usage counts on message_delta are running totals: they replace; a null one keeps the earlier count.
-        self._usage.update({key: value for key, value in usage.items() if value is not None})
+        # Usage counts on message_delta are running totals: they replace; a null one keeps the earlier count,
+        # except output_tokens, which the SDK's accumulator always replaces (see _DELTA_COUNTS).
+        self._usage["output_tokens"] = usage.get("output_tokens")
+        self._usage.update({key: usage[key] for key in _DELTA_COUNTS if usage.get(key) is not None})
         self._emit.usage(self._reply(path).usage, path)
 
     def _message_stop(self, _event: dict[str, Any], path: str) -> None:
