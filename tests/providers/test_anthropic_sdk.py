@@ -353,3 +353,17 @@ def test_generated_replies_go_back_without_loss(texts, inputs, thinking):
     converted = replay(replies[0].message)
     assert converted.payload["messages"][1]["content"] == [block.to_dict() for block in content]
     assert request_problems(converted.payload) == []
+
+
+@pytest.mark.parametrize("kind", ["char_location", "page_location", "content_block_location"])
+def test_a_citation_without_its_title_reads_as_one_whose_title_is_null(kind):
+    """A document citation lacking ``document_title`` reads as the SDK's dump of it (``null``), stored alike."""
+    places = {"char_location": ("start_char_index", "end_char_index"),
+              "page_location": ("start_page_number", "end_page_number"),
+              "content_block_location": ("start_block_index", "end_block_index")}[kind]
+    citation = {"type": kind, "cited_text": "Blue.", "document_index": 0, places[0]: 1, places[1]: 2}
+    text = {"type": "text", "text": "The sky is blue.", "citations": [citation]}
+    sdk = response([t.TextBlock.model_validate(text)])
+    plain = sdk.model_dump(mode="json", exclude_none=True)
+    assert "document_title" not in plain["content"][0]["citations"][0]
+    assert anthropic.from_response(plain) == anthropic.from_response(sdk)

@@ -130,7 +130,8 @@ def raw_arguments(value: Any, metadata: Mapping[str, Any]) -> str:
     return json_text(value)
 
 
-_object_text = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=True).encode
+# keys sorted: the text is the same whichever order a dict or an SDK object's dump gave the members in
+_object_text = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), sort_keys=True).encode
 
 
 def raw_input(value: Any, flag: str = RAW_ARGUMENTS) -> tuple[Any, dict[str, Any]]:
@@ -138,7 +139,7 @@ def raw_input(value: Any, flag: str = RAW_ARGUMENTS) -> tuple[Any, dict[str, Any
 
     A model may fill the object with what no block holds: a 30-digit order number, ``1e400`` (read as
     infinity), nesting past the depth limit. Refusing the reply for it would end an agent's run on one odd
-    token, so such an input is kept as its compact JSON text (non-finite numbers written ``Infinity``, as
+    token, so such an input is kept as its compact JSON text (keys sorted, non-finite numbers written ``Infinity``, as
     Python's ``json`` writes them), flagged ``flag`` (``RAW_ARGUMENTS`` unless told), and the rest of the
     reply reads. A value with
     no JSON text at all (a cycle or a value nested past the recursion limit, built in Python) or holding a

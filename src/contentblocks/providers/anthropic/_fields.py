@@ -116,6 +116,22 @@ def request_citation(raw: Any) -> dict[str, Any] | None:
     return out
 
 
+def complete_citation(raw: dict[str, Any]) -> None:
+    """Give a citation of a known kind the nullable fields it lacks, as ``null`` (changing ``raw`` in place).
+
+    The API always sends a citation's title (``document_title``, ``title``), ``null`` when there is none, and an
+    SDK object dumps a missing one as ``null``: a dict without it reads the same as either.
+
+    >>> citation = {"type": "page_location", "cited_text": "Hi", "document_index": 0}
+    >>> complete_citation(citation)
+    >>> citation["document_title"] is None
+    True
+    """
+    for key, shape in (_citation_fields(raw) or {}).items():
+        if isinstance(shape, Nullable) and key not in raw:
+            raw[key] = None
+
+
 def _citation_fields(raw: object) -> dict[str, Kind] | None:
     """The fields of a citation of a kind this adapter knows, by the ``type`` of ``raw``; else ``None``."""
     kind = raw.get("type") if isinstance(raw, Mapping) else None

@@ -46,7 +46,7 @@ from .._toolkit import (
     require,
     reroot,
 )
-from ._fields import NS, absent_nulls
+from ._fields import NS, absent_nulls, complete_citation
 
 __all__ = [
     "IN_MESSAGES",
@@ -114,6 +114,7 @@ def _citations(raw: dict[str, Any], path: str) -> tuple[Citation, ...]:
     items = field(raw, "citations", list, path, optional=True) or ()
     for k, item in enumerate(items):
         field(obj(item, f"{path}.citations[{k}]"), "type", str, f"{path}.citations[{k}]")
+        complete_citation(item)  # a copy: native_dict's
     return tuple(derive_citation(item) for item in items)
 
 
