@@ -358,3 +358,9 @@ def test_an_sdk_chunk_holding_a_number_that_is_not_finite_is_refused():
     with pytest.raises(StreamError) as info:
         openai_chat.fold(chunks)
     assert info.value.errors == [("$[0].choices[0].delta", "not a JSON value: a float")]
+
+
+def test_a_choice_given_twice_in_one_chunk_is_refused():
+    """Two deltas for one choice in a chunk (the SDK keeps one in a first chunk, merges both later) are refused."""
+    twice = {**_HEAD, "choices": [{"index": 0, "delta": {"content": "a"}}, {"index": 0, "delta": {"content": "b"}}]}
+    assert _error([twice, _chunk({}, "stop")]) == ("$[0].choices[1].index", "choice 0 is given twice in the chunk")

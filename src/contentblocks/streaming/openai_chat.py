@@ -250,12 +250,16 @@ class Reader(StreamReader):
                                 {"model": f"{path}.model", "response_id": f"{path}.id"})
         self._usage = plain_at(event.get("usage"), f"{path}.usage")
         adapter_usage(self._usage, f"{path}.usage")
+        seen: set[int] = set()
         for k, raw in enumerate(choices):
             choice_path = f"{path}.choices[{k}]"
             choice = obj(plain_at(raw, choice_path), choice_path)
             _check_members(choice, choice_path)  # every choice: the SDK accumulates each
             index = field(choice, "index", int, choice_path)
             _check_index(index, choice_path)  # the SDK's accumulator would take -1 for the last choice
+            if index in seen:  # the SDK's first chunk keeps the last, a later one merges both: neither is right
+                raise fail(f"{choice_path}.index", f"choice {index} is given twice in the chunk")
+            seen.add(index)
             if index != self._choice:
                 continue
             delta_path = f"{choice_path}.delta"
