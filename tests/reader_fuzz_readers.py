@@ -43,9 +43,6 @@ KNOWN: frozenset[str] = frozenset({
     "anthropic.stream: fold differs from from_response in usage",
     "anthropic.stream: folds a stream whose accumulated response does not read",
     "gemini.stream: fold differs from from_response in message",
-    "openai_chat.stream: fold differs from from_response in message",
-    "openai_chat.stream: fold differs from from_response in usage",
-    "openai_chat.stream: folds a stream whose accumulated response does not read",
 })
 
 ADAPTERS: dict[str, Any] = {

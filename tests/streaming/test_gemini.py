@@ -196,3 +196,29 @@ def test_parts_that_are_not_a_list_are_refused():
     with pytest.raises(StreamError) as info:
         gemini.Reader().read({"candidates": [{"content": {"parts": {"text": "a"}}}]})
     assert info.value.errors == [("$[0].candidates[0].content.parts", "expected an array")]
+
+
+def _grounded(index: Any) -> list[dict[str, Any]]:
+    grounding = {"groundingChunks": [{"web": {"uri": "https://a.example/", "title": "A"}}],
+                 "groundingSupports": [{"segment": {"startIndex": 0, "endIndex": 2}, "groundingChunkIndices": [index]}]}
+    return [{"candidates": [{"content": {"role": "model", "parts": [{"text": "Hi"}]}}]},
+            {"candidates": [{"groundingMetadata": grounding, "finishReason": "STOP"}]}]
+
+
+def test_a_grounding_chunk_index_that_is_a_bool_is_refused_streamed_or_not():
+    """``groundingChunkIndices: [true]`` is no index (google-genai reads it as 1): refused by both readers."""
+    where = "$[1].candidates[0].groundingMetadata.groundingSupports[0].groundingChunkIndices[0]"
+    with pytest.raises(StreamError) as info:
+        gemini.fold(_grounded(True))
+    assert info.value.errors == [(where, "expected an integer, not a bool or a string")]
+    with pytest.raises(cb.ValidationError) as refused:
+        adapter.from_response({**_grounded(True)[1], "candidates": [
+            {**_grounded(True)[1]["candidates"][0], "content": _grounded(True)[0]["candidates"][0]["content"]}]})
+    assert refused.value.errors == [(where.replace("$[1]", "$"), "expected an integer, not a bool or a string")]
+
+
+def test_a_grounding_index_without_a_fraction_is_the_integer_it_equals():
+    """``-0.0`` is chunk 0, as google-genai reads it: the dicts fold as the SDK's chunks do."""
+    reply = gemini.fold(_grounded(-0.0))
+    assert reply.message.content[0].citations[0].source.value == "https://a.example/"
+    assert reply == adapter.from_response(concatenation(sdk_chunks(_grounded(-0.0)))) == gemini.fold(_grounded(0))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import sys
 from typing import Any
 
 import pytest
@@ -16,8 +17,9 @@ from contentblocks.streaming.openai_chat import _merge, _plain
 from streaming.checks import assert_streams_progressively, dump_forms, fixtures, fold, load
 
 sdk = pytest.importorskip("openai")
-from openai.lib.streaming._deltas import accumulate_delta  # noqa: E402 - after the importorskip
-from openai.lib.streaming.chat import ChatCompletionStreamState  # noqa: E402
+from openai._models import construct_type  # noqa: E402 - after the importorskip
+from openai.lib.streaming._deltas import accumulate_delta  # noqa: E402
+from openai.lib.streaming.chat import ChatCompletionStream, ChatCompletionStreamState  # noqa: E402
 from openai.types.chat import ChatCompletionChunk  # noqa: E402
 
 NAMES = fixtures("openai_chat")
@@ -155,12 +157,68 @@ def test_a_delta_after_the_finish_reason_is_refused():
     assert info.value.errors == [("$[4].choices[0].delta", "a delta after the choice's finish_reason")]
 
 
-def test_azure_content_filter_chunks_are_skipped_as_the_sdk_does():
-    """A chunk whose object is "" (Azure's asynchronous filter results) carries no content and is skipped."""
-    raw = load("openai_chat", "refusal")
-    raw.insert(2, {"id": "", "object": "", "created": 0, "model": "", "choices": [
-        {"index": 0, "delta": {}, "content_filter_results": {"hate": {"filtered": False}}}]})
-    assert openai_chat.fold(raw) == openai_chat.fold(load("openai_chat", "refusal"))
+_FILTERS = {"hate": {"filtered": False, "severity": "safe"}, "violence": {"filtered": False, "severity": "safe"}}
+
+
+def _azure(head: dict[str, Any], deltas: list[dict[str, Any]], finish: str) -> list[dict[str, Any]]:
+    """An Azure OpenAI stream: the prompt's filter results first, in a chunk whose ``object`` is ``""`` and which
+    has no choices; ``content_filter_results`` on each choice; the asynchronous filter's results after the text
+    (``object: ""`` again, a choice with no delta)."""
+    empty = {"id": "", "object": "", "created": 0, "model": ""}
+    choice = {"index": 0, "finish_reason": None, "logprobs": None, "content_filter_results": {}}
+    return [
+        {**empty, "choices": [], "prompt_filter_results": [{"prompt_index": 0, "content_filter_results": _FILTERS}]},
+        *({**head, "choices": [{**choice, "delta": delta}]} for delta in deltas),
+        {**head, "choices": [{**choice, "delta": {}, "finish_reason": finish}]},
+        {**empty, "choices": [{"index": 0, "finish_reason": None, "content_filter_results": _FILTERS,
+                               "content_filter_offsets": {"check_offset": 0, "start_offset": 0, "end_offset": 9}}]},
+    ]
+
+
+def _constructed(raw: list[dict[str, Any]]) -> list[Any]:
+    """The chunks as the SDK's stream yields them: built without validation (``object: ""`` is no chunk type)."""
+    return [construct_type(value=copy.deepcopy(chunk), type_=ChatCompletionChunk) for chunk in raw]
+
+
+class _RawStream(list[Any]):
+    """What ``ChatCompletionStream`` wraps: the chunks of ``create(stream=True)`` (no HTTP response here)."""
+
+    response = None
+
+
+def test_an_azure_stream_folds_as_the_sdk_s_stream_accumulates_it():
+    """Azure's filter chunks (``object: ""``, no delta) add nothing: the reply is what ``chat.completions.stream()``
+    gives (the SDK's stream state alone fails on a choice without a delta), with the model and id of the reply."""
+    head = {"id": "chatcmpl-az", "object": "chat.completion.chunk", "created": 1, "model": "gpt-4o"}
+    raw = _azure(head, [{"role": "assistant", "content": ""}, {"content": "Bonjour"}, {"content": " !"}], "stop")
+    stream = ChatCompletionStream(raw_stream=_RawStream(_constructed(raw)), response_format=sdk.omit,
+                                  input_tools=sdk.omit)  # type: ignore[arg-type]
+    reply = openai_chat.fold(raw)
+    assert reply == adapter.from_response(stream.get_final_completion())
+    assert (reply.model, reply.response_id) == ("gpt-4o", "chatcmpl-az")
+    assert (reply.message.text(), reply.stop_reason) == ("Bonjour !", "end_turn")
+    assert openai_chat.fold(_constructed(raw)) == reply
+
+
+@pytest.mark.parametrize(
+    "delta",
+    [
+        {"content": "Bonjour"},
+        {"tool_calls": [{"index": 0, "id": "call_1", "type": "function",
+                         "function": {"name": "f", "arguments": '{"a": 1}'}}]},
+        {"content": "Bonjour", "annotations": [{"type": "url_citation", "url_citation": {"url": "https://a.example/"}}]},
+    ],
+    ids=["text", "arguments", "annotation without indices"],
+)
+def test_a_chunk_whose_object_is_empty_keeps_its_delta(delta):
+    """A delta in a chunk whose ``object`` is ``""`` is read, as the SDK's accumulator reads it, not skipped."""
+    head = {"id": "chatcmpl-az", "object": "chat.completion.chunk", "created": 1, "model": "gpt-4o"}
+    raw = [{**head, "choices": [{"index": 0, "delta": {"role": "assistant"}}]},
+           {**head, "object": "", "choices": [{"index": 0, "delta": delta}]},
+           {**head, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}]
+    reply = openai_chat.fold(raw)
+    assert reply == adapter.from_response(sdk_final(_constructed(raw)))
+    assert reply.message is not None
 
 
 _KEYS = st.sampled_from(["content", "refusal", "role", "index", "type", "id", "name", "arguments", "n"])
@@ -216,3 +274,93 @@ def test_parts_out_of_chat_s_order_are_refused_when_the_stream_ends():
         reader.end()
     assert info.value.errors == [
         ("$[2]", "block 0 streamed as tool_call but the completed part reads as a Python TextBlock object")]
+
+
+_HEAD = {"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 1, "model": "gpt-4o"}
+
+
+def _chunk(delta: dict[str, Any], finish: str | None = None, **extra: Any) -> dict[str, Any]:
+    return {**_HEAD, "choices": [{"index": 0, "delta": delta, "finish_reason": finish}], **extra}
+
+
+def _error(stream: list[Any]) -> tuple[str, str]:
+    with pytest.raises(StreamError) as info:
+        openai_chat.fold(stream)
+    return info.value.errors[0]
+
+
+def test_a_negative_choice_index_is_refused_at_its_path():
+    """Choice index -1 is no position (the SDK's accumulator takes it for the last choice): refused at the event."""
+    stream = [{**_HEAD, "choices": [{"index": -1, "delta": {"content": "x"}}]}, _chunk({}, "stop")]
+    assert _error(stream) == ("$[0].choices[0].index", f"must be from 0 to {sys.maxsize}")
+
+
+def test_a_documented_count_that_is_a_bool_is_refused_streamed_or_not():
+    """``audio_tokens: true`` is no count: refused at its path by the stream and by from_response alike."""
+    usage = {"prompt_tokens": 3, "completion_tokens": 1, "total_tokens": 4,
+             "completion_tokens_details": {"audio_tokens": True}}
+    stream = [_chunk({"content": "Hi"}), _chunk({}, "stop"), {**_HEAD, "choices": [], "usage": usage}]
+    assert _error(stream) == ("$[2].usage.completion_tokens_details.audio_tokens", "expected a non-negative integer")
+    completion = {**_HEAD, "object": "chat.completion", "usage": usage,
+                  "choices": [{"index": 0, "message": {"role": "assistant", "content": "Hi"}, "finish_reason": "stop"}]}
+    with pytest.raises(cb.ValidationError) as info:
+        adapter.from_response(completion)
+    assert info.value.errors == [("$.usage.completion_tokens_details.audio_tokens", "expected a non-negative integer")]
+    chunks = _constructed(stream)  # the SDK reads true as 1: its chunk folds, as from_response reads its completion
+    assert openai_chat.fold(chunks) == adapter.from_response(sdk_final(chunks))
+
+
+def _cited(start: Any) -> list[dict[str, Any]]:
+    note = {"type": "url_citation", "url_citation": {"url": "https://a.example/", "title": "A", "start_index": start,
+                                                     "end_index": 2}}
+    return [_chunk({"content": "Hi"}), _chunk({"annotations": [note]}), _chunk({}, "stop")]
+
+
+def test_a_span_index_without_a_fraction_is_the_integer_it_equals():
+    """``start_index: -0.0`` is 0, as the SDK reads it: the dict and the SDK chunk fold to the same citation."""
+    reply = openai_chat.fold(_cited(-0.0))
+    assert (reply.message.content[0].citations[0].start, reply.message.content[0].citations[0].end) == (0, 2)
+    assert reply == adapter.from_response(sdk_final(_constructed(_cited(-0.0)))) == openai_chat.fold(_cited(0))
+
+
+def test_a_span_index_that_is_a_bool_is_refused_streamed_or_not():
+    """``start_index: false`` is no index (the SDK would read 0): refused by the stream and by from_response."""
+    assert "start_index: expected an integer, not a bool or a string" in _error(_cited(False))[1]
+    message = {"role": "assistant", "content": "Hi", "annotations": _cited(False)[1]["choices"][0]["delta"]["annotations"]}
+    with pytest.raises(cb.ValidationError) as info:
+        adapter.from_response({**_HEAD, "object": "chat.completion", "choices": [
+            {"index": 0, "message": message, "finish_reason": "stop"}]})
+    assert info.value.errors[0][0] == "$.choices[0].message.annotations[0].url_citation.start_index"
+
+
+def test_an_annotation_kept_verbatim_reads_alike_as_a_dict_or_an_sdk_chunk():
+    """An annotation of no known type loses its nulls, so the SDK's dump of it (``type: None``) reads the same."""
+    note = {"url_citation": {"url": "https://a.example/", "title": "A", "start_index": 0, "end_index": 2}}
+    stream = [_chunk({"content": "Hi"}), _chunk({"annotations": [note]}), _chunk({}, "stop")]
+    reply = openai_chat.fold(stream)
+    assert reply.message.content[0].metadata["openai/other_annotations"] == [note]
+    assert reply == adapter.from_response(sdk_final(_constructed(stream)))
+
+
+def test_a_value_nested_too_deep_beside_the_delta_is_refused_at_its_path():
+    """A chunk field nested past the limit (the SDK cannot dump it) is refused where it is, not only in deltas."""
+    deep: Any = "x"
+    for _ in range(300):
+        deep = [deep]
+    assert _error([_chunk({"content": "Hi"}, system_fingerprint=deep), _chunk({}, "stop")]) == (
+        "$[0].system_fingerprint", "nested deeper than 101 containers")
+
+
+def test_an_sdk_chunk_holding_a_number_that_is_not_finite_is_refused():
+    """An SDK chunk whose refusal is ``inf`` (its JSON dump says null) is refused, not read as an absent field."""
+    chunks = _constructed([_chunk({"refusal": ""}), _chunk({"refusal": "No."}), _chunk({}, "stop")])
+    chunks[0].choices[0].delta.refusal = float("inf")
+    with pytest.raises(StreamError) as info:
+        openai_chat.fold(chunks)
+    assert info.value.errors == [("$[0].choices[0].delta", "not a JSON value: a float")]
+
+
+def test_a_choice_given_twice_in_one_chunk_is_refused():
+    """Two deltas for one choice in a chunk (the SDK keeps one in a first chunk, merges both later) are refused."""
+    twice = {**_HEAD, "choices": [{"index": 0, "delta": {"content": "a"}}, {"index": 0, "delta": {"content": "b"}}]}
+    assert _error([twice, _chunk({}, "stop")]) == ("$[0].choices[1].index", "choice 0 is given twice in the chunk")

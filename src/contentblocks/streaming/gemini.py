@@ -43,6 +43,7 @@ from ..providers._contract import Reply
 from ..providers._shapes import canonical, pick
 from ..providers._toolkit import model_family, obj
 from ..providers.gemini._read import ISSUER, part_block
+from ..providers.gemini._reply import grounding_citations
 from ..providers.gemini._wire import CONTENT
 from ._errors import fail
 from ._events import StreamEvent
@@ -126,6 +127,7 @@ class Reader(StreamReader):
 
     def _candidate_chunk(self, raw: object, path: str) -> None:
         candidate = obj(plain_at(raw, path), path)
+        grounding_citations([], candidate, ISSUER, path)  # refuses an index that is no integer where it comes
         self._fields.update({key: value for key, value in candidate.items() if key != "content" and value is not None})
         if pick(candidate, "finishReason") is not None:
             self._stop_path = f"{path}.finishReason"

@@ -37,16 +37,18 @@ citations of ``annotations``, the audio transcript, the stop reason and the usag
 
 from __future__ import annotations
 
+import math
 import sys
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from .._errors import preview
+from .._errors import describe_type, preview
 from .._rules import DEFAULT_LIMITS
 from ..providers import openai_chat as adapter
 from ..providers._argument_checks import index_argument
 from ..providers._contract import Reply
 from ..providers._toolkit import field, obj
+from ..providers.openai_chat._reply import read_chat_usage as adapter_usage
 from ._errors import fail
 from ._events import StreamEvent
 from ._reading import StreamReader
@@ -85,22 +87,41 @@ def _scalars(items: list[Any]) -> bool:
     return all(isinstance(x, (str, int, float)) for x in items)
 
 
-#: How deep a delta may nest: the adapter keeps no deeper value (as metadata it would refuse it), and the
-#: accumulator recurses, so a deeper delta is refused where it comes.
+#: How deep a chunk's member (a choice's delta, the chunk's ``usage``) may nest: the adapter keeps no deeper
+#: value (as metadata it would refuse it), the accumulator recurses, and the SDK cannot dump a much deeper one.
 _MAX_DEPTH = DEFAULT_LIMITS.max_depth + 1
+_SCALARS = (str, int, float, bool, type(None))
 
 
-def _check_depth(value: object, path: str) -> None:
-    """Refuse ``value`` when it nests more than ``_MAX_DEPTH`` containers (walked with a stack, not recursion)."""
-    stack: list[tuple[object, int]] = [(value, 1)]
+def _check_json(value: object, path: str) -> None:
+    """Refuse ``value`` unless it is JSON nested at most ``_MAX_DEPTH`` containers deep (walked with a stack).
+
+    A number that is not finite is refused too: an SDK chunk holding one would dump it as ``null`` while the
+    SDK's accumulator reads the number itself, so the two would build different completions.
+    """
+    stack: list[tuple[object, int]] = [(value, 0)]
     while stack:
         item, depth = stack.pop()
-        members = item.values() if isinstance(item, dict) else item if isinstance(item, list) else ()
-        for member in members:
-            if isinstance(member, (dict, list)):
-                if depth >= _MAX_DEPTH:
-                    raise fail(path, f"nested deeper than {_MAX_DEPTH} containers")
-                stack.append((member, depth + 1))
+        if isinstance(item, dict):
+            members: Iterable[object] = item.values()
+            if not all(type(key) is str for key in item):
+                raise fail(path, "an object with a key that is not a string")
+        elif isinstance(item, list):
+            members = item
+        elif not isinstance(item, _SCALARS) or (type(item) is float and not math.isfinite(item)):
+            raise fail(path, f"not a JSON value: {describe_type(item)}")
+        else:
+            continue
+        if depth >= _MAX_DEPTH:
+            raise fail(path, f"nested deeper than {_MAX_DEPTH} containers")
+        stack.extend((member, depth + 1) for member in members)
+
+
+def _check_members(raw: dict[str, Any], path: str, skip: str = "") -> None:
+    """``_check_json`` of each member of ``raw`` but ``skip``, at the member's path."""
+    for key, value in raw.items():
+        if key != skip:
+            _check_json(value, f"{path}.{key}")
 
 
 def _check_index(index: int, path: str) -> None:
@@ -201,28 +222,50 @@ class Reader(StreamReader):
         self._refusal: int | None = None
         self._calls: dict[int, int] = {}
 
+    @staticmethod
+    def _object(event: object, path: str) -> dict[str, Any]:
+        """The chunk as the SDK's accumulator sees it.
+
+        An SDK object gives its Python values (as its ``to_dict()`` does), not its JSON dump, in which a number
+        that is not finite would be ``null`` while the accumulator reads the number (``_check_json`` refuses it).
+        """
+        dump = getattr(type(event), "model_dump", None)
+        if type(event) is not dict and callable(dump):
+            try:
+                event = dump(event, mode="python", by_alias=True, warnings=False)
+            except Exception as e:  # noqa: BLE001 - a model_construct object may hold anything
+                raise fail(path, f"the SDK object does not dump: {describe_type(e)}") from None
+        return StreamReader._object(event, path)
+
     def _read(self, event: dict[str, Any], path: str) -> None:
         kind = event.get("object")
-        if kind == "":  # Azure's asynchronous content filter results, which the SDK's own stream skips
-            return
-        if kind is not None and kind != "chat.completion.chunk":
+        if kind not in (None, "", "chat.completion.chunk"):  # "": Azure's content filter results, read as any chunk
             raise fail(f"{path}.object", f"not a chat completion chunk: {preview(str(kind))}")
-        if self._head is None:
+        choices = field(event, "choices", list, path)
+        _check_members(event, path, skip="choices")
+        if self._head is None and not (kind == "" and not choices):  # Azure's prompt filter results: no completion
             self._head = {key: value for key, value in event.items() if key not in {"choices", "usage", "obfuscation"}}
             reply = read_completed(self._from_response, self._completion(), path)
             self._emit.response(reply.model, reply.response_id, path,
                                 {"model": f"{path}.model", "response_id": f"{path}.id"})
-        self._usage = event.get("usage")
-        for k, raw in enumerate(field(event, "choices", list, path)):
+        self._usage = plain_at(event.get("usage"), f"{path}.usage")
+        adapter_usage(self._usage, f"{path}.usage")
+        seen: set[int] = set()
+        for k, raw in enumerate(choices):
             choice_path = f"{path}.choices[{k}]"
             choice = obj(plain_at(raw, choice_path), choice_path)
-            if field(choice, "index", int, choice_path) != self._choice:
+            _check_members(choice, choice_path)  # every choice: the SDK accumulates each
+            index = field(choice, "index", int, choice_path)
+            _check_index(index, choice_path)  # the SDK's accumulator would take -1 for the last choice
+            if index in seen:  # the SDK's first chunk keeps the last, a later one merges both: neither is right
+                raise fail(f"{choice_path}.index", f"choice {index} is given twice in the chunk")
+            seen.add(index)
+            if index != self._choice:
                 continue
             delta_path = f"{choice_path}.delta"
             delta = obj(plain_at(choice.get("delta"), delta_path) or {}, delta_path)
             if self._finish is not None and any(value is not None for value in delta.values()):
                 raise fail(delta_path, "a delta after the choice's finish_reason")
-            _check_depth(delta, delta_path)
             field(delta, "role", str, delta_path, optional=True)
             self._stream(delta, delta_path)  # checks what it streams before the accumulator takes it
             _merge(self._message, delta, delta_path)

@@ -10,6 +10,7 @@ from ..._errors import ValidationError
 from ..._model import Block, Citation, CitedUri, Message, TextBlock, ToolCallBlock
 from ..._patterns import check_identifier
 from .._contract import ISSUER_KEY, Reply, StopReason, Usage
+from .._positions import position
 from .._shapes import canonical, pick, snake
 from .._toolkit import build, fail, model_family, obj, utf8_to_index
 from .._usage import Count, read_usage
@@ -39,8 +40,10 @@ def _list(value: object) -> list[Any]:
     return value if isinstance(value, list) else []
 
 
-def _offset(value: object) -> int:
-    return value if type(value) is int and value >= 0 else 0
+def _offset(value: object, path: str) -> int:
+    """A byte offset or part index, 0 when it is none (``position`` says what is refused)."""
+    at = position(value, path)
+    return at if at is not None and at >= 0 else 0
 
 
 def _add(extra: dict[int, list[Citation]], j: int, uri: object, title: object, start: int, end: int) -> None:
@@ -61,31 +64,38 @@ def _chunk_source(chunk: object) -> tuple[object, object]:
     return None, None
 
 
-def grounding_citations(blocks: list[Block], candidate: Mapping[str, Any], issuer: str) -> list[Block]:
+def grounding_citations(blocks: list[Block], candidate: Mapping[str, Any], issuer: str, path: str) -> list[Block]:
     """Attach ``groundingMetadata`` supports and ``citationMetadata`` to the text blocks they cite.
 
     Both count UTF-8 bytes on the wire: grounding segments within the part at ``partIndex``, citation
     metadata within the candidate's text (its non-thought text parts joined); spans become code points. A cited
     block records Gemini as the issuer of its citations (requests carry none, so sending them back loses nothing).
+    An index or offset is read as google-genai reads it (``position``), or refused at its path under ``path``
+    (the candidate's); one that is no position cites nothing (a chunk index) or counts as 0 (an offset).
     """
     extra: dict[int, list[Citation]] = {}
     grounding = pick(candidate, "groundingMetadata")
     chunks = _list(pick(grounding, "groundingChunks"))
-    for support in _list(pick(grounding, "groundingSupports")):
+    for s, support in enumerate(_list(pick(grounding, "groundingSupports"))):
+        at = f"{path}.groundingMetadata.groundingSupports[{s}]"
         seg = pick(support, "segment")
-        j = _offset(pick(seg, "partIndex"))
+        j = _offset(pick(seg, "partIndex"), f"{at}.segment.partIndex")
+        start_b = _offset(pick(seg, "startIndex"), f"{at}.segment.startIndex")
+        end_b = _offset(pick(seg, "endIndex"), f"{at}.segment.endIndex")
+        indices = [position(k, f"{at}.groundingChunkIndices[{n}]")
+                   for n, k in enumerate(_list(pick(support, "groundingChunkIndices")))]
         block = blocks[j] if j < len(blocks) else None
         if not isinstance(block, TextBlock):
             continue
-        text = block.text
-        start = utf8_to_index(text, _offset(pick(seg, "startIndex")))
-        end = utf8_to_index(text, _offset(pick(seg, "endIndex")))
-        for k in _list(pick(support, "groundingChunkIndices")):
-            uri, title = _chunk_source(chunks[k]) if type(k) is int and 0 <= k < len(chunks) else (None, None)
+        start, end = utf8_to_index(block.text, start_b), utf8_to_index(block.text, end_b)
+        for k in indices:
+            uri, title = _chunk_source(chunks[k]) if k is not None and 0 <= k < len(chunks) else (None, None)
             _add(extra, j, uri, title, start, end)
     texts = [(j, b.text) for j, b in enumerate(blocks) if type(b) is TextBlock]
-    for c in _list(pick(pick(candidate, "citationMetadata"), "citations")):
-        start_b, end_b = _offset(pick(c, "startIndex")), _offset(pick(c, "endIndex"))
+    for n, c in enumerate(_list(pick(pick(candidate, "citationMetadata"), "citations"))):
+        at = f"{path}.citationMetadata.citations[{n}]"
+        start_b = _offset(pick(c, "startIndex"), f"{at}.startIndex")
+        end_b = _offset(pick(c, "endIndex"), f"{at}.endIndex")
         offset = 0
         for j, text in texts:
             size = len(text.encode("utf-8", "surrogatepass"))
@@ -135,7 +145,7 @@ def _candidate(candidate: Mapping[str, Any], path: str, model: str | None, respo
     named = response_id and check_identifier(f"gemini_call_{response_id}_0") is None
     ids = f"gemini_call_{response_id}_" if named else "gemini_call_0_"
     blocks = content_blocks({**content, "role": "model"}, f"{path}.content", issuer, [], ids)
-    blocks = grounding_citations(blocks, candidate, issuer)
+    blocks = grounding_citations(blocks, candidate, issuer, path)
     return build(Message, f"{path}.content", role="assistant", content=tuple(blocks))
 
 

@@ -26,10 +26,12 @@ from ..._model import (
 )
 from .._extras import take_extras
 from .._media import lower_media_type
+from .._positions import position
 from .._toolkit import (
     OCTET,
     b64decode,
     build,
+    drop_nulls,
     fail,
     field,
     identifier,
@@ -181,25 +183,27 @@ def _tool_call(item: object, path: str) -> ToolCallBlock:
 def _citations(annotations: list[Any], text: str, path: str) -> tuple[tuple[Citation, ...], list[Any]]:
     """``url_citation`` annotations as citations, and the annotations of other kinds (kept verbatim).
 
-    A span that does not fit the text is left out, and so is a title that is not clean.
+    A span that does not fit the text is left out, and so is a title that is not clean; a span index is read as
+    the SDK reads it (``position``). An annotation kept verbatim loses its ``null`` members, as every field does.
     """
     out, other = [], []
     for k, item in enumerate(annotations):
         note = obj(plain(item), f"{path}[{k}]")
         if note.get("type") != "url_citation":
-            other.append(note)
+            other.append(drop_nulls(note))
             continue
         cite_path = f"{path}[{k}].url_citation"
         cite = present(obj(note.get("url_citation"), cite_path))
         url, title = field(cite, "url", str, cite_path), cite.get("title")
-        start, end = cite.get("start_index"), cite.get("end_index")
+        start = position(cite.get("start_index"), f"{cite_path}.start_index")
+        end = position(cite.get("end_index"), f"{cite_path}.end_index")
         source: CitedUri | CitedReference
         if is_uri(url):
             source = CitedUri(value=url)
         else:
             require(is_reference(url), f"{cite_path}.url", "expected a URL")
             source = CitedReference(value=url)
-        span = type(start) is int and type(end) is int and 0 <= start <= end <= len(text)
+        span = start is not None and end is not None and 0 <= start <= end <= len(text)
         out.append(
             Citation(
                 source=source,

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from ..._model import Message, RefusalBlock
-from .._contract import Reply, StopReason
+from .._contract import Reply, StopReason, Usage
 from .._toolkit import build, fail, field, obj, plain, present, require
 from .._usage import Count, read_usage
 from ._keys import CONTENT, NS
 from ._read import assistant_content
 
-__all__ = ["PROVIDER", "STOP_REASONS", "read_reply"]
+__all__ = ["PROVIDER", "STOP_REASONS", "read_chat_usage", "read_reply"]
 
 PROVIDER = "openai_chat"
 
@@ -35,6 +36,35 @@ _COUNTS: dict[str, Count] = {
     "prompt_tokens_details.cache_write_tokens": "cache_write_tokens",
     "completion_tokens_details.reasoning_tokens": "reasoning_tokens",
 }
+
+#: The other counts the API documents in ``usage`` (kept in ``Usage.raw``), held to the same rule as those above.
+_OTHER_COUNTS = (
+    "completion_tokens_details.accepted_prediction_tokens",
+    "completion_tokens_details.audio_tokens",
+    "completion_tokens_details.rejected_prediction_tokens",
+    "completion_tokens_details.text_tokens",
+    "prompt_tokens_details.audio_tokens",
+    "prompt_tokens_details.image_tokens",
+    "prompt_tokens_details.text_tokens",
+)
+
+
+def read_chat_usage(raw: object, path: str) -> Usage | None:
+    """A ChatCompletion's (or a chunk's) ``usage``, read at ``path``.
+
+    Every count the API documents is a non-negative integer when given (``true`` is refused: the SDK would read it
+    as 1, and a bool is no count); the object's other members are kept in ``raw``.
+    """
+    usage = read_usage(raw, _COUNTS, path)
+    if usage is None:
+        return None
+    for where in _OTHER_COUNTS:
+        parent, key = where.split(".")
+        holder = usage.raw.get(parent)
+        if isinstance(holder, Mapping) and key in holder:
+            value = holder[key]
+            require(type(value) is int and value >= 0, f"{path}.{where}", "expected a non-negative integer")
+    return usage
 
 
 #: What an empty reply's message may hold beside nothing: ``content: ""``, ``refusal: ""`` and ``annotations: []``
@@ -76,7 +106,7 @@ def read_reply(response: object, choice: int) -> Reply:
         message=message,
         stop_reason=stop,
         provider_stop_reason=finish,
-        usage=read_usage(raw.get("usage"), _COUNTS, "$.usage"),
+        usage=read_chat_usage(raw.get("usage"), "$.usage"),
         model=field(raw, "model", str, "$", optional=True),
         response_id=field(raw, "id", str, "$", optional=True),
         provider=PROVIDER,
