@@ -312,6 +312,11 @@ def test_sdk_blocks_inside_a_request_are_read():
             "expected an integer",
         ),
         ({"content": [], "usage": {"input_tokens": 1, "extra": float("nan")}}, "$.usage.extra", None),
+        (
+            {"content": [], "usage": {"server_tool_use": {"web_fetch_requests": False}}},
+            "$.usage.server_tool_use.web_fetch_requests",
+            "expected an integer",
+        ),
         ({"content": [], "stop_reason": 3}, "$.stop_reason", "expected a string"),
         ({"content": [{"type": "server_tool_use", "input": {"q": "\ud800"}}]}, "$.content[0].input.q", None),
         ([], "$", "expected an object"),

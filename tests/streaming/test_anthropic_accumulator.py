@@ -107,6 +107,21 @@ def test_message_delta_usage_replaces_counts_as_the_sdk_accumulator_does(usage):
         assert anthropic.fold(events).usage == expected.usage
 
 
+def test_a_documented_count_that_is_a_bool_is_refused_streamed_or_not():
+    """A bool where the usage documents a count is refused, streamed or not; an SDK object holds it as 0 already."""
+    raw = [START, *block(0, {"type": "text", "text": ""}, {"type": "text_delta", "text": "Hi"}),
+           *ending({"output_tokens": 5, "server_tool_use": {"web_fetch_requests": False}})]
+    with pytest.raises(StreamError) as info:
+        anthropic.fold(copy.deepcopy(raw))
+    assert info.value.errors[0][0] == "$[4]"
+    assert anthropic.fold(constructed(raw)).usage == adapter.from_response(accumulated(raw)).usage  # SDK: False is 0
+    message = {**START["message"], "content": [{"type": "text", "text": "Hi"}],
+               "usage": {"output_tokens": 5, "server_tool_use": {"web_fetch_requests": False}}}
+    with pytest.raises(cb.ValidationError) as caught:
+        adapter.from_response(message)
+    assert caught.value.errors[0][0] == "$.usage.server_tool_use.web_fetch_requests"
+
+
 # ---------------------------------------------------------------------------- block starts (item 3)
 
 

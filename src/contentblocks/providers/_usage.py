@@ -23,11 +23,12 @@ Count: TypeAlias = Literal[
 """The name of a token count of ``Usage``."""
 
 
-def read_usage(raw: object, counts: Mapping[str, Count], path: str) -> Usage | None:
+def read_usage(raw: object, counts: Mapping[str, Count | None], path: str) -> Usage | None:
     """A response's usage object as ``Usage``: the counts ``counts`` names, and the object as ``raw``.
 
-    ``counts`` maps the dotted key of each count in the provider's object to the ``Usage`` field it fills; a
-    count is optional, and a non-negative integer when given. ``raw`` is the whole object with its ``null``
+    ``counts`` maps the dotted key of each count the provider documents to the ``Usage`` field it fills, or to
+    ``None`` for a count kept in ``raw`` only; a count is optional, and a non-negative integer when given (a
+    bool is refused: an SDK would read ``true`` as 1). ``raw`` is the whole object with its ``null``
     members left out, so a count the fields do not name is not lost. Problems are reported at ``path``.
 
     >>> usage = read_usage(
@@ -56,7 +57,8 @@ def read_usage(raw: object, counts: Mapping[str, Count], path: str) -> Usage | N
             at = f"{at}.{parent}"
         value = field(holder, key, int, at, optional=True)
         require(value is None or value >= 0, f"{at}.{key}", "expected a non-negative integer")
-        values[name] = value
+        if name is not None:
+            values[name] = value
     try:
         return Usage(**values, raw=usage)
     except ValidationError as e:  # a value in the usage object that is not JSON (NaN, a lone surrogate)

@@ -24,13 +24,17 @@ STOP_REASONS: dict[str, StopReason] = {
     "refusal": "refusal",
 }
 
-#: The counts of a Messages API ``usage`` object and the ``Usage`` field each fills.
-_COUNTS: dict[str, Count] = {
+#: The counts a Messages API ``usage`` object documents and the ``Usage`` field each fills (``None``: ``raw`` only).
+_COUNTS: dict[str, Count | None] = {
     "input_tokens": "input_tokens",
     "output_tokens": "output_tokens",
     "cache_read_input_tokens": "cache_read_tokens",
     "cache_creation_input_tokens": "cache_write_tokens",
     "output_tokens_details.thinking_tokens": "reasoning_tokens",
+    "cache_creation.ephemeral_5m_input_tokens": None,
+    "cache_creation.ephemeral_1h_input_tokens": None,
+    "server_tool_use.web_search_requests": None,
+    "server_tool_use.web_fetch_requests": None,
 }
 
 

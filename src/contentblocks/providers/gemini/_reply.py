@@ -114,12 +114,13 @@ def grounding_citations(blocks: list[Block], candidate: Mapping[str, Any], issue
 
 
 #: The counts of ``usageMetadata`` (after ``canonical``, so by their wire names) and the ``Usage`` field of each.
-_COUNTS: dict[str, Count] = {
+_COUNTS: dict[str, Count | None] = {
     "promptTokenCount": "input_tokens",
     "candidatesTokenCount": "output_tokens",
     "cachedContentTokenCount": "cache_read_tokens",
     "thoughtsTokenCount": "reasoning_tokens",
     "totalTokenCount": "total_tokens",
+    "toolUsePromptTokenCount": None,
 }
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from ..._model import Message, RefusalBlock
@@ -27,44 +26,27 @@ STOP_REASONS: dict[str, StopReason] = {
 }
 
 
-#: The counts of a ChatCompletion's ``usage`` and the ``Usage`` field each fills.
-_COUNTS: dict[str, Count] = {
+#: The counts a ChatCompletion's ``usage`` documents and the ``Usage`` field each fills (``None``: ``raw`` only).
+_COUNTS: dict[str, Count | None] = {
     "prompt_tokens": "input_tokens",
     "completion_tokens": "output_tokens",
     "total_tokens": "total_tokens",
     "prompt_tokens_details.cached_tokens": "cache_read_tokens",
     "prompt_tokens_details.cache_write_tokens": "cache_write_tokens",
     "completion_tokens_details.reasoning_tokens": "reasoning_tokens",
+    "completion_tokens_details.accepted_prediction_tokens": None,
+    "completion_tokens_details.audio_tokens": None,
+    "completion_tokens_details.rejected_prediction_tokens": None,
+    "completion_tokens_details.text_tokens": None,
+    "prompt_tokens_details.audio_tokens": None,
+    "prompt_tokens_details.image_tokens": None,
+    "prompt_tokens_details.text_tokens": None,
 }
-
-#: The other counts the API documents in ``usage`` (kept in ``Usage.raw``), held to the same rule as those above.
-_OTHER_COUNTS = (
-    "completion_tokens_details.accepted_prediction_tokens",
-    "completion_tokens_details.audio_tokens",
-    "completion_tokens_details.rejected_prediction_tokens",
-    "completion_tokens_details.text_tokens",
-    "prompt_tokens_details.audio_tokens",
-    "prompt_tokens_details.image_tokens",
-    "prompt_tokens_details.text_tokens",
-)
 
 
 def read_chat_usage(raw: object, path: str) -> Usage | None:
-    """A ChatCompletion's (or a chunk's) ``usage``, read at ``path``.
-
-    Every count the API documents is a non-negative integer when given (``true`` is refused: the SDK would read it
-    as 1, and a bool is no count); the object's other members are kept in ``raw``.
-    """
-    usage = read_usage(raw, _COUNTS, path)
-    if usage is None:
-        return None
-    for where in _OTHER_COUNTS:
-        parent, key = where.split(".")
-        holder = usage.raw.get(parent)
-        if isinstance(holder, Mapping) and key in holder:
-            value = holder[key]
-            require(type(value) is int and value >= 0, f"{path}.{where}", "expected a non-negative integer")
-    return usage
+    """A ChatCompletion's (or a chunk's) ``usage``, read at ``path`` (see ``read_usage``)."""
+    return read_usage(raw, _COUNTS, path)
 
 
 #: What an empty reply's message may hold beside nothing: ``content: ""``, ``refusal: ""`` and ``annotations: []``
