@@ -6,8 +6,8 @@ whose paths point into the input (``$...``; a stream reader's ``StreamError`` pa
 ``$[n]...``, or ``$`` for the stream as a whole). A stream reader is also held to the SDK: when the SDK
 accumulates the mutated stream, a fold that succeeds must equal the adapter's ``from_response`` of what the SDK
 accumulated (and so that ``from_response`` must not refuse it); where the SDK cannot accumulate the events, or
-pydantic cannot dump what it accumulated (a value nested past its limits), only the exceptions are checked. A
-reader must not change its input.
+pydantic cannot dump what it accumulated faithfully (a value nested past its limits; a non-finite number, which
+its JSON mode writes as null), only the exceptions are checked. A reader must not change its input.
 
 A failure's key names its class: the reader, the exception and the innermost frame of the package that it left
 from (``openai_chat.stream: TypeError at streaming.openai_chat:_merge``), or what disagreed. ``KNOWN`` holds the
@@ -17,6 +17,7 @@ classes found on the code the fuzz was written against, each with a reproducer i
 from __future__ import annotations
 
 import json
+import math
 import random
 import traceback
 from collections.abc import Callable
@@ -181,6 +182,8 @@ def _check_stream(reader: Reader, events: list[Any]) -> list[Failure]:
         return failures
     try:
         accumulated = accumulate(reader.provider, objects)  # after the reader: an accumulator may change them
+        if _not_finite(accumulated.model_dump(mode="python", warnings=False)):
+            return failures  # pydantic dumps a non-finite number as null in JSON mode: the SDK loses it itself
         accumulated.model_dump(mode="json", warnings=False)  # an SDK object pydantic cannot dump has no fold
     except Exception:  # noqa: BLE001 - where the SDK's accumulator fails, only the exceptions are checked
         return failures
@@ -197,6 +200,20 @@ def _check_stream(reader: Reader, events: list[Any]) -> list[Failure]:
             failures.append(Failure(f"{reader.name}: fold differs from from_response in {what}", form,
                                     f"fold: {_field(reply, what)!r}\nfrom_response: {_field(expected, what)!r}"[:800]))
     return failures
+
+
+def _not_finite(value: Any) -> bool:
+    """Whether a dumped value holds a float that is not finite (an explicit stack: dumps may be deep)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if type(item) is float and not math.isfinite(item):
+            return True
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+    return False
 
 
 def _difference(reply: Any, expected: Any) -> str:

@@ -313,6 +313,13 @@ def test_sdk_blocks_inside_a_request_are_read():
         ),
         ({"content": [], "usage": {"input_tokens": 1, "extra": float("nan")}}, "$.usage.extra", None),
         (
+            {"content": [{"type": "text", "text": "x", "citations": [
+                {"type": "char_location", "cited_text": "x", "document_index": True, "document_title": None,
+                 "start_char_index": 0, "end_char_index": 1}]}]},
+            "$.content[0].citations[0].document_index",
+            "expected an integer, not a bool or a string",
+        ),
+        (
             {"content": [], "usage": {"server_tool_use": {"web_fetch_requests": False}}},
             "$.usage.server_tool_use.web_fetch_requests",
             "expected an integer",
@@ -362,7 +369,8 @@ def test_generated_replies_go_back_without_loss(texts, inputs, thinking):
 
 @pytest.mark.parametrize("kind", ["char_location", "page_location", "content_block_location"])
 def test_a_citation_without_its_title_reads_as_one_whose_title_is_null(kind):
-    """A document citation lacking ``document_title`` reads as the SDK's dump of it (``null``), stored alike."""
+    """A document citation lacking ``document_title`` (its indices given as whole floats) reads as the SDK's
+    dump of it (``null``; the integers they equal), stored alike."""
     places = {"char_location": ("start_char_index", "end_char_index"),
               "page_location": ("start_page_number", "end_page_number"),
               "content_block_location": ("start_block_index", "end_block_index")}[kind]
@@ -370,5 +378,6 @@ def test_a_citation_without_its_title_reads_as_one_whose_title_is_null(kind):
     text = {"type": "text", "text": "The sky is blue.", "citations": [citation]}
     sdk = response([t.TextBlock.model_validate(text)])
     plain = sdk.model_dump(mode="json", exclude_none=True)
+    plain["content"][0]["citations"][0][places[0]] = 1.0
     assert "document_title" not in plain["content"][0]["citations"][0]
     assert anthropic.from_response(plain) == anthropic.from_response(sdk)

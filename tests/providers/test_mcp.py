@@ -134,6 +134,21 @@ def test_inline_file_of_other_type_is_a_blob_resource():
     assert mcp.from_call_tool_result(payload, tool_call_id="c", tool_name="t") == block
 
 
+def test_an_icon_without_its_src_is_not_sent():
+    """``mcp/icons`` holding an icon without ``src`` (which the SDK requires) is reported, never sent."""
+    link = cb.FileBlock(
+        media_type="image/png",
+        source=cb.UrlSource(url="https://example.com/a.png"),
+        filename="a.png",
+        metadata={"mcp/type": "resource_link", "mcp/icons": [{}]},
+    )
+    block = cb.ToolResultBlock(tool_call_id="c", tool_name="t", outcome="succeeded", content=[link])
+    converted = mcp.to_call_tool_result(block)
+    validate(converted.payload)
+    assert "icons" not in converted.payload["content"][0]
+    assert [loss.kind for loss in converted.losses] == ["metadata_not_sent"]
+
+
 def test_structured_content_of_any_json_goes_back_as_it_came():
     """A structuredContent that is not an object (allowed from protocol 2026-07-28 on) reads and writes back."""
     result = {"content": [{"type": "text", "text": "[1, 2]"}], "structuredContent": [1, 2]}

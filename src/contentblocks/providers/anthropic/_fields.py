@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from .._positions import position
 from .._shapes import BOOL, INT, STR, Choice, Kind, Nullable, OneOf, Struct, fits
 from .._toolkit import drop_nulls
 
@@ -116,20 +117,26 @@ def request_citation(raw: Any) -> dict[str, Any] | None:
     return out
 
 
-def complete_citation(raw: dict[str, Any]) -> None:
-    """Give a citation of a known kind the nullable fields it lacks, as ``null`` (changing ``raw`` in place).
+def read_citation_fields(raw: dict[str, Any], path: str) -> None:
+    """Read a citation of a known kind's fields as the SDK does, changing ``raw`` (a copy) in place.
 
     The API always sends a citation's title (``document_title``, ``title``), ``null`` when there is none, and an
-    SDK object dumps a missing one as ``null``: a dict without it reads the same as either.
+    SDK object dumps a missing one as ``null``: a missing title is completed as ``null``. An integer field is
+    read as ``providers._positions`` says (``-0.0`` is 0; a bool, which the SDK would read as 0 or 1, is refused
+    at its path), so a dict and the SDK object built from it keep the same citation.
 
-    >>> citation = {"type": "page_location", "cited_text": "Hi", "document_index": 0}
-    >>> complete_citation(citation)
-    >>> citation["document_title"] is None
-    True
+    >>> citation = {"type": "page_location", "cited_text": "Hi", "document_index": -0.0}
+    >>> read_citation_fields(citation, "$.citations[0]")
+    >>> citation["document_title"], citation["document_index"]
+    (None, 0)
     """
     for key, shape in (_citation_fields(raw) or {}).items():
         if isinstance(shape, Nullable) and key not in raw:
             raw[key] = None
+        elif shape is INT and key in raw:
+            number = position(raw[key], f"{path}.{key}")
+            if number is not None:
+                raw[key] = number
 
 
 def _citation_fields(raw: object) -> dict[str, Kind] | None:

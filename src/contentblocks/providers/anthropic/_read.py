@@ -46,7 +46,7 @@ from .._toolkit import (
     require,
     reroot,
 )
-from ._fields import NS, absent_nulls, complete_citation
+from ._fields import NS, absent_nulls, read_citation_fields
 
 __all__ = [
     "IN_MESSAGES",
@@ -114,7 +114,7 @@ def _citations(raw: dict[str, Any], path: str) -> tuple[Citation, ...]:
     items = field(raw, "citations", list, path, optional=True) or ()
     for k, item in enumerate(items):
         field(obj(item, f"{path}.citations[{k}]"), "type", str, f"{path}.citations[{k}]")
-        complete_citation(item)  # a copy: native_dict's
+        read_citation_fields(item, f"{path}.citations[{k}]")  # a copy: native_dict's
     return tuple(derive_citation(item) for item in items)
 
 

@@ -13,7 +13,7 @@ from .._shapes import BOOL, FLOAT, INT, JSON, OBJECT, STR, Kind, ListOf, OneOf, 
 __all__ = ["CALL_TOOL_RESULT", "ITEM_EXTRAS", "RESOURCE_HEAD", "RESULT_EXTRAS"]
 
 ANNOTATIONS = Struct("Annotations", {"audience": ListOf(STR), "priority": FLOAT, "lastModified": STR})
-ICON = Struct("Icon", {"src": STR, "mimeType": STR, "sizes": ListOf(STR), "theme": STR})
+ICON = Struct("Icon", {"src": STR, "mimeType": STR, "sizes": ListOf(STR), "theme": STR}, required={"src"})
 _COMMON: dict[str, Kind] = {"annotations": ANNOTATIONS, "_meta": OBJECT}
 _MEDIA: dict[str, Kind] = {"type": STR, "data": STR, "mimeType": STR, **_COMMON}
 #: What an embedded resource keeps beside its text or blob (``mcp/resource``).
