@@ -114,3 +114,13 @@ def test_a_response_value_with_a_lone_surrogate_is_refused_at_its_path():
     with pytest.raises(cb.ValidationError) as caught:
         _answer({"id": "call_1", "name": "lookup", "response": {"output": {"q": "\ud800", "n": 10**30}}})
     assert sorted(where for where, _ in caught.value.errors) == [f"{RESPONSE}.output.n", f"{RESPONSE}.output.q"]
+
+
+def test_an_empty_string_output_reads_and_goes_back_as_it_came():
+    """A functionResponse whose output is ``""`` (a tool that printed nothing) reads as a JSON block, and back."""
+    conversation = _answer({"id": "call_1", "name": "lookup", "response": {"output": ""}})
+    (result,) = conversation.messages[1].content
+    assert result.content == (cb.JsonBlock(value=""),)
+    sent = gemini.to_provider(conversation)
+    assert sent.losses == ()
+    assert sent.payload["contents"][1]["parts"][0]["functionResponse"]["response"] == {"output": ""}

@@ -92,7 +92,7 @@ def _block(value: Any, path: str) -> TextBlock | JsonBlock:
     A value no block holds (a tool's 30-digit order number) is kept as its JSON text, flagged
     ``contentblocks/json_text``, and written back to Gemini as the value it was.
     """
-    text = type(value) is str
+    text = type(value) is str and value != ""  # an empty string is a JSON value: no text block is empty
     try:
         if text:
             return TextBlock(text=value)
