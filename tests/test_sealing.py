@@ -13,11 +13,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import contentblocks as cb
+from contentblocks._kernels import MISS, speedups
 from contentblocks._sealing import SEAL_KEY, canonical_bytes
 from contentblocks._sealing._canonical import reference_canonical_bytes
 from contentblocks.preconf import cbor2 as cb_cbor2
 from contentblocks.preconf import msgpack as cb_msgpack
-from strategies import conversations, message_edits, messages, seal_keys
+from strategies import conversations, json_values, message_edits, messages, seal_keys
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 KEY = cb.SealKey("k1", b"k" * 32)
@@ -100,6 +101,51 @@ def test_canonical_bytes_ignore_the_order_of_json_object_keys(message: cb.Messag
     assert reordered == message
     assert canonical_bytes(reordered) == canonical_bytes(message)
     data.draw(st.just(None))
+
+
+def test_tricky_strings_and_keys_keep_the_canonical_form() -> None:
+    """Quotes, backslashes, DEL, non-ASCII, keys named like wire fields and big or signed numbers: the reference."""
+    tricky = ['"input":0', '\\"value\\":1', '"metadata":2}', "\x7f", "é\u2028", '\\"input":3']
+    message = cb.Message(
+        role="assistant",
+        content=[
+            cb.TextBlock(text=tricky[0] + tricky[1], metadata={"input": 0, "value": tricky}),
+            cb.ToolCallBlock(tool_call_id="c1", tool_name="f", input={"metadata": 1, tricky[2]: tricky[3]}),
+            cb.ToolCallBlock(tool_call_id="c2", tool_name="f", input=7),
+            cb.JsonBlock(value=tricky[4]),
+            cb.JsonBlock(value=None),
+            cb.TextBlock(text=tricky[5]),
+        ],
+        metadata={"value": 5, SEAL_KEY: "k1." + "A" * 43, "input": {"b": [1, {"z": 0, "a": -0.0}], "a": 2**64 - 1}},
+    )
+    assert canonical_bytes(message) == reference_canonical_bytes(message)
+    wire = json.loads(canonical_bytes(message))
+    assert wire["content"][0]["text"] == tricky[0] + tricky[1]
+    assert wire["metadata"] == {"value": 5, "input": {"b": [1, {"z": 0, "a": -0.0}], "a": 2**64 - 1}}
+
+
+@pytest.mark.skipif(speedups is None, reason="the C accelerator is not in use")
+@SETTINGS
+@given(json_values())
+def test_the_sorted_c_writer_writes_what_json_dumps_sort_keys_writes(value: object) -> None:
+    """dumps_ascii_sorted of a JSON value is json.dumps(sort_keys=True, ensure_ascii=True), compact."""
+    assert speedups is not None
+    expected = json.dumps(value, sort_keys=True, separators=(",", ":"), allow_nan=False)
+    assert speedups.dumps_ascii_sorted(value, MISS) == expected
+    assert speedups.dumps_ascii_sorted({"b": value, "a": [value]}, MISS) == json.dumps(
+        {"b": value, "a": [value]}, sort_keys=True, separators=(",", ":"), allow_nan=False)
+
+
+@pytest.mark.skipif(speedups is None, reason="the C accelerator is not in use")
+def test_the_sorted_c_writer_hands_back_what_it_cannot_sort() -> None:
+    """A non-string key, a str subclass key, NaN or a foreign object is handed back (the miss), not guessed."""
+    assert speedups is not None
+
+    class Key(str):
+        __slots__ = ()
+
+    for value in ({1: 2, "a": 1}, {Key("b"): 1, "a": 2}, {"a": float("nan"), "b": 1}, {"a": object(), "b": 1}):
+        assert speedups.dumps_ascii_sorted(value, MISS) is MISS
 
 
 # ---------------------------------------------------------------------------------------------- seal, verify

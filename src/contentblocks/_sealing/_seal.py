@@ -14,9 +14,8 @@ metadata, and the message's metadata, all but the seal entry itself.
 
 from __future__ import annotations
 
-import base64
 import hmac
-import re
+from binascii import b2a_base64
 from collections.abc import Sequence
 from typing import Any, Literal, TypeAlias, overload
 
@@ -34,9 +33,6 @@ DOMAIN = b"contentblocks/seal/v1\0"
 
 SealStatus: TypeAlias = Literal["sealed", "unsealed", "unknown_key", "broken"]
 """What a message's seal says: valid, absent, made with a key the keyring does not hold, or not valid."""
-
-#: A seal's shape: a key id, a dot, and 43 base64url characters (32 bytes, unpadded).
-_SEAL = re.compile(rf"({KEY_ID.pattern})\.([A-Za-z0-9_-]{{43}})")
 
 
 @attrs.frozen
@@ -73,9 +69,13 @@ def _prefix(key: SealKey, context: bytes) -> bytes:
     return DOMAIN + key.key_id.encode("ascii") + b"\0" + len(context).to_bytes(8, "big") + context
 
 
+_URLSAFE = bytes.maketrans(b"+/", b"-_")
+
+
 def _mac_text(secret: bytes, prefix: bytes, message: Message) -> str:
+    """The seal's MAC part for ``message``: unpadded base64url of the HMAC (32 bytes, 43 characters)."""
     mac = hmac.digest(secret, prefix + canonical_bytes(message), "sha256")
-    return base64.urlsafe_b64encode(mac).rstrip(b"=").decode("ascii")
+    return b2a_base64(mac, newline=False)[:43].translate(_URLSAFE).decode("ascii")
 
 
 def _messages(value: object, verb: str) -> Sequence[Message]:
@@ -162,25 +162,39 @@ def verify_seals(
     keyring = as_keyring(keys)
     context_bytes = _context_bytes(context)
     messages = _messages(value, "verify_seals")
-    prefixes: dict[str, bytes] = {}
+    # Per key id met: its key, prefix and the two checks a seal naming it can get (frozen, so shared).
+    known: dict[str, tuple[bytes, bytes, SealCheck, SealCheck] | SealCheck] = {}
     checks: list[SealCheck] = []
+    append = checks.append
     for message in messages:
-        entry = message.metadata.get(SEAL_KEY)
-        if entry is None and SEAL_KEY not in message.metadata:
-            checks.append(_UNSEALED)
+        entry = message.metadata.get(SEAL_KEY, _ABSENT)
+        if type(entry) is not str:
+            append(_UNSEALED if entry is _ABSENT else _MALFORMED)
             continue
-        match = _SEAL.fullmatch(entry) if type(entry) is str else None
-        if match is None:
-            checks.append(_MALFORMED)
+        key_id, _, mac = entry.partition(".")
+        if len(mac) != _MAC_CHARS or not mac.isascii():
+            append(_MALFORMED)
             continue
-        key_id, mac = match.groups()
-        key = keyring.find(key_id)
-        if key is None:
-            checks.append(SealCheck("unknown_key", key_id))
-            continue
-        prefix = prefixes.get(key_id)
-        if prefix is None:
-            prefix = prefixes[key_id] = _prefix(key, context_bytes)
-        valid = hmac.compare_digest(mac, _mac_text(key.secret, prefix, message))
-        checks.append(SealCheck("sealed" if valid else "broken", key_id))
+        verdicts = known.get(key_id)
+        if verdicts is None:
+            verdicts = known[key_id] = _verdicts(keyring, key_id, context_bytes)
+        if isinstance(verdicts, SealCheck):  # a malformed or unknown key id
+            append(verdicts)
+        else:
+            secret, prefix, sealed, broken = verdicts
+            append(sealed if hmac.compare_digest(mac, _mac_text(secret, prefix, message)) else broken)
     return tuple(checks)
+
+
+_ABSENT: Any = object()
+_MAC_CHARS = 43
+
+
+def _verdicts(keyring: Keyring, key_id: str, context: bytes) -> tuple[bytes, bytes, SealCheck, SealCheck] | SealCheck:
+    """What a seal naming ``key_id`` can be found to be: the key's secret, prefix and checks, or one check."""
+    if KEY_ID.fullmatch(key_id) is None:
+        return _MALFORMED
+    key = keyring.find(key_id)
+    if key is None:
+        return SealCheck("unknown_key", key_id)
+    return key.secret, _prefix(key, context), SealCheck("sealed", key_id), SealCheck("broken", key_id)
