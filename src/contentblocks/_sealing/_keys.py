@@ -62,7 +62,7 @@ class SealKey:
 
     @classmethod
     def generate(cls, key_id: str) -> SealKey:
-        """A new key named ``key_id`` with 32 random bytes from :func:`secrets.token_bytes`."""
+        """A new key named ``key_id`` with 32 random bytes from ``secrets.token_bytes``."""
         return cls(key_id, secrets.token_bytes(MIN_SECRET_BYTES))
 
 
