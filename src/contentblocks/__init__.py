@@ -41,6 +41,7 @@ from ._model import (
 )
 from ._rules import Limits
 from ._schema import json_schema
+from ._sealing import Keyring, SealCheck, SealKey, SealStatus, seal, verify_seals
 
 __all__ = [
     "Block",
@@ -58,6 +59,7 @@ __all__ = [
     "JsonBlock",
     "JsonObject",
     "JsonValue",
+    "Keyring",
     "Limits",
     "Message",
     "Outcome",
@@ -66,6 +68,9 @@ __all__ = [
     "ReferenceSource",
     "RefusalBlock",
     "Role",
+    "SealCheck",
+    "SealKey",
+    "SealStatus",
     "TextBlock",
     "ToolCallBlock",
     "ToolResultBlock",
@@ -81,10 +86,12 @@ __all__ = [
     "loads",
     "make_converter",
     "normalize",
+    "seal",
     "speedups_enabled",
     "structure",
     "transform_error",
     "unstructure",
+    "verify_seals",
 ]
 
 

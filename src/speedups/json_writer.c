@@ -1,6 +1,7 @@
 /* * JSON text: what json.dumps(value, ensure_ascii=True, allow_nan=False, separators=(",", ":")) writes, for
  * values built of exact dicts, lists, str, int, float, bool and None (and JsonObject/JsonArray). cb.dumps
  * uses it; anything else (a subclass, a non-string key, NaN, deep nesting) is handed back to json.
+ * dumps_ascii_sorted writes what the same call with sort_keys=True writes (seals' canonical form uses it).
  */
 
 #include "speedups.h"
@@ -11,6 +12,7 @@ typedef struct {
     char *data;
     Py_ssize_t size;
     Py_ssize_t capacity;
+    int sort_keys;        /* objects' keys in code point order, as json.dumps(sort_keys=True) */
 } Buffer;
 
 static int
@@ -183,6 +185,50 @@ write_number(Buffer *buf, PyObject *v, int is_float)
     return result;
 }
 
+static int write_value(Buffer *buf, PyObject *v, int depth, PyObject *part, PyObject *miss);
+
+/* An object with its keys sorted, as json.dumps(sort_keys=True) writes it; 0, 1 or -1 as write_value. The
+ * keys list holds the keys; comparing exact str keys, looking them up and writing run no Python code, so
+ * `v` cannot change meanwhile and its values may be borrowed. */
+static int
+write_sorted_object(Buffer *buf, PyObject *v, int depth, PyObject *miss)
+{
+    PyObject *keys = PyDict_Keys(v), *key, *value;
+    Py_ssize_t i, n;
+    int result = 0;
+
+    if (keys == NULL) {
+        return -1;
+    }
+    n = PyList_GET_SIZE(keys);
+    for (i = 0; i < n; i++) {
+        if (!PyUnicode_CheckExact(PyList_GET_ITEM(keys, i))) {
+            Py_DECREF(keys);
+            return 1;
+        }
+    }
+    if (PyList_Sort(keys) < 0 || buffer_write(buf, "{", 1) < 0) {
+        Py_DECREF(keys);
+        return -1;
+    }
+    for (i = 0; i < n && result == 0; i++) {
+        key = PyList_GET_ITEM(keys, i);
+        value = PyDict_GetItemWithError(v, key);
+        if (value == NULL) {
+            result = PyErr_Occurred() ? -1 : 1;
+        }
+        else if ((i > 0 && buffer_write(buf, ",", 1) < 0) || write_string(buf, key) < 0
+                 || buffer_write(buf, ":", 1) < 0) {
+            result = -1;
+        }
+        else {
+            result = write_value(buf, value, depth + 1, NULL, miss);
+        }
+    }
+    Py_DECREF(keys);
+    return result != 0 ? result : buffer_write(buf, "}", 1);
+}
+
 /* 0 on success, 1 to hand the value back, -1 on error. `part` (or NULL) is called for a value of no JSON
  * type, and what it returns is written in its place (without further calls) and released at once: only the
  * top-level value and the items of a tuple, which cannot change while Python code runs, are offered to it. */
@@ -216,6 +262,9 @@ write_value(Buffer *buf, PyObject *v, int depth, PyObject *part, PyObject *miss)
         return 1;
     }
     if (t == &PyDict_Type || t == JsonObject_Type) {
+        if (buf->sort_keys && PyDict_GET_SIZE(v) > 1) {
+            return write_sorted_object(buf, v, depth, miss);
+        }
         if (buffer_write(buf, "{", 1) < 0) {
             return -1;
         }
@@ -274,23 +323,19 @@ PyDoc_STRVAR(dumps_ascii_doc,
 "returning `miss` hands the whole value back.");
 
 static PyObject *
-speedups_dumps_ascii(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+dumps(PyObject *value, PyObject *miss, PyObject *part, int sort_keys)
 {
-    Buffer buf = {NULL, 0, 0};
+    Buffer buf = {NULL, 0, 0, sort_keys};
     PyObject *out = NULL;
     int result;
 
-    if (nargs != 2 && nargs != 3) {
-        PyErr_Format(PyExc_TypeError, "dumps_ascii() takes 2 or 3 arguments (%zd given)", nargs);
-        return NULL;
-    }
     if (!setup_done()) {
         return NULL;
     }
     if (buffer_reserve(&buf, 4096) < 0) {
         return NULL;
     }
-    result = write_value(&buf, args[0], 0, nargs == 3 && args[2] != Py_None ? args[2] : NULL, args[1]);
+    result = write_value(&buf, value, 0, part, miss);
     if (result == 0) {
         out = PyUnicode_New(buf.size, 127);
         if (out != NULL) {
@@ -298,13 +343,40 @@ speedups_dumps_ascii(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         }
     }
     else if (result == 1) {
-        out = Py_NewRef(args[1]);
+        out = Py_NewRef(miss);
     }
     PyMem_Free(buf.data);
     return out;
 }
 
+static PyObject *
+speedups_dumps_ascii(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2 && nargs != 3) {
+        PyErr_Format(PyExc_TypeError, "dumps_ascii() takes 2 or 3 arguments (%zd given)", nargs);
+        return NULL;
+    }
+    return dumps(args[0], args[1], nargs == 3 && args[2] != Py_None ? args[2] : NULL, 0);
+}
+
+PyDoc_STRVAR(dumps_ascii_sorted_doc,
+"dumps_ascii_sorted(value, miss, /)\n--\n\n"
+"As dumps_ascii without `part`, every object's keys in code point order: exactly what\n"
+"json.dumps(value, separators=(',', ':'), allow_nan=False, sort_keys=True) writes; `miss` for anything else.");
+
+static PyObject *
+speedups_dumps_ascii_sorted(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2) {
+        PyErr_Format(PyExc_TypeError, "dumps_ascii_sorted() takes 2 arguments (%zd given)", nargs);
+        return NULL;
+    }
+    return dumps(args[0], args[1], NULL, 1);
+}
+
 PyMethodDef cb_json_writer_methods[] = {
     {"dumps_ascii", (PyCFunction)(void (*)(void))speedups_dumps_ascii, METH_FASTCALL, dumps_ascii_doc},
+    {"dumps_ascii_sorted", (PyCFunction)(void (*)(void))speedups_dumps_ascii_sorted, METH_FASTCALL,
+     dumps_ascii_sorted_doc},
     {NULL, NULL, 0, NULL},
 };

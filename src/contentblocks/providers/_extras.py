@@ -96,6 +96,7 @@ BOOKKEEPING: frozenset[str] = frozenset(
         "openai/quality",
         "openai/size",
         "anthropic/citations",
+        "contentblocks/seal",
     }
 )
 
