@@ -17,30 +17,12 @@ ADAPTERS = {"anthropic": anthropic, "openai_chat": openai_chat, "openai_response
             "gemini": gemini}
 
 
-def _leading_system_as_instructions(payload: dict[str, Any]) -> dict[str, Any]:
-    """A Responses payload with a leading plain system item folded into ``instructions``.
-
-    The Responses writer sends a leading system message as ``instructions`` only when the message has no
-    metadata at all, so a sealed one goes as an input item: the same text, no loss, another field.
-    """
-    items = payload["input"]
-    if "instructions" in payload or not items:
-        return payload
-    first = items[0]
-    if first.get("role") == "system" and [part.get("type") for part in first["content"]] == ["input_text"]:
-        return {"instructions": first["content"][0]["text"], "input": items[1:]}
-    return payload
-
-
 def _convert(name: str, conversation: cb.Conversation) -> tuple[str, Any]:
     try:
         converted = ADAPTERS[name].to_provider(conversation)
     except (ValueError, TypeError) as e:  # whatever an adapter refuses, it must refuse sealed or not
         return "raised", type(e).__name__
-    payload = converted.payload
-    if name == "openai_responses":
-        payload = _leading_system_as_instructions(payload)
-    return json.dumps(payload, sort_keys=True), converted.losses
+    return json.dumps(converted.payload, sort_keys=True), converted.losses
 
 
 @pytest.mark.parametrize("name", ADAPTERS)

@@ -55,6 +55,7 @@ class Writer(PayloadWriter):
     namespace = NS
     target = TARGET
     own_state = frozenset(key for key in BOOKKEEPING if key.startswith(f"{NS}/"))
+    others_bookkeeping = BOOKKEEPING - own_state
     allow_lists = WIRE
 
     def __init__(self, issuer: str) -> None:
@@ -332,7 +333,9 @@ class Writer(PayloadWriter):
         items: list[Any] = []
         for i, message in enumerate(messages):
             path = f"$[{i}]"
-            if i == 0 and message.role == "system" and not message.metadata and is_plain(message.content):
+            # a leading plain system message is the instructions, unless its metadata says more than bookkeeping
+            plain_system = message.role == "system" and not message.metadata.keys() - self.others_bookkeeping
+            if i == 0 and plain_system and is_plain(message.content):
                 payload["instructions"] = message.content[0].text  # type: ignore[union-attr]
             elif message.role == "assistant":
                 items.extend(self.assistant_items(message, path))
