@@ -28,6 +28,7 @@ contentblocks.ValidationError: $.inlineData.size: unknown key (a Blob has: data,
 from __future__ import annotations
 
 import enum
+import functools
 import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeAlias
@@ -70,6 +71,7 @@ _CAMEL_HUMP = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _URLSAFE = str.maketrans("-_", "+/")
 
 
+@functools.lru_cache(maxsize=1024)  # wire names are few and read again for every part of every chunk
 def snake(wire: str) -> str:
     """The Python name an SDK gives a wire field: ``thoughtSignature`` -> ``thought_signature``, ``_meta`` -> ``meta``.
 

@@ -215,11 +215,11 @@ def field(raw: Mapping[str, Any], key: str, kind: type | tuple[type, ...], path:
         require(optional, f"{path}.{key}", "required field missing")
         return None
     value = raw[key]
-    ok = isinstance(value, kind) and not (
+    if isinstance(value, kind) and not (
         isinstance(value, bool) and bool not in (kind if isinstance(kind, tuple) else (kind,))
-    )
-    require(ok, f"{path}.{key}", f"expected {_kind_name(kind)}")
-    return value
+    ):
+        return value
+    raise fail(f"{path}.{key}", f"expected {_kind_name(kind)}")  # the message is built only on failure: hot path
 
 
 def _kind_name(kind: type | tuple[type, ...]) -> str:

@@ -117,10 +117,13 @@ def _check_json(value: object, path: str) -> None:
         stack.extend((member, depth + 1) for member in members)
 
 
+_PLAIN = frozenset({str, int, bool, type(None)})
+
+
 def _check_members(raw: dict[str, Any], path: str, skip: str = "") -> None:
-    """``_check_json`` of each member of ``raw`` but ``skip``, at the member's path."""
+    """``_check_json`` of each member of ``raw`` but ``skip``, at the member's path (a plain scalar needs none)."""
     for key, value in raw.items():
-        if key != skip:
+        if type(value) not in _PLAIN and key != skip:
             _check_json(value, f"{path}.{key}")
 
 
