@@ -36,14 +36,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from .._patterns import check_identifier
 from ..providers import gemini as adapter
 from ..providers._argument_checks import index_argument
 from ..providers._contract import Reply
 from ..providers._shapes import canonical, pick
-from ..providers._toolkit import model_family, obj
+from ..providers._toolkit import obj
 from ..providers.gemini._read import ISSUER, part_block
-from ..providers.gemini._reply import grounding_citations
+from ..providers.gemini._reply import call_ids, grounding_citations
 from ..providers.gemini._wire import CONTENT
 from ._errors import fail
 from ._events import StreamEvent
@@ -104,7 +103,7 @@ class Reader(StreamReader):
         self._top: dict[str, Any] = {}
         self._fields: dict[str, Any] = {}
         self._parts: list[_Part] = []
-        self._ids = (ISSUER, "gemini_call_0_")  # the issuer and the prefix of generated call ids, as the adapter's
+        self._ids = call_ids(None, None)  # the issuer and the prefix of generated call ids, as the adapter's
         self._stop_path = "$"  # where the finish or block reason came from
 
     def _read(self, event: dict[str, Any], path: str) -> None:
@@ -116,7 +115,7 @@ class Reader(StreamReader):
         reply = read_completed(adapter.from_response, {**self._top, "candidates": []}, path)
         self._emit.response(reply.model, reply.response_id, path,
                             {"model": f"{path}.modelVersion", "response_id": f"{path}.responseId"})
-        self._ids = _call_ids(reply.model, reply.response_id)
+        self._ids = call_ids(reply.model, reply.response_id)
         if pick(pick(event, "promptFeedback"), "blockReason") is not None:
             self._stop_path = f"{path}.promptFeedback.blockReason"
         candidates = pick(event, "candidates") or []
@@ -195,13 +194,6 @@ class Reader(StreamReader):
         response = self._response([part.completed() for part in self._parts])
         reply = read_completed(self._from_response, response, path)
         self._emit.finish(reply, path, where={"provider_stop_reason": self._stop_path})
-
-
-def _call_ids(model: str | None, response_id: str | None) -> tuple[str, str]:
-    """The issuer of a candidate's blocks and the prefix of its generated call ids, as ``from_response`` gives them."""
-    issuer = f"{ISSUER}/{model_family(model)}" if model else ISSUER
-    named = response_id and check_identifier(f"gemini_call_{response_id}_0") is None
-    return issuer, f"gemini_call_{response_id}_" if named else "gemini_call_0_"
 
 
 def events(stream: Iterable[object], *, candidate: int = 0) -> Iterator[StreamEvent]:

@@ -17,7 +17,7 @@ from .._usage import Count, read_usage
 from ._read import ISSUER, content_blocks
 from ._wire import CONTENT, USAGE
 
-__all__ = ["read_reply"]
+__all__ = ["call_ids", "read_reply"]
 
 _URI_SAFE = "%:/?#[]@!$&'()*+,;=-._~"
 _FILTERED = ("SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "IMAGE_SAFETY")
@@ -134,6 +134,19 @@ def _text(raw: object, path: str) -> str | None:
     return raw
 
 
+def call_ids(model: str | None, response_id: str | None) -> tuple[str, str]:
+    """The issuer of a candidate's blocks and the prefix of the ids generated for its calls that have none.
+
+    The prefix names the response where its id makes a valid identifier, so that ids stay distinct across turns.
+
+    >>> call_ids("gemini-2.5-flash", "resp_1"), call_ids(None, "no id!")
+    (('gemini/gemini-2.5-flash', 'gemini_call_resp_1_'), ('gemini', 'gemini_call_0_'))
+    """
+    issuer = f"{ISSUER}/{model_family(model)}" if model else ISSUER
+    named = response_id and check_identifier(f"gemini_call_{response_id}_0") is None
+    return issuer, f"gemini_call_{response_id}_" if named else "gemini_call_0_"
+
+
 def _candidate(candidate: Mapping[str, Any], path: str, model: str | None, response_id: str | None) -> Message | None:
     """The assistant message of one candidate, or ``None`` when it has no parts."""
     content = pick(candidate, "content")
@@ -142,9 +155,7 @@ def _candidate(candidate: Mapping[str, Any], path: str, model: str | None, respo
     content = canonical(content, CONTENT, f"{path}.content")
     if not content.get("parts"):
         return None
-    issuer = f"{ISSUER}/{model_family(model)}" if model else ISSUER
-    named = response_id and check_identifier(f"gemini_call_{response_id}_0") is None
-    ids = f"gemini_call_{response_id}_" if named else "gemini_call_0_"
+    issuer, ids = call_ids(model, response_id)
     blocks = content_blocks({**content, "role": "model"}, f"{path}.content", issuer, [], ids)
     blocks = grounding_citations(blocks, candidate, issuer, path)
     return build(Message, f"{path}.content", role="assistant", content=tuple(blocks))
