@@ -103,3 +103,17 @@ def stamped(
             for message in draw(conversations)
         ]
     )
+
+
+def anthropic_message(content: list[Any], stop_reason: str | None = "end_turn", **usage: int) -> dict[str, Any]:
+    """A Messages API response holding ``content``, as its JSON (validate it with the SDK for the object form)."""
+    return {
+        "id": "msg_1",
+        "type": "message",
+        "role": "assistant",
+        "model": "claude-sonnet-4-5",
+        "content": content,
+        "stop_reason": stop_reason,
+        "stop_sequence": None,
+        "usage": {"input_tokens": 5, "output_tokens": 7, **usage},
+    }

@@ -18,19 +18,16 @@ import typing
 from collections.abc import Callable
 from typing import Any
 
-import openai
 import pydantic
 from anthropic._models import construct_type as anthropic_construct
-from anthropic.lib.streaming._messages import accumulate_event
 from anthropic.types import Message, RawMessageStreamEvent
 from google.genai import types as genai
 from mcp.types import CallToolResult
 from openai._models import construct_type as openai_construct
-from openai.lib.streaming.chat import ChatCompletionStreamState
-from openai.lib.streaming.responses._responses import ResponseStreamState
 from openai.types.chat import ChatCompletion, ChatCompletionChunk
 from openai.types.responses import Response, ResponseStreamEvent
 
+from streaming.sdk_final import anthropic_final, chat_final, responses_final
 from streaming.test_gemini import concatenation
 
 __all__ = ["accumulate", "construct", "sdk_form", "sdk_stream"]
@@ -100,41 +97,10 @@ def sdk_stream(provider: str, events: list[Any]) -> list[Any]:
     return [build(e) for e in events]
 
 
-def _anthropic(events: list[Any]) -> Any:
-    snapshot, buffers = None, {}
-    for event in events:
-        snapshot = accumulate_event(event=event, current_snapshot=snapshot, json_bufs=buffers)
-    if snapshot is None:
-        raise LookupError("no event")
-    return snapshot
-
-
-def _openai_chat(chunks: list[Any]) -> Any:
-    state = ChatCompletionStreamState()
-    for chunk in chunks:
-        state.handle_chunk(chunk)
-    try:
-        return state.get_final_completion()
-    except (openai.LengthFinishReasonError, openai.ContentFilterFinishReasonError) as cut:
-        return cut.completion
-
-
-def _openai_responses(events: list[Any]) -> Any:
-    state = ResponseStreamState(input_tools=openai.omit, text_format=openai.omit)
-    final = None
-    for event in events:
-        for out in state.handle_event(event):
-            if out.type in {"response.completed", "response.incomplete", "response.failed"}:
-                final = out.response
-    if final is None:
-        raise LookupError("no terminal event")
-    return final
-
-
 _ACCUMULATORS: dict[str, Callable[[list[Any]], Any]] = {
-    "anthropic": _anthropic,
-    "openai_chat": _openai_chat,
-    "openai_responses": _openai_responses,
+    "anthropic": anthropic_final,
+    "openai_chat": chat_final,
+    "openai_responses": responses_final,
     "gemini": concatenation,
 }
 

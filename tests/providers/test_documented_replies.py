@@ -8,6 +8,7 @@ import pytest
 
 import contentblocks as cb
 from contentblocks.providers import anthropic, mcp, openai_chat, openai_responses
+from provider_checks import anthropic_message
 
 pytest.importorskip("anthropic")
 pytest.importorskip("openai")
@@ -17,18 +18,7 @@ from openai.types.responses import Response
 
 
 def _anthropic(content: list[Any], stop: str | None) -> AnthropicMessage:
-    return AnthropicMessage.model_validate(
-        {
-            "id": "msg_1",
-            "type": "message",
-            "role": "assistant",
-            "model": "claude-sonnet-4-5",
-            "content": content,
-            "stop_reason": stop,
-            "stop_sequence": None,
-            "usage": {"input_tokens": 5, "output_tokens": 0},
-        }
-    )
+    return AnthropicMessage.model_validate(anthropic_message(content, stop, output_tokens=0))
 
 
 def _chat(message: dict[str, Any], finish: str) -> ChatCompletion:

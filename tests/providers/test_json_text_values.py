@@ -10,6 +10,7 @@ import pytest
 
 import contentblocks as cb
 from contentblocks.providers import anthropic, gemini, openai_chat, openai_responses
+from provider_checks import anthropic_message
 
 anthropic_sdk = pytest.importorskip("anthropic")
 openai_sdk = pytest.importorskip("openai")
@@ -30,15 +31,7 @@ MCP_TOOL_USE = {
 
 
 def _anthropic_reply(*blocks: dict[str, Any]) -> Any:
-    return BetaMessage.model_validate({
-        "id": "msg_1",
-        "type": "message",
-        "role": "assistant",
-        "model": "claude-x",
-        "stop_reason": "end_turn",
-        "usage": {"input_tokens": 3, "output_tokens": 5},
-        "content": [*blocks, {"type": "text", "text": "Found it."}],
-    })
+    return BetaMessage.model_validate(anthropic_message([*blocks, {"type": "text", "text": "Found it."}]))
 
 
 def _responses_reply(item: dict[str, Any]) -> Any:

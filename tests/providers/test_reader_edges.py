@@ -13,6 +13,7 @@ from contentblocks.providers import anthropic, openai_chat, openai_responses
 from contentblocks.streaming import anthropic as anthropic_stream
 from contentblocks.streaming import openai_chat as chat_stream
 from contentblocks.streaming import openai_responses as responses_stream
+from provider_checks import anthropic_message
 from streaming.checks import load
 
 anthropic_sdk = pytest.importorskip("anthropic")
@@ -72,19 +73,6 @@ def _response(arguments: str) -> dict[str, Any]:
     }
 
 
-def _message(content: list[Any], stop: str = "end_turn") -> dict[str, Any]:
-    return {
-        "id": "msg_1",
-        "type": "message",
-        "role": "assistant",
-        "model": "claude-sonnet-4-5",
-        "content": content,
-        "stop_reason": stop,
-        "stop_sequence": None,
-        "usage": {"input_tokens": 5, "output_tokens": 7},
-    }
-
-
 @pytest.mark.parametrize("arguments", UNHOLDABLE)
 @pytest.mark.parametrize("form", ["dict", "sdk", "json"])
 def test_chat_arguments_a_block_cannot_hold_are_kept_raw_and_flagged(arguments, form):
@@ -127,7 +115,7 @@ def test_unholdable_arguments_go_back_to_openai_verbatim(arguments):
 def test_anthropic_input_a_block_cannot_hold_is_kept_as_its_json_text_flagged(text):
     """A tool_use input holding a 30-digit integer (or 1e400, or deep nesting) reads as its JSON text, flagged."""
     tool_use = {"type": "tool_use", "id": "toolu_1", "name": "lookup", "input": json.loads(text)}
-    response = _message([{"type": "text", "text": "Looking it up."}, tool_use], "tool_use")
+    response = anthropic_message([{"type": "text", "text": "Looking it up."}, tool_use], "tool_use")
     reply = anthropic.from_response(response)
     said, call = reply.message.content
     assert said == cb.TextBlock(text="Looking it up.")
@@ -144,7 +132,7 @@ def test_anthropic_sdk_message_with_a_huge_integer_reads():
         "name": "lookup",
         "input": {"order": 123456789012345678901234567890},
     }
-    message = AnthropicMessage.model_validate(_message([tool_use], "tool_use"))
+    message = AnthropicMessage.model_validate(anthropic_message([tool_use], "tool_use"))
     (call,) = anthropic.from_response(message).message.content
     assert call.input == '{"order":123456789012345678901234567890}'
 
@@ -204,7 +192,7 @@ def test_an_anthropic_input_kept_as_text_goes_back_as_the_object_it_was():
     """Sent back to Anthropic, an input kept as text is parsed back into the very object Anthropic sent, no loss."""
     huge = {"n": 123456789012345678901234567890, "deep": [[[1]]], "name": "Zürich"}
     tool_use = {"type": "tool_use", "id": "toolu_1", "name": "lookup", "input": huge}
-    reply = anthropic.from_response(AnthropicMessage.model_validate(_message([tool_use], "tool_use")))
+    reply = anthropic.from_response(AnthropicMessage.model_validate(anthropic_message([tool_use], "tool_use")))
     converted = anthropic.to_provider(cb.Conversation(messages=[cb.Message(role="user", content="Hi"), reply.message]))
     assert converted.payload["messages"][1]["content"][0]["input"] == huge
     assert converted.losses == ()
@@ -229,7 +217,7 @@ EMPTY_TEXT = {"type": "text", "text": ""}
 def test_an_empty_anthropic_text_block_is_left_out(form):
     """An empty text block (which the API sends before a tool_use) carries nothing and is left out."""
     tool_use = {"type": "tool_use", "id": "toolu_1", "name": "lookup", "input": {"q": "x"}}
-    raw = _message([EMPTY_TEXT, tool_use, {"type": "text", "text": "", "citations": None}], "tool_use")
+    raw = anthropic_message([EMPTY_TEXT, tool_use, {"type": "text", "text": "", "citations": None}], "tool_use")
     sdk = AnthropicMessage.model_validate(raw)
     response = {"dict": raw, "sdk": sdk, "dump": sdk.model_dump()}[form]
     reply = anthropic.from_response(response)
@@ -238,8 +226,8 @@ def test_an_empty_anthropic_text_block_is_left_out(form):
 
 def test_a_reply_of_only_empty_text_is_the_empty_reply():
     """A reply whose only content is empty text reads as a reply with no message, like empty content."""
-    reply = anthropic.from_response(AnthropicMessage.model_validate(_message([EMPTY_TEXT])))
-    empty = anthropic.from_response(_message([]))
+    reply = anthropic.from_response(AnthropicMessage.model_validate(anthropic_message([EMPTY_TEXT])))
+    empty = anthropic.from_response(anthropic_message([]))
     assert (reply.message, reply.stop_reason) == (None, "end_turn")
     assert reply == empty
 
@@ -286,7 +274,7 @@ def test_anthropic_citation_titles_longer_than_a_uri_are_kept():
         "encrypted_index": "Eo8B",
         "cited_text": "Grass is green.",
     }
-    response = _message([{"type": "text", "text": "Grass is green.", "citations": [citation]}])
+    response = anthropic_message([{"type": "text", "text": "Grass is green.", "citations": [citation]}])
     (text,) = anthropic.from_response(AnthropicMessage.model_validate(response)).message.content
     assert text.citations[0].title == LONG_TITLE
     document = {
@@ -298,7 +286,7 @@ def test_anthropic_citation_titles_longer_than_a_uri_are_kept():
         "end_char_index": 5,
     }
     (text,) = anthropic.from_response(
-        _message([{"type": "text", "text": "Grass", "citations": [document]}])
+        anthropic_message([{"type": "text", "text": "Grass", "citations": [document]}])
     ).message.content
     assert text.citations[0].title == LONG_TITLE
 

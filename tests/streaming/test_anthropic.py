@@ -20,10 +20,10 @@ from contentblocks.streaming import (
     anthropic,
 )
 from streaming.checks import assert_streams_progressively, dump_forms, fixtures, fold, load
+from streaming.sdk_final import anthropic_final as sdk_final
 
 sdk = pytest.importorskip("anthropic")
 pydantic = pytest.importorskip("pydantic")
-from anthropic.lib.streaming._messages import accumulate_event  # noqa: E402 - after the importorskip
 
 EVENT = pydantic.TypeAdapter(sdk.types.RawMessageStreamEvent)
 NAMES = fixtures("anthropic")
@@ -32,14 +32,6 @@ NAMES = fixtures("anthropic")
 def sdk_events(raw: list[dict[str, Any]]) -> list[Any]:
     """The SDK's event objects (the SDK's stream drops the ``ping`` keep-alives before they become objects)."""
     return [EVENT.validate_python(copy.deepcopy(event)) for event in raw if event["type"] != "ping"]
-
-
-def sdk_final(events: list[Any]) -> Any:
-    """The message the SDK's own accumulator builds from the events."""
-    snapshot, buffers = None, {}
-    for event in events:
-        snapshot = accumulate_event(event=event, current_snapshot=snapshot, json_bufs=buffers)
-    return snapshot
 
 
 FORMS = dump_forms(sdk_events)

@@ -16,11 +16,11 @@ import contentblocks as cb
 from contentblocks.providers import anthropic as adapter
 from contentblocks.streaming import BlockEnded, StreamError, anthropic
 from streaming.checks import load
+from streaming.sdk_final import anthropic_final
 
 sdk = pytest.importorskip("anthropic")
 httpx = pytest.importorskip("httpx2")
 from anthropic._models import construct_type  # noqa: E402 - after the importorskip
-from anthropic.lib.streaming._messages import accumulate_event  # noqa: E402
 
 # The SDK objects built here hold junk on purpose; pydantic warns when it dumps them.
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
@@ -38,10 +38,7 @@ def constructed(raw: list[dict[str, Any]]) -> list[Any]:
 
 def accumulated(raw: list[dict[str, Any]]) -> Any:
     """The message the SDK's own accumulator builds from the events."""
-    snapshot, buffers = None, {}
-    for event in constructed(raw):
-        snapshot = accumulate_event(event=event, current_snapshot=snapshot, json_bufs=buffers)
-    return snapshot
+    return anthropic_final(constructed(raw))
 
 
 def forms(raw: list[dict[str, Any]]) -> list[Any]:

@@ -15,11 +15,12 @@ from contentblocks.providers import openai_chat as adapter
 from contentblocks.streaming import ArgumentsAppended, ReplyBuilder, StreamError, ToolCallIdentified, openai_chat
 from contentblocks.streaming.openai_chat import _merge, _plain
 from streaming.checks import assert_streams_progressively, dump_forms, fixtures, fold, load
+from streaming.sdk_final import chat_final as sdk_final
 
 sdk = pytest.importorskip("openai")
 from openai._models import construct_type  # noqa: E402 - after the importorskip
 from openai.lib.streaming._deltas import accumulate_delta  # noqa: E402
-from openai.lib.streaming.chat import ChatCompletionStream, ChatCompletionStreamState  # noqa: E402
+from openai.lib.streaming.chat import ChatCompletionStream  # noqa: E402
 from openai.types.chat import ChatCompletionChunk  # noqa: E402
 
 NAMES = fixtures("openai_chat")
@@ -27,21 +28,6 @@ NAMES = fixtures("openai_chat")
 
 def sdk_chunks(raw: list[dict[str, Any]]) -> list[Any]:
     return [ChatCompletionChunk.model_validate(copy.deepcopy(chunk)) for chunk in raw]
-
-
-def sdk_final(chunks: list[Any]) -> Any:
-    """The completion the SDK's own stream state builds from the chunks.
-
-    ``get_final_completion`` refuses a completion cut by the length limit or the content filter; the error it
-    raises carries the completion the state built, which is what is read then.
-    """
-    state = ChatCompletionStreamState()
-    for chunk in chunks:
-        state.handle_chunk(chunk)
-    try:
-        return state.get_final_completion()
-    except (sdk.LengthFinishReasonError, sdk.ContentFilterFinishReasonError) as cut:
-        return cut.completion
 
 
 FORMS = dump_forms(sdk_chunks)

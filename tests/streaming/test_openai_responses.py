@@ -12,9 +12,9 @@ import contentblocks as cb
 from contentblocks.providers import openai_responses as adapter
 from contentblocks.streaming import CitationAdded, ReasoningAppended, ReplyBuilder, StreamError, openai_responses
 from streaming.checks import assert_streams_progressively, dump_forms, fixtures, fold, load
+from streaming.sdk_final import responses_final as sdk_final
 
 sdk = pytest.importorskip("openai")
-from openai.lib.streaming.responses._responses import ResponseStreamState  # noqa: E402 - after the importorskip
 from openai.types.responses import ResponseStreamEvent  # noqa: E402
 
 NAMES = fixtures("openai_responses")
@@ -24,17 +24,6 @@ _CLASSES = {cls.model_fields["type"].annotation.__args__[0]: cls
 
 def sdk_events(raw: list[dict[str, Any]]) -> list[Any]:
     return [_CLASSES[event["type"]].model_validate(copy.deepcopy(event)) for event in raw]
-
-
-def sdk_final(events: list[Any]) -> Any:
-    """The response the SDK's own stream state completes (the ``response`` of its terminal event)."""
-    state = ResponseStreamState(input_tools=sdk.omit, text_format=sdk.omit)
-    final = None
-    for event in events:
-        for out in state.handle_event(event):
-            if out.type in {"response.completed", "response.incomplete", "response.failed"}:
-                final = out.response
-    return final
 
 
 FORMS = dump_forms(sdk_events)
