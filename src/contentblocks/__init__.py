@@ -40,6 +40,7 @@ from ._model import (
     UrlSource,
 )
 from ._rules import Limits
+from ._sanitize import SanitizePolicy, sanitize
 from ._schema import json_schema
 from ._sealing import Keyring, SealCheck, SealKey, SealStatus, seal, verify_seals
 
@@ -68,6 +69,7 @@ __all__ = [
     "ReferenceSource",
     "RefusalBlock",
     "Role",
+    "SanitizePolicy",
     "SealCheck",
     "SealKey",
     "SealStatus",
@@ -86,6 +88,7 @@ __all__ = [
     "loads",
     "make_converter",
     "normalize",
+    "sanitize",
     "seal",
     "speedups_enabled",
     "structure",
