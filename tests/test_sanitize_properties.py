@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 import contentblocks as cb
 from contentblocks._sanitize._walk import NATIVE_FLAGS
 from contentblocks.providers import anthropic, gemini, openai_chat, openai_responses
-from strategies import FORGED, conversations, hostile_histories
+from history_strategies import hostile_histories
+from strategies import FORGED, conversations
 
 SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 KEY = cb.SealKey("k1", b"k" * 32)

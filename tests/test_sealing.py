@@ -18,7 +18,8 @@ from contentblocks._sealing import SEAL_KEY, canonical_bytes
 from contentblocks._sealing._canonical import reference_canonical_bytes
 from contentblocks.preconf import cbor2 as cb_cbor2
 from contentblocks.preconf import msgpack as cb_msgpack
-from strategies import conversations, json_values, message_edits, messages, seal_keys
+from history_strategies import message_edits, seal_keys
+from strategies import conversations, json_values, messages
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 KEY = cb.SealKey("k1", b"k" * 32)
