@@ -183,9 +183,9 @@ class Reader(StreamReader):
         if neutral is not None:
             if kind == "redacted_thinking":
                 self._emit.redacted(neutral, read_block(native, block.path).redacted)
-            key = "text" if "text" in native else "thinking"
-            self._emit.text(neutral, native.get(key) or "", f"{where}.{key}")
-            self._emit.signature(neutral, native.get("signature") or "", f"{where}.signature")
+            if key is not None:  # a text or thinking start's own text (and signature); no other kind has any
+                self._emit.text(neutral, native[key] or "", f"{where}.{key}")
+                self._emit.signature(neutral, native.get("signature") or "", f"{where}.signature")
             for k, citation in enumerate(block.citations):
                 self._emit.citation(neutral, _citation(citation, f"{where}.citations[{k}]"))
 

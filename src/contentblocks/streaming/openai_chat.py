@@ -246,6 +246,8 @@ class Reader(StreamReader):
             raise fail(f"{path}.object", f"not a chat completion chunk: {preview(str(kind))}")
         choices = field(event, "choices", list, path)
         _check_members(event, path, skip="choices")
+        for key in ("id", "model"):  # the SDK's state takes them from any chunk, a head chunk this reader skips too
+            field(event, key, str, path, optional=True)
         if self._head is None and not (kind == "" and not choices):  # Azure's prompt filter results: no completion
             self._head = {key: value for key, value in event.items() if key not in {"choices", "usage", "obfuscation"}}
             reply = read_completed(self._from_response, self._completion(), path)

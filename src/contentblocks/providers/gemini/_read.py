@@ -150,8 +150,19 @@ def _result(fr: Mapping[str, Any], path: str, pending: list[ToolCallBlock], meta
     )
 
 
-def _text(part: Mapping[str, Any], path: str, issuer: str, meta: dict[str, Any]) -> Block:
-    text, signature = part["text"], part.get("thoughtSignature")
+def _signature(part: Mapping[str, Any], path: str) -> Any:
+    """The part's ``thoughtSignature``, or ``None``; one a reasoning block refuses is reported at its own key."""
+    signature = part.get("thoughtSignature")
+    if signature is not None:
+        try:
+            ReasoningBlock(signature=signature)
+        except ValidationError as e:
+            raise reroot(e, f"{path}.thoughtSignature", "$.signature") from None
+    return signature
+
+
+def _text(part: Mapping[str, Any], path: str, issuer: str, meta: dict[str, Any], signature: Any) -> Block:
+    text = part["text"]
     if text == "":
         if signature is None:  # nothing to hold but the part itself: kept as it was, so it goes back the same
             return JsonBlock(value="", metadata={**meta, f"{NS}/part": "text"})
@@ -183,14 +194,14 @@ def part_block(part: Mapping[str, Any], path: str, issuer: str, pending: list[To
     if len(kinds) > 1:
         raise fail(path, f"a part holds one kind of content; this one holds {kinds[0]} and {kinds[1]}")
     meta: dict[str, Any] = {f"{NS}/{k}": part[k] for k in PART_EXTRAS if k in part}
-    signature = part.get("thoughtSignature")
+    signature = _signature(part, path)
     if not kinds:
         if signature is None:
             raise fail(path, f"a part with no content (it needs one of {', '.join(DATA_KINDS)})")
         return ReasoningBlock(signature=signature, metadata={**meta, ISSUER_KEY: issuer})
     kind = kinds[0]
     if kind == "text":
-        return _text(part, path, issuer, meta)
+        return _text(part, path, issuer, meta, signature)
     if signature is not None:
         meta.update({SIG: signature, ISSUER_KEY: issuer})
     where = f"{path}.{kind}"

@@ -190,7 +190,14 @@ def _citations(annotations: list[Any], text: str, path: str) -> tuple[tuple[Cita
     for k, item in enumerate(annotations):
         note = obj(plain(item), f"{path}[{k}]")
         if note.get("type") != "url_citation":
-            other.append(drop_nulls(note))
+            kept = drop_nulls(note)
+            span = kept.get("url_citation")
+            if isinstance(span, dict):  # the SDK reads its span as a citation's, whatever the annotation's type
+                for key in ("start_index", "end_index"):
+                    number = position(span.get(key), f"{path}[{k}].url_citation.{key}")
+                    if number is not None:
+                        span[key] = number
+            other.append(kept)
             continue
         cite_path = f"{path}[{k}].url_citation"
         cite = present(obj(note.get("url_citation"), cite_path))
