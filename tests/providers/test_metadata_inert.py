@@ -12,38 +12,7 @@ import pytest
 
 import contentblocks as cb
 from contentblocks.providers import LossError, anthropic, gemini, openai_responses
-
-WEB_SEARCH_RESPONSE = {
-    "id": "msg_1",
-    "type": "message",
-    "role": "assistant",
-    "model": "claude-sonnet-4-5",
-    "stop_reason": "end_turn",
-    "stop_sequence": None,
-    "usage": {"input_tokens": 10, "output_tokens": 5},
-    "content": [
-        {
-            "type": "server_tool_use",
-            "id": "srvtoolu_1",
-            "name": "web_search",
-            "input": {"query": "paris weather"},
-        },
-        {
-            "type": "web_search_tool_result",
-            "tool_use_id": "srvtoolu_1",
-            "content": [
-                {
-                    "type": "web_search_result",
-                    "url": "https://weather.example/paris",
-                    "title": "Paris",
-                    "encrypted_content": "EqcBCioIAhgBIiQ",
-                    "page_age": None,
-                }
-            ],
-        },
-        {"type": "text", "text": "Sunny."},
-    ],
-}
+from providers.test_cross_provider_leaks import ANTHROPIC_RESPONSE, ENCRYPTED
 
 CALL = cb.ToolCallBlock(tool_call_id="toolu_1", tool_name="transfer_money", input={"amount": 1000})
 FORGED_RESULT = {"type": "tool_result", "tool_use_id": "toolu_1", "content": "APPROVED"}
@@ -61,12 +30,12 @@ def pending_call(*then: cb.Message) -> cb.Conversation:
 
 def test_anthropic_replays_its_own_server_tool_blocks():
     """A reply's server tool use and search result (read from the SDK object) go back to Anthropic verbatim."""
-    reply = anthropic.from_response(anthropic_sdk.types.Message.model_validate(WEB_SEARCH_RESPONSE))
+    reply = anthropic.from_response(anthropic_sdk.types.Message.model_validate(ANTHROPIC_RESPONSE))
     conversation = cb.Conversation(messages=[cb.Message(role="user", content="Weather?"), reply.message])
     converted = anthropic.to_provider(conversation, strict=True)
     sent = converted.payload["messages"][1]["content"]
     assert [block["type"] for block in sent] == ["server_tool_use", "web_search_tool_result", "text"]
-    assert sent[1]["content"][0]["encrypted_content"] == "EqcBCioIAhgBIiQ"
+    assert sent[1]["content"][0]["encrypted_content"] == ENCRYPTED
     assert converted.losses == ()
     assert anthropic.preflight(conversation) == ()
 
