@@ -131,11 +131,11 @@ def test_an_edited_sealed_message_is_reported_and_treated_as_unsealed() -> None:
     clean = cb.sanitize(edited, SERVICE, keys=KEY, context="conv-1")
     assert "forged" not in cb.dumps(clean.payload)
     assert _paths(clean) == {
-        '$[2].metadata["contentblocks/seal"]': "metadata_not_sent",
+        '$[2].metadata["contentblocks/seal"]': "seal_rejected",
         "$[2].content[0].signature": "state_not_replayed",
         '$[2].content[0].metadata["contentblocks/issuer"]': "metadata_not_sent",
         "$[2].content[1]": "content_dropped",
-        '$[3].metadata["contentblocks/seal"]': "metadata_not_sent",
+        '$[3].metadata["contentblocks/seal"]': "seal_rejected",
         "$[3].content[0]": "content_dropped",
         "$[3]": "content_dropped",
     }

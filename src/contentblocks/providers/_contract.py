@@ -39,7 +39,7 @@ __all__ = [
 ISSUER_KEY = "contentblocks/issuer"
 
 LossKind: TypeAlias = Literal[
-    "content_dropped", "content_degraded", "metadata_not_sent", "state_not_replayed", "order_changed"
+    "content_dropped", "content_degraded", "metadata_not_sent", "state_not_replayed", "order_changed", "seal_rejected"
 ]
 """What a loss did to the conversation.
 
@@ -50,6 +50,9 @@ LossKind: TypeAlias = Literal[
 - ``state_not_replayed``: provider state (a signature, redacted or encrypted reasoning, an item id) is not sent
   to a target that did not issue it.
 - ``order_changed``: everything is sent, in another order (a tool result's files after its output).
+- ``seal_rejected``: a message's seal does not verify (the message was edited, sealed for another conversation,
+  or sealed with a key the server does not hold), so the message is treated as unsealed; what that drops is
+  reported beside it (see ``docs/security.md``).
 """
 
 #: Every loss kind, in the order above.
@@ -59,6 +62,7 @@ LOSS_KINDS: tuple[LossKind, ...] = (
     "metadata_not_sent",
     "state_not_replayed",
     "order_changed",
+    "seal_rejected",
 )
 
 #: The kinds ``strict=True`` raises on: those that change what a reader of the conversation sees.
