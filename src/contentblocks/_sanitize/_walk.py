@@ -29,11 +29,6 @@ __all__ = ["NATIVE_FLAGS", "sanitize"]
 #: The metadata keys that flag a JSON block as a provider-run item (provider state).
 NATIVE_FLAGS = frozenset(kinds.flag for kinds in NATIVE_KINDS.values())
 
-_SEAL_REASONS = {
-    "broken": "the seal does not verify (the message was edited, or sealed for another conversation)",
-    "unknown_key": "the seal names a key this server does not hold",
-}
-
 
 def _key_path(path: str, key: str) -> str:
     return f"{path}.metadata[{json.dumps(key, ensure_ascii=False)}]"
@@ -248,9 +243,8 @@ def sanitize(
                 continue
             reason = "a sealed message out of place (replayed or reordered: its tool blocks do not pair)"
             walk.lose(_key_path(path, SEAL_KEY), f"{reason}; treated as unsealed", "seal_rejected")
-        elif check.status != "unsealed":
-            reason = _SEAL_REASONS.get(check.status, "the seal is malformed")
-            walk.lose(_key_path(path, SEAL_KEY), f"{reason}; treated as unsealed", "seal_rejected")
+        elif check.rejection is not None:
+            walk.lose(_key_path(path, SEAL_KEY), f"{check.rejection}; treated as unsealed", "seal_rejected")
         cleaned = walk.unsealed(message, path)
         if cleaned is not None:
             kept.append(cleaned)

@@ -51,6 +51,24 @@ class SealCheck:
     status: SealStatus
     key_id: str | None = None
 
+    @property
+    def rejection(self) -> str | None:
+        """Why a seal present is not believed, in words a server log can show; ``None`` when sealed or unsealed.
+
+        >>> import contentblocks as cb
+        >>> cb.SealCheck("broken", "k1").rejection
+        'the seal does not verify (the message was edited, or sealed for another context)'
+        >>> cb.SealCheck("broken").rejection, cb.SealCheck("sealed", "k1").rejection
+        ('the seal is malformed', None)
+        """
+        if self.status == "unknown_key":
+            return "the seal names a key that is not in the keyring"
+        if self.status != "broken":
+            return None
+        if self.key_id is None:
+            return "the seal is malformed"
+        return "the seal does not verify (the message was edited, or sealed for another context)"
+
 
 _UNSEALED = SealCheck("unsealed")
 _MALFORMED = SealCheck("broken")

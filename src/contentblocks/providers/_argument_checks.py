@@ -22,6 +22,7 @@ from typing import Any
 
 from .._conversation import Conversation
 from .._model import Block, Message, ToolResultBlock
+from .._sealing import Keyring, SealKey, as_keyring
 from ._contract import Converted, LossKind, Reply, raising_kinds
 
 __all__ = [
@@ -29,6 +30,7 @@ __all__ = [
     "flag_argument",
     "index_argument",
     "issuer_argument",
+    "keys_argument",
     "option_argument",
     "reading_argument",
     "strict_argument",
@@ -102,6 +104,23 @@ def issuer_argument(value: object, call: str) -> str | None:
         return value
     msg = f"{call} takes issuer= as a string such as 'anthropic' or 'gemini/gemini-2.5-pro', got {_described(value)}"
     raise TypeError(msg)
+
+
+def keys_argument(keys: object, context: object, call: str) -> tuple[Keyring | None, bytes]:
+    """``keys`` (a ``SealKey``, a ``Keyring`` or ``None``) and ``context`` (``str`` or ``bytes``, only with keys)."""
+    if keys is not None and not isinstance(keys, (SealKey, Keyring)):
+        # the type alone: a string here may well be the secret itself
+        msg = f"{call} takes keys= as a cb.SealKey or a cb.Keyring, got a {type(keys).__name__}"
+        raise TypeError(msg)
+    if not isinstance(context, (str, bytes)):
+        msg = f"{call} takes context= as a str or bytes, got {_described(context)}"
+        raise TypeError(msg)
+    if keys is None:
+        if context:
+            msg = f"{call} got context= without keys=: the context only matters when seals are verified"
+            raise TypeError(msg)
+        return None, b""
+    return as_keyring(keys), context.encode("utf-8") if isinstance(context, str) else context
 
 
 def index_argument(value: object, name: str, call: str) -> int:

@@ -19,6 +19,7 @@ __all__ = [
     "ISSUER_KEY",
     "LOSS_KINDS",
     "STOP_REASONS",
+    "UNVERIFIED",
     "Converted",
     "EmptyReplyError",
     "Loss",
@@ -29,6 +30,7 @@ __all__ = [
     "Reply",
     "StopReason",
     "Usage",
+    "issued_by",
     "issuer_matches",
     "raising_kinds",
 ]
@@ -37,6 +39,9 @@ __all__ = [
 #: signature or the redacted/encrypted reasoning: ``"anthropic"``, or ``"gemini/gemini-2.5-pro"`` where the
 #: provider ties it to a model family.
 ISSUER_KEY = "contentblocks/issuer"
+
+#: The issuer recorded on the state of a message whose seal did not verify: it matches no target.
+UNVERIFIED = "contentblocks/unverified"
 
 LossKind: TypeAlias = Literal[
     "content_dropped", "content_degraded", "metadata_not_sent", "state_not_replayed", "order_changed", "seal_rejected"
@@ -212,12 +217,15 @@ class LossRecorder:
         """Record a loss of ``kind`` at ``path``."""
         self.losses.append(Loss(path, reason, kind))
 
-    def finish(self, payload: PayloadT, *, strict: bool | Iterable[LossKind]) -> Converted[PayloadT]:
-        """The payload and its losses; ``LossError`` with the losses of the kinds ``strict`` names, if any."""
+    def finish(
+        self, payload: PayloadT, *, strict: bool | Iterable[LossKind], before: tuple[Loss, ...] = ()
+    ) -> Converted[PayloadT]:
+        """The payload and its losses (``before`` first); ``LossError`` with those of the kinds ``strict`` names."""
         raising = raising_kinds(strict)
-        if fatal := [loss for loss in self.losses if loss.kind in raising]:
+        losses = (*before, *self.losses)
+        if fatal := [loss for loss in losses if loss.kind in raising]:
             raise LossError(fatal)
-        return Converted(payload, tuple(self.losses))
+        return Converted(payload, losses)
 
 
 def _count(value: object) -> int | None:
@@ -367,3 +375,16 @@ def issuer_matches(recorded: object, target: str) -> bool:
 
 for _public in (Loss, Converted, LossError, Usage, Reply, EmptyReplyError, Rejection):
     _public.__module__ = "contentblocks.providers"
+
+
+def issued_by(recorded: object) -> str:
+    """How a loss reason names the origin of provider state, from its recorded issuer.
+
+    >>> issued_by("openai"), issued_by(None)
+    ("issued by 'openai'", 'issued by an unknown issuer')
+    >>> issued_by(UNVERIFIED)
+    'from a message whose seal did not verify'
+    """
+    if recorded == UNVERIFIED:
+        return "from a message whose seal did not verify"
+    return f"issued by {recorded!r}" if type(recorded) is str else "issued by an unknown issuer"

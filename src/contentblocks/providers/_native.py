@@ -38,7 +38,7 @@ from .._model import JsonBlock
 from .._patterns import check_url
 from .._rules import DEFAULT_LIMITS
 from ._arguments import JSON_TEXT, value_of
-from ._contract import ISSUER_KEY, LossKind, issuer_matches
+from ._contract import ISSUER_KEY, LossKind, issued_by, issuer_matches
 
 __all__ = [
     "ANTHROPIC",
@@ -218,9 +218,8 @@ def replay_refusal(block: JsonBlock, kinds: NativeKinds, *, role: str, issuer: s
         return Refusal(f"{kind} goes back only in a message of role {where}", "content_degraded")
     recorded = block.metadata.get(ISSUER_KEY)
     if recorded is not None and not issuer_matches(recorded, (issuer or kinds.provider).split("/", 1)[0]):
-        who = repr(recorded) if type(recorded) is str else "an unknown issuer"
         reason = "a provider-run item goes back only to its issuer; "
-        reason += f"{kind} issued by {who} not sent to {kinds.provider}"
+        reason += f"{kind} {issued_by(recorded)} not sent to {kinds.provider}"
         return Refusal(reason, "state_not_replayed")
     if _bad_url(item(block)) is not None:
         return Refusal("it holds a URL that is not an absolute http(s) URL with a host", "content_degraded")

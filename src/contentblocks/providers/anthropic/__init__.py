@@ -35,8 +35,10 @@ from collections.abc import Iterable
 from typing import Any, cast
 
 from ..._conversation import Conversation
+from ..._sealing import Keyring, SealKey
 from .._argument_checks import conversation_argument, flag_argument, issuer_argument, reading_argument, strict_argument
 from .._contract import Converted, LossKind, Rejection, Reply
+from .._provenance import with_provenance
 from ._checks import RULES, check
 from ._read import read_conversation
 from ._reply import read_reply
@@ -71,7 +73,12 @@ ISSUER = "anthropic"
 
 
 def to_provider(
-    conversation: Conversation, *, strict: bool | Iterable[LossKind] = False, issuer: str | None = None
+    conversation: Conversation,
+    *,
+    strict: bool | Iterable[LossKind] = False,
+    issuer: str | None = None,
+    keys: SealKey | Keyring | None = None,
+    context: str | bytes = b"",
 ) -> Converted[AnthropicRequest]:
     """The ``system`` and ``messages`` request fields carrying ``conversation``, and what did not survive.
 
@@ -81,6 +88,11 @@ def to_provider(
             (``content_dropped``, ``content_degraded``), or the kinds named.
         issuer: who may receive reasoning signatures and redacted reasoning (``"anthropic"`` by default);
             reasoning issued by anyone else is dropped and reported.
+        keys: the server's ``cb.SealKey`` or ``cb.Keyring``: provider state (signatures, redacted reasoning,
+            provider-run items) is then sent only from messages whose seal verifies, so that its issuer is a
+            sealed fact (see ``docs/security.md``). Without keys the recorded issuer is believed, which is
+            right only for a history that never left the server.
+        context: the context the messages were sealed with (only with ``keys``).
 
     Returns:
         ``Converted(payload, losses)``: ``payload`` holds ``messages`` and, when there are instructions,
@@ -103,14 +115,15 @@ def to_provider(
     >>> [(loss.kind, loss.path) for loss in result.losses]
     [('metadata_not_sent', '$[0].metadata["app/latency_ms"]'), ('state_not_replayed', '$[1].content[0]')]
     >>> print(result.losses[1].reason)
-    reasoning state issued by 'openai' is only sent back to it, not to 'anthropic'; dropped
+    reasoning state issued by 'openai' is sent back only to its issuer, not to 'anthropic'; dropped
     """
     call = "anthropic.to_provider"
     conversation_argument(conversation, call)
     raising = strict_argument(strict, call)
     target = issuer_argument(issuer, call)
+    conversation, rejected = with_provenance(conversation, keys, context, call)
     written = write_conversation(conversation, ISSUER if target is None else target)
-    return written.losses.finish(cast("AnthropicRequest", written.payload), strict=raising)
+    return written.losses.finish(cast("AnthropicRequest", written.payload), strict=raising, before=rejected)
 
 
 def from_provider(payload: Any) -> Conversation:
@@ -160,7 +173,12 @@ def from_response(response: Any) -> Reply:
 
 
 def preflight(
-    conversation: Conversation, *, thinking: bool = False, issuer: str | None = None
+    conversation: Conversation,
+    *,
+    thinking: bool = False,
+    issuer: str | None = None,
+    keys: SealKey | Keyring | None = None,
+    context: str | bytes = b"",
 ) -> tuple[Rejection, ...]:
     """What the Messages API would refuse in the request ``to_provider(conversation, issuer=issuer)`` writes.
 
@@ -170,6 +188,9 @@ def preflight(
             must then start with its (unmodified) thinking block.
         issuer: as for ``to_provider``: reasoning another issuer produced is not sent, and so cannot count as
             the thinking block a tool call needs.
+        keys: as for ``to_provider``: state from a message whose seal does not verify is not sent, so it
+            cannot count where a rule needs it.
+        context: as for ``to_provider``.
 
     Returns:
         One ``Rejection`` per problem, each naming its rule (``RULES`` lists them; the docs page gives the
@@ -193,5 +214,6 @@ def preflight(
     call = "anthropic.preflight"
     conversation_argument(conversation, call)
     target = issuer_argument(issuer, call)
+    conversation, _ = with_provenance(conversation, keys, context, call)
     written = write_conversation(conversation, ISSUER if target is None else target)
     return check(written, thinking=flag_argument(thinking, "thinking", call))

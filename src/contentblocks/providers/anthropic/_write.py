@@ -21,7 +21,7 @@ from ..._model import (
     UrlSource,
 )
 from .._arguments import object_input, text_of, value_of
-from .._contract import ISSUER_KEY, LossRecorder, issuer_matches
+from .._contract import ISSUER_KEY, LossRecorder, issued_by, issuer_matches
 from .._extras import PayloadWriter
 from .._media import lower_media_type
 from .._native import ANTHROPIC, foreign_reason, foreign_state, replay_refusal
@@ -197,10 +197,9 @@ class _Writer(PayloadWriter):
             )
             return None
         if not issuer_matches(issuer, self.issuer):
-            who = repr(issuer) if type(issuer) is str else "an unknown issuer"
             self.loss(
                 path,
-                f"reasoning state issued by {who} is only sent back to it, not to {self.issuer!r}; dropped",
+                f"reasoning state {issued_by(issuer)} is sent back only to its issuer, not to {self.issuer!r}; dropped",
                 "state_not_replayed",
             )
             return None

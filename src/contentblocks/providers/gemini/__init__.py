@@ -39,6 +39,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, cast
 
 from ..._conversation import Conversation
+from ..._sealing import Keyring, SealKey
 from .._argument_checks import (
     conversation_argument,
     flag_argument,
@@ -48,6 +49,7 @@ from .._argument_checks import (
     strict_argument,
 )
 from .._contract import Converted, LossKind, Rejection, Reply
+from .._provenance import with_provenance
 from .._shapes import canonical, pick
 from .._toolkit import fail, obj, plain
 from ._checks import check
@@ -61,7 +63,12 @@ __all__ = ["GeminiRequest", "from_provider", "from_response", "preflight", "to_p
 
 
 def to_provider(
-    conversation: Conversation, *, strict: bool | Iterable[LossKind] = False, issuer: str | None = None
+    conversation: Conversation,
+    *,
+    strict: bool | Iterable[LossKind] = False,
+    issuer: str | None = None,
+    keys: SealKey | Keyring | None = None,
+    context: str | bytes = b"",
 ) -> Converted[GeminiRequest]:
     """The ``systemInstruction`` and ``contents`` request fields for ``conversation``, and what did not survive.
 
@@ -70,6 +77,11 @@ def to_provider(
         strict: the loss kinds that raise instead of being returned (``True``: the content kinds).
         issuer: the target for thought signatures, ``"gemini"`` or ``"gemini/<model family>"`` (``"gemini"``
             when not given); signatures issued by anyone else are dropped and reported.
+        keys: the server's ``cb.SealKey`` or ``cb.Keyring``: provider state (signatures, redacted reasoning,
+            provider-run items) is then sent only from messages whose seal verifies, so that its issuer is a
+            sealed fact (see ``docs/security.md``). Without keys the recorded issuer is believed, which is
+            right only for a history that never left the server.
+        context: the context the messages were sealed with (only with ``keys``).
 
     Raises:
         LossError: when a loss of a kind ``strict`` names would occur.
@@ -87,8 +99,9 @@ def to_provider(
     conversation_argument(conversation, call)
     raising = strict_argument(strict, call)
     writer = Writer(issuer_argument(issuer, call) or ISSUER)
+    conversation, rejected = with_provenance(conversation, keys, context, call)
     payload = writer.write(tuple(conversation))
-    return writer.losses.finish(cast("GeminiRequest", payload), strict=raising)
+    return writer.losses.finish(cast("GeminiRequest", payload), strict=raising, before=rejected)
 
 
 def from_provider(payload: Mapping[str, Any] | Sequence[Any]) -> Conversation:
@@ -149,7 +162,12 @@ def from_response(response: object, *, candidate: int = 0) -> Reply:
 
 
 def preflight(
-    conversation: Conversation, *, issuer: str | None = None, require_signatures: bool = False
+    conversation: Conversation,
+    *,
+    issuer: str | None = None,
+    require_signatures: bool = False,
+    keys: SealKey | Keyring | None = None,
+    context: str | bytes = b"",
 ) -> tuple[Rejection, ...]:
     """What Gemini would refuse in the request ``to_provider(conversation, issuer=issuer)`` makes, before it is sent.
 
@@ -158,6 +176,9 @@ def preflight(
         issuer: the target, as for ``to_provider`` (which signatures are sent depends on it).
         require_signatures: check the thought signatures Gemini 3 models require on function calls (the first
             call of each step of the current turn); earlier models do not validate them.
+        keys: as for ``to_provider``: state from a message whose seal does not verify is not sent, so it
+            cannot count where a rule needs it.
+        context: as for ``to_provider``.
 
     >>> import contentblocks as cb
     >>> from contentblocks.providers import gemini
@@ -173,4 +194,5 @@ def preflight(
     conversation_argument(conversation, call)
     target = issuer_argument(issuer, call) or ISSUER
     required = flag_argument(require_signatures, "require_signatures", call)
+    conversation, _ = with_provenance(conversation, keys, context, call)
     return check(tuple(conversation), target, require_signatures=required)

@@ -21,7 +21,7 @@ from ..._model import (
     UrlSource,
 )
 from .._arguments import object_input, text_of, value_of
-from .._contract import ISSUER_KEY, issuer_matches
+from .._contract import ISSUER_KEY, issued_by, issuer_matches
 from .._extras import PayloadWriter, put_extras
 from .._media import lower_media_type
 from .._native import GEMINI, foreign_reason, foreign_state, replay_refusal
@@ -88,7 +88,7 @@ class Writer(PayloadWriter):
         elif issuer_matches(issuer, self.issuer):
             part["thoughtSignature"] = sig
         else:
-            reason = f"a thought signature issued by {issuer!r} is not sent to {self.issuer!r}; dropped"
+            reason = f"a thought signature {issued_by(issuer)} is not sent to {self.issuer!r}; dropped"
             self.loss(key_path(where, SIG), reason, "state_not_replayed")
 
     def media(self, block: FileBlock, where: str) -> dict[str, Any]:
@@ -171,7 +171,7 @@ class Writer(PayloadWriter):
         if block.signature is not None:
             issuer = block.metadata.get(ISSUER_KEY)
             if not issuer_matches(issuer, self.issuer):
-                reason = f"a signature issued by {issuer!r} is not sent to {self.issuer!r}; dropped"
+                reason = f"a signature {issued_by(issuer)} is not sent to {self.issuer!r}; dropped"
                 self.loss(f"{where}.signature", reason, "state_not_replayed")
             elif not fits(block.signature, BYTES):
                 self.loss(

@@ -52,6 +52,7 @@ from collections.abc import Iterable
 from typing import Any, cast
 
 from ..._conversation import Conversation
+from ..._sealing import Keyring, SealKey
 from .._argument_checks import (
     conversation_argument,
     index_argument,
@@ -61,6 +62,7 @@ from .._argument_checks import (
     strict_argument,
 )
 from .._contract import Converted, LossKind, Rejection, Reply
+from .._provenance import with_provenance
 from ._checks import check
 from ._read import read_conversation
 from ._reply import read_reply
@@ -104,6 +106,8 @@ def to_provider(
     strict: bool | Iterable[LossKind] = False,
     issuer: str | None = None,
     tool_result_files: ToolResultFiles = "drop",
+    keys: SealKey | Keyring | None = None,
+    context: str | bytes = b"",
 ) -> Converted[OpenAIChatRequest]:
     r"""The ``messages`` request field carrying ``conversation``, and what did not survive.
 
@@ -116,6 +120,11 @@ def to_provider(
         tool_result_files: ``"drop"`` (the default) drops files in tool results and reports them;
             ``"user_message"`` moves them into a user message right after the tool messages, introduced by
             a text part naming the tool call (each move is still reported, as ``order_changed``).
+        keys: the server's ``cb.SealKey`` or ``cb.Keyring``: provider state (signatures, redacted reasoning,
+            provider-run items) is then sent only from messages whose seal verifies, so that its issuer is a
+            sealed fact (see ``docs/security.md``). Without keys the recorded issuer is believed, which is
+            right only for a history that never left the server.
+        context: the context the messages were sealed with (only with ``keys``).
 
     Raises:
         LossError: when a loss of a kind ``strict`` names would occur.
@@ -148,8 +157,9 @@ def to_provider(
     raising = strict_argument(strict, call)
     issuer_argument(issuer, call)  # checked, then unused: no reasoning state is ever sent to Chat Completions
     option_argument(tool_result_files, "tool_result_files", FILE_OPTIONS, call)
+    conversation, rejected = with_provenance(conversation, keys, context, call)
     payload, writer = write_conversation(conversation, tool_result_files)
-    return writer.losses.finish(cast("OpenAIChatRequest", payload), strict=raising)
+    return writer.losses.finish(cast("OpenAIChatRequest", payload), strict=raising, before=rejected)
 
 
 def from_provider(payload: Any) -> Conversation:
@@ -220,7 +230,13 @@ def from_response(response: Any, *, choice: int = 0) -> Reply:
     return read_reply(reading_argument(response, "a ChatCompletion", call), index_argument(choice, "choice", call))
 
 
-def preflight(conversation: Conversation, *, tool_result_files: ToolResultFiles = "drop") -> tuple[Rejection, ...]:
+def preflight(
+    conversation: Conversation,
+    *,
+    tool_result_files: ToolResultFiles = "drop",
+    keys: SealKey | Keyring | None = None,
+    context: str | bytes = b"",
+) -> tuple[Rejection, ...]:
     """What Chat Completions would refuse in the request ``to_provider`` builds for ``conversation``.
 
     Each rejection names its rule (``openai_chat/<rule>``; the docs page gives each one's source) and the
@@ -241,5 +257,6 @@ def preflight(conversation: Conversation, *, tool_result_files: ToolResultFiles 
     call = "openai_chat.preflight"
     conversation_argument(conversation, call)
     option_argument(tool_result_files, "tool_result_files", FILE_OPTIONS, call)
+    conversation, _ = with_provenance(conversation, keys, context, call)
     payload, writer = write_conversation(conversation, tool_result_files)
     return check(conversation, payload["messages"], writer.sent, move_files=tool_result_files == "user_message")

@@ -41,6 +41,7 @@ from typing import Any, cast
 
 from ..._conversation import Conversation
 from ..._model import Message, TextBlock
+from ..._sealing import Keyring, SealKey
 from .._argument_checks import (
     conversation_argument,
     flag_argument,
@@ -50,6 +51,7 @@ from .._argument_checks import (
     string_argument,
 )
 from .._contract import Converted, LossKind, Rejection, Reply
+from .._provenance import with_provenance
 from .._toolkit import fail, field, obj, plain
 from .._usage import read_usage
 from ._checks import rejections
@@ -66,7 +68,12 @@ PROVIDER = "openai_responses"
 
 
 def to_provider(
-    conversation: Conversation, *, strict: bool | Iterable[LossKind] = False, issuer: str | None = None
+    conversation: Conversation,
+    *,
+    strict: bool | Iterable[LossKind] = False,
+    issuer: str | None = None,
+    keys: SealKey | Keyring | None = None,
+    context: str | bytes = b"",
 ) -> Converted[OpenAIResponsesRequest]:
     """The ``instructions`` and ``input`` request fields for ``conversation``, and what did not survive.
 
@@ -76,6 +83,11 @@ def to_provider(
             named (``LOSS_KINDS`` for every loss).
         issuer: the target for reasoning state (``"openai"`` when not given, or ``"openai/<model family>"``);
             reasoning issued by anyone else is dropped and reported.
+        keys: the server's ``cb.SealKey`` or ``cb.Keyring``: provider state (signatures, redacted reasoning,
+            provider-run items) is then sent only from messages whose seal verifies, so that its issuer is a
+            sealed fact (see ``docs/security.md``). Without keys the recorded issuer is believed, which is
+            right only for a history that never left the server.
+        context: the context the messages were sealed with (only with ``keys``).
 
     Raises:
         LossError: when a loss of a kind ``strict`` names would occur.
@@ -97,8 +109,9 @@ def to_provider(
     conversation_argument(conversation, call)
     raising = strict_argument(strict, call)
     writer = Writer(issuer_argument(issuer, call) or ISSUER)
+    conversation, rejected = with_provenance(conversation, keys, context, call)
     payload = writer.write(tuple(conversation))
-    return writer.losses.finish(cast("OpenAIResponsesRequest", payload), strict=raising)
+    return writer.losses.finish(cast("OpenAIResponsesRequest", payload), strict=raising, before=rejected)
 
 
 def from_provider(payload: Mapping[str, Any]) -> Conversation:
@@ -156,6 +169,8 @@ def preflight(
     issuer: str | None = None,
     store: bool = True,
     previous_response_id: str | None = None,
+    keys: SealKey | Keyring | None = None,
+    context: str | bytes = b"",
 ) -> tuple[Rejection, ...]:
     """What the Responses API would refuse in ``conversation``, before the request is made.
 
@@ -166,6 +181,9 @@ def preflight(
         store: the request's ``store`` (the API's default is ``True``).
         previous_response_id: the request's ``previous_response_id``: results may then answer calls of that
             stored response.
+        keys: as for ``to_provider``: state from a message whose seal does not verify is not sent, so it
+            cannot count where a rule needs it.
+        context: as for ``to_provider``.
 
     Returns:
         One :class:`~contentblocks.providers.Rejection` per broken rule (``openai_responses/<rule>``), in order.
@@ -182,4 +200,5 @@ def preflight(
     target = issuer_argument(issuer, call) or ISSUER
     string_argument(previous_response_id, "previous_response_id", call, optional=True)
     store = flag_argument(store, "store", call)
+    conversation, _ = with_provenance(conversation, keys, context, call)
     return rejections(tuple(conversation), target=target, store=store, continued=previous_response_id is not None)

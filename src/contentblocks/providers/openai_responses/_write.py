@@ -25,7 +25,7 @@ from ..._model import (
     ToolResultBlock,
 )
 from .._arguments import text_of, value_of
-from .._contract import ISSUER_KEY, issuer_matches
+from .._contract import ISSUER_KEY, issued_by, issuer_matches
 from .._extras import BOOKKEEPING, PayloadWriter
 from .._native import RESPONSES, foreign_reason, foreign_state, replay_refusal
 from .._shapes import fits
@@ -204,7 +204,7 @@ class Writer(PayloadWriter):
         """Report a reasoning block that is not sent: its text is content, a bare signature is provider state."""
         issuer = block.metadata.get(ISSUER_KEY)
         if f"{NS}/id" in block.metadata and not issuer_matches(issuer, self.issuer):
-            why = f"reasoning issued by {issuer!r} is not sent to {self.issuer!r}; dropped"
+            why = f"reasoning {issued_by(issuer)} is not sent to {self.issuer!r}; dropped"
         else:
             why = (
                 f"reasoning from another provider has no place in a {TARGET} request"
