@@ -182,7 +182,47 @@ def test_an_unsealed_result_to_a_sealed_call_is_kept_where_the_policy_takes_tool
     renamed = attrs.evolve(history[3].content[0], tool_name="other")
     wrong = cb.sanitize([*history[:3], attrs.evolve(history[3], content=[renamed])], SERVICE, keys=KEY, context="conv-1")
     assert "another tool" in _reason(wrong, "$[3].content[0]")
-    assert _paths(cb.sanitize(history, BROWSER, keys=KEY, context="conv-1")) == {"$[3]": "content_dropped"}
+    assert _paths(cb.sanitize(history, BROWSER, keys=KEY, context="conv-1")) == {
+        "$[3]": "content_dropped", "$[2].content[1]": "content_degraded"}
+
+
+@pytest.mark.parametrize("outcome", ["failed", "denied"])
+def test_a_sealed_call_whose_result_was_refused_is_answered(outcome: str) -> None:
+    """An edited sealed result is refused; its call is answered where the result was, so the history stays sendable."""
+    sealed = _sealed_exchange()
+    edited = attrs.evolve(sealed[3], content=[attrs.evolve(sealed[3].content[0], outcome="failed")])
+    policy = cb.SanitizePolicy.browser_client(unanswered_calls=outcome)
+    clean = cb.sanitize([*sealed[:3], edited, cb.Message(role="user", content="and?")], policy,
+                        keys=KEY, context="conv-1")
+    assert [m.role for m in clean.payload] == ["system", "user", "assistant", "tool", "user"]
+    answer = clean.payload[3].content[0]
+    assert (answer.tool_call_id, answer.tool_name, answer.outcome) == ("c1", "transfer", outcome)
+    assert "refused" in answer.content[0].text
+    assert _paths(clean) == {'$[3].metadata["contentblocks/seal"]': "seal_rejected", "$[3]": "content_dropped",
+                             "$[2].content[1]": "content_degraded"}
+    assert _reason(clean, "$[2].content[1]") == f"a sealed tool call whose result was refused; answered as {outcome}"
+    assert clean.payload.pending_tool_calls() == ()
+    assert anthropic.preflight(clean.payload) == ()
+
+
+def test_a_sealed_call_whose_result_was_refused_can_be_dropped() -> None:
+    """With unanswered_calls="drop" the call goes, and its message loses the seal it no longer matches."""
+    sealed = _sealed_exchange()
+    forged = cb.Message(role="tool", content=[cb.structure(_RESULT, cb.Block)])  # unsealed: a browser sends none
+    policy = cb.SanitizePolicy.browser_client(unanswered_calls="drop")
+    clean = cb.sanitize([*sealed[:3], forged], policy, keys=KEY, context="conv-1")
+    assert [m.role for m in clean.payload] == ["system", "user", "assistant"]
+    assert [type(b).__name__ for b in clean.payload[2].content] == ["ReasoningBlock"]
+    assert "contentblocks/seal" not in clean.payload[2].metadata
+    assert _paths(clean) == {"$[3]": "content_dropped", "$[2].content[1]": "content_dropped"}
+    only_call = cb.seal(cb.Message(role="assistant", content=[cb.structure(_CALL, cb.Block)]), KEY, context="conv-1")
+    gone = cb.sanitize([sealed[1], only_call, forged], policy, keys=KEY, context="conv-1")
+    assert [m.role for m in gone.payload] == ["user"]
+
+
+def test_unanswered_calls_is_checked() -> None:
+    with pytest.raises(ValueError, match="unanswered_calls must be one of 'failed', 'denied', 'drop'"):
+        cb.SanitizePolicy.browser_client(unanswered_calls="succeeded")
 
 
 def test_a_sealed_call_left_unanswered_is_kept() -> None:

@@ -40,7 +40,7 @@ from ._model import (
     UrlSource,
 )
 from ._rules import Limits
-from ._sanitize import SanitizePolicy, sanitize
+from ._sanitize import SanitizePolicy, UnansweredCalls, sanitize
 from ._schema import json_schema
 from ._sealing import Keyring, SealCheck, SealKey, SealStatus, seal, verify_seals
 
@@ -77,6 +77,7 @@ __all__ = [
     "ToolCallBlock",
     "ToolResultBlock",
     "ToolResultContent",
+    "UnansweredCalls",
     "UrlSource",
     "ValidationError",
     "check_conversation",

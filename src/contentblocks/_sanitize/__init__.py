@@ -7,7 +7,7 @@ references and sizes, ``_walk`` the walk over the messages. The facade re-export
 from __future__ import annotations
 
 from ._checks import host_refusal, source_refusal
-from ._policy import SanitizePolicy
+from ._policy import SanitizePolicy, UnansweredCalls
 from ._walk import sanitize
 
-__all__ = ["SanitizePolicy", "host_refusal", "sanitize", "source_refusal"]
+__all__ = ["SanitizePolicy", "UnansweredCalls", "host_refusal", "sanitize", "source_refusal"]

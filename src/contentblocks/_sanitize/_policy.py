@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Literal, TypeAlias, get_args
 
 import attrs
 
-__all__ = ["UNSEALED_ROLES", "SanitizePolicy"]
+__all__ = ["UNANSWERED_CALLS", "UNSEALED_ROLES", "SanitizePolicy", "UnansweredCalls"]
+
+UnansweredCalls: TypeAlias = Literal["failed", "denied", "drop"]
+"""What becomes of a sealed tool call whose result did not survive: answered as failed or denied, or dropped."""
+
+#: Every choice of :data:`UnansweredCalls`.
+UNANSWERED_CALLS: tuple[UnansweredCalls, ...] = get_args(UnansweredCalls)
 
 #: The roles an unsealed message may ever have: ``system`` and ``developer`` come from the server alone.
 UNSEALED_ROLES = frozenset({"user", "assistant", "tool"})
@@ -46,6 +52,12 @@ def _check_size(_instance: object, _attribute: object, size: Any) -> None:
         raise TypeError(msg)
 
 
+def _check_unanswered(_instance: object, _attribute: object, value: Any) -> None:
+    if value not in UNANSWERED_CALLS:
+        msg = f"unanswered_calls must be one of {', '.join(map(repr, UNANSWERED_CALLS))}, got {value!r}"
+        raise ValueError(msg)
+
+
 def _check_bool(_instance: object, attribute: Any, value: Any) -> None:
     if type(value) is not bool:
         msg = f"{attribute.name} must be a bool, got {type(value).__name__}"
@@ -78,6 +90,13 @@ class SanitizePolicy:
         reference_ids: the ids of provider-hosted files (``reference`` sources: ``file-abc``, ``s3://...``) the
             client may name; a reference to any other id is dropped.
         max_inline_bytes: the largest inline (``base64``) file kept, in decoded bytes.
+        unanswered_calls: what becomes of a sealed tool call whose result the history held but sanitize refused
+            (edited, unsealed where the policy takes no tool turns, or naming another tool): ``"failed"`` (the
+            default) or ``"denied"`` answers it with a result of that outcome saying so, right after the
+            tool messages that follow the call; ``"drop"`` removes the call from its message (which then
+            loses its seal entry, since it is no longer as sealed). Either way the history stays sendable. A
+            sealed call the history holds no result for is left as it is: a pending call of a turn the
+            server paused (``pending_tool_calls()`` lists it).
 
     >>> import contentblocks as cb
     >>> cb.SanitizePolicy.browser_client().roles
@@ -98,6 +117,7 @@ class SanitizePolicy:
     private_hosts: bool = attrs.field(default=False, validator=_check_bool)
     reference_ids: frozenset[str] = attrs.field(default=frozenset(), converter=_strings)
     max_inline_bytes: int = attrs.field(default=5 * 1024 * 1024, validator=_check_size)
+    unanswered_calls: UnansweredCalls = attrs.field(default="failed", validator=_check_unanswered)
 
     @classmethod
     def browser_client(cls, **changes: Any) -> SanitizePolicy:

@@ -14,7 +14,9 @@ from .._model import (
     FileBlock,
     JsonBlock,
     Message,
+    Outcome,
     ReasoningBlock,
+    TextBlock,
     ToolCallBlock,
     ToolResultBlock,
 )
@@ -24,7 +26,10 @@ from ..providers._native import NATIVE_KINDS
 from ._checks import source_refusal
 from ._policy import SanitizePolicy
 
-__all__ = ["NATIVE_FLAGS", "sanitize"]
+__all__ = ["NATIVE_FLAGS", "REFUSED_RESULT_TEXT", "sanitize"]
+
+#: What the result sanitize writes for a sealed call whose result it refused says to the model.
+REFUSED_RESULT_TEXT = "The result of this call was refused from the conversation's history; the tool was not run again."
 
 #: The metadata keys that flag a JSON block as a provider-run item (provider state).
 NATIVE_FLAGS = frozenset(kinds.flag for kinds in NATIVE_KINDS.values())
@@ -42,6 +47,8 @@ class _Walk:
         self.losses: list[Loss] = []
         self.calls: dict[str, str] = {}  # every kept call id -> its tool name
         self.open: set[str] = set()  # the kept calls no kept result answers yet
+        self.placed: dict[str, tuple[int, str]] = {}  # kept call id -> index of its message in ``kept``, its path
+        self.refused: set[str] = set()  # open calls a result was refused for
 
     def lose(self, path: str, reason: str, kind: LossKind) -> None:
         self.losses.append(Loss(path, reason, kind))
@@ -64,13 +71,59 @@ class _Walk:
                 answered.add(call_id)
         return True
 
-    def keep_sealed(self, message: Message) -> None:
-        for block in message.content:
+    def keep_sealed(self, message: Message, index: int, path: str) -> None:
+        for j, block in enumerate(message.content):
             if isinstance(block, ToolCallBlock):
                 self.calls[block.tool_call_id] = block.tool_name
                 self.open.add(block.tool_call_id)
+                self.placed[block.tool_call_id] = (index, f"{path}.content[{j}]")
             elif isinstance(block, ToolResultBlock):
                 self.open.discard(block.tool_call_id)
+
+    def note_refused(self, message: Message) -> None:
+        """Remember the open calls a refused tool message answered: they are answered for it in the end."""
+        for block in message.content:
+            if isinstance(block, ToolResultBlock) and block.tool_call_id in self.open:
+                self.refused.add(block.tool_call_id)
+
+    # ------------------------------------------------------------------------------------------ unanswered
+
+    def unanswered(self, kept: list[Message]) -> None:
+        """Answer (or drop, by policy) each sealed call left open because its result was refused."""
+        by_message: dict[int, list[str]] = {}
+        for call_id, (index, _) in self.placed.items():
+            if call_id in self.open and call_id in self.refused:
+                by_message.setdefault(index, []).append(call_id)
+        for index in sorted(by_message, reverse=True):  # from the end, so that earlier indices stay right
+            call_ids = by_message[index]
+            if self.policy.unanswered_calls == "drop":
+                self.drop_calls(kept, index, call_ids)
+                continue
+            results = [self.stand_in(call_id) for call_id in call_ids]
+            end = index + 1
+            while end < len(kept) and kept[end].role == "tool":
+                end += 1
+            kept.insert(end, Message(role="tool", content=results))
+
+    def stand_in(self, call_id: str) -> ToolResultBlock:
+        outcome: Outcome = "denied" if self.policy.unanswered_calls == "denied" else "failed"
+        reason = f"a sealed tool call whose result was refused; answered as {outcome}"
+        self.lose(self.placed[call_id][1], reason, "content_degraded")
+        return ToolResultBlock(tool_call_id=call_id, tool_name=self.calls[call_id], outcome=outcome,
+                               content=[TextBlock(text=REFUSED_RESULT_TEXT)])
+
+    def drop_calls(self, kept: list[Message], index: int, call_ids: list[str]) -> None:
+        message = kept[index]
+        for call_id in call_ids:
+            reason = "a sealed tool call whose result was refused; dropped by the policy"
+            self.lose(self.placed[call_id][1], reason, "content_dropped")
+        dropped = set(call_ids)
+        content = tuple(b for b in message.content if not (isinstance(b, ToolCallBlock) and b.tool_call_id in dropped))
+        if not content:
+            del kept[index]
+            return
+        metadata = {key: value for key, value in message.metadata.items() if key != SEAL_KEY}  # no longer as sealed
+        kept[index] = Message(role=message.role, content=content, metadata=metadata)
 
     # ------------------------------------------------------------------------------------------ unsealed
 
@@ -238,7 +291,7 @@ def sanitize(
         path = f"$[{i}]"
         if check.status == "sealed":
             if walk.fits(message):
-                walk.keep_sealed(message)
+                walk.keep_sealed(message, len(kept), path)
                 kept.append(message)
                 continue
             reason = "a sealed message out of place (replayed or reordered: its tool blocks do not pair)"
@@ -248,6 +301,9 @@ def sanitize(
         cleaned = walk.unsealed(message, path)
         if cleaned is not None:
             kept.append(cleaned)
+        if cleaned is not message:
+            walk.note_refused(message)
+    walk.unanswered(kept)
     if not walk.losses and isinstance(conversation, Conversation):
         return Converted(conversation)
     return Converted(Conversation(messages=kept), tuple(walk.losses))
