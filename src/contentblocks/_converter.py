@@ -4,6 +4,13 @@ The hooks are registered the way cattrs registers its own: as hook factories beh
 answers only for this library's classes and unions, so they survive ``Converter.copy()``, work on a
 ``BaseConverter``, a ``Converter`` and the ``cattrs.preconf`` converters, and leave every other type to the
 converter as it was.
+
+The factories take the converter (cattrs passes it to a factory with a second parameter), and ask it for
+its hook for each class nested in the one they make a hook for, as cattrs' own ``gen`` functions do. Where
+that hook is not one of ours (the user registered one, before or after configuring), the generated
+functions call it for that class wherever it is nested; where every nested hook is ours, they take the fast
+path (generated functions calling each other, and the C walk). cattrs clears its cache of hooks whenever a
+hook is registered, so a hook registered later is found too.
 """
 
 from __future__ import annotations
@@ -15,11 +22,11 @@ import attrs
 from cattrs import BaseConverter, Converter
 
 from ._conversation import Conversation
-from ._gen import CLASSES
+from ._gen import CLASSES, nested_classes
 from ._rules import Limits
 from ._structure import StructureHooks
-from ._unstructure import unstructure_hooks
-from ._wire import ARRAYS, union_of
+from ._unstructure import UnstructureHooks
+from ._wire import ARRAYS, Union, union_of
 
 __all__ = ["Binary", "configure_converter", "make_converter", "structure_parsed"]
 
@@ -41,6 +48,60 @@ def _unstructures(t: Any) -> bool:
     return (isinstance(t, type) and issubclass(t, tuple(_CLASSES))) or _is_union(t)
 
 
+def _within(union: Union) -> tuple[type, ...]:
+    """The classes a union's values may be or hold."""
+    members = tuple(union.members.values())
+    return (*members, *(c for m in members for c in nested_classes(m)))
+
+
+def _dispatched(get: Callable[[type], Any], owns: Callable[[Any, type], bool], classes: Any) -> dict[type, Any]:
+    """The hooks ``get`` gives for ``classes`` that are not ours (``owns``), by class."""
+    hooks = {cls: get(cls) for cls in dict.fromkeys(classes)}
+    return {cls: hook for cls, hook in hooks.items() if not owns(hook, cls)}
+
+
+class _Factories:
+    """The hook factories of one ``configure_converter`` call; cattrs passes each the converter it serves."""
+
+    def __init__(self, structure: StructureHooks, unstructure: UnstructureHooks) -> None:
+        self.structure = structure
+        self.unstructure_hooks = unstructure
+
+    def _structure_owns(self, hook: Any, _cls: type) -> bool:
+        return self.structure.owns(hook)
+
+    def structure_class(self, cls: type, converter: BaseConverter) -> Callable[..., Any]:
+        dispatched = _dispatched(converter.get_structure_hook, self._structure_owns, nested_classes(cls))
+        hooks = self.structure.variant(dispatched)
+        if cls is Conversation:
+            return hooks.structure_conversation
+        hook: Callable[..., Any] = hooks.for_class(cls)
+        return hook
+
+    def structure_union(self, alias: Any, converter: BaseConverter) -> Callable[..., Any]:
+        union: Union = union_of(alias)  # type: ignore[assignment]
+        hooks = self.structure.variant(_dispatched(converter.get_structure_hook, self._structure_owns, _within(union)))
+        hook: Callable[..., Any] = hooks.for_union(union)
+        return hook
+
+    def unstructure(self, t: Any, converter: BaseConverter) -> Callable[[Any], Any]:
+        if isinstance(t, type):  # one of our classes, or a subclass of one (written as its base)
+            base = next(b for b in t.__mro__ if b in _CLASSES)
+            classes: tuple[type, ...] = nested_classes(base)
+        else:
+            classes = _within(union_of(t))  # type: ignore[arg-type]
+        dispatched = _dispatched(converter.get_unstructure_hook, self.unstructure_hooks.owns, classes)
+        table = self.unstructure_hooks.table(dispatched)
+        if isinstance(t, type):
+            return table[t]
+
+        def unstructure_union(value: Any) -> Any:
+            return table[type(value)](value)
+
+        unstructure_union.dispatches = frozenset(dispatched)  # type: ignore[attr-defined]
+        return unstructure_union
+
+
 def configure_converter(converter: BaseConverter, *, binary: Binary = "base64", **limits: int) -> None:
     """Install the contentblocks hooks on ``converter``; nothing else on it changes.
 
@@ -49,7 +110,9 @@ def configure_converter(converter: BaseConverter, *, binary: Binary = "base64", 
     ``Block``, ``ToolResultContent``, ``FileSource`` and ``CitationSource``. Their predicates answer for
     nothing else: no hook is registered for ``bytes``, ``str``, ``dict``, ``Any`` or any other shared type,
     so the converter treats your own classes as before (including the attrs classes that hold blocks), and
-    ``converter.copy()`` keeps the hooks.
+    ``converter.copy()`` keeps the hooks. A hook you register on ``converter`` for one of the classes (a
+    citation, a source, a block) is used wherever that class is nested, in both directions (see the
+    "Your own hooks inside blocks" section of the converters page).
 
     Args:
         converter: a ``cattrs.BaseConverter`` or ``cattrs.Converter``, a preconf one included.
@@ -83,27 +146,10 @@ def configure_converter(converter: BaseConverter, *, binary: Binary = "base64", 
         raise ValueError(msg)
     native = binary == "native"
     structure = StructureHooks(Limits(**limits), native_binary=native)
-    unstructure = unstructure_hooks(native_binary=native)
-
-    def structure_class(cls: type) -> Callable[..., Any]:
-        if cls is Conversation:
-            return structure.structure_conversation
-        hook: Callable[..., Any] = structure.for_class(cls)
-        return hook
-
-    def structure_union(alias: Any) -> Callable[..., Any]:
-        hook: Callable[..., Any] = structure.for_union(union_of(alias))  # type: ignore[arg-type]
-        return hook
-
-    def unstructure_union(value: Any) -> Any:
-        return unstructure[type(value)](value)
-
-    def unstructure_factory(t: Any) -> Callable[[Any], Any]:
-        return unstructure[t] if isinstance(t, type) else unstructure_union
-
-    converter.register_structure_hook_factory(_is_class, structure_class)
-    converter.register_structure_hook_factory(_is_union, structure_union)
-    converter.register_unstructure_hook_factory(_unstructures, unstructure_factory)
+    factories = _Factories(structure, UnstructureHooks(native_binary=native))
+    converter.register_structure_hook_factory(_is_class, factories.structure_class)
+    converter.register_structure_hook_factory(_is_union, factories.structure_union)
+    converter.register_unstructure_hook_factory(_unstructures, factories.unstructure)
 
 
 def make_converter(*, binary: Binary = "base64", **limits: int) -> Converter:

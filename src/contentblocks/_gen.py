@@ -31,7 +31,18 @@ from ._source import run_source
 from ._unchecked import construction, unchecked
 from ._wire import ALWAYS_WRITTEN, ARRAYS, TAGGED, UNIONS, Union, keys_of, listing
 
-__all__ = ["CLASSES", "ByClass", "StructureBodies", "shapes", "structure_bodies", "union_for", "unstructure_functions"]
+__all__ = [
+    "CLASSES",
+    "ByClass",
+    "StructureBodies",
+    "generate_structure_bodies",
+    "generate_unstructure_functions",
+    "nested_classes",
+    "shapes",
+    "structure_bodies",
+    "union_for",
+    "unstructure_functions",
+]
 
 
 def union_for(classes: tuple[type, ...]) -> Union | None:
@@ -62,6 +73,25 @@ def _reachable() -> tuple[type, ...]:
 
 #: Every class with an object form on the wire, in the order their functions are generated.
 CLASSES: tuple[type, ...] = _reachable()
+
+
+@functools.cache
+def nested_classes(cls: type) -> tuple[type, ...]:
+    """The classes whose objects an object of ``cls`` may hold at any depth, ``cls`` itself left out.
+
+    >>> import contentblocks as cb
+    >>> [c.__name__ for c in nested_classes(cb.TextBlock)]
+    ['Citation', 'CitedUri', 'CitedReference']
+    """
+    found: set[type] = set()
+    stack = [cls]
+    while stack:
+        for plan in plan_of(stack.pop())[0]:
+            if plan.rule.kind in ("one", "many"):
+                new = [c for c in plan.accepts if c not in found]
+                found.update(new)
+                stack.extend(new)
+    return tuple(c for c in CLASSES if c in found and c is not cls)
 
 
 # ------------------------------------------------------------------------------------------- structure
@@ -203,6 +233,17 @@ def _structure_source(cls: type, ns: dict[str, Any], limits: Limits) -> str:
 @functools.cache
 def structure_bodies(limits: Limits, *, native_binary: bool) -> StructureBodies:
     """The structure bodies for one set of limits and binary mode, generated once and shared."""
+    return generate_structure_bodies(limits, native_binary=native_binary, replaced={})
+
+
+def generate_structure_bodies(
+    limits: Limits, *, native_binary: bool, replaced: dict[type, Callable[..., Any]]
+) -> StructureBodies:
+    """The structure bodies, with the bodies in ``replaced`` used for their classes wherever these are nested.
+
+    The generated functions look their nested bodies up in their namespace when they run, so a class's entry
+    there (and in its unions' member tables) is all that changes: the source is the same for every converter.
+    """
     readers = Readers(limits, native_binary=native_binary)
     ns: dict[str, Any] = {
         "MISSING": MISSING, "MISSING_KEY": MISSING_KEY, "NULL_OPTIONAL": NULL_OPTIONAL, "EMPTY_OBJECT": EMPTY_OBJECT,
@@ -218,6 +259,7 @@ def structure_bodies(limits: Limits, *, native_binary: bool) -> StructureBodies:
         ns[f"members_{union.name}"] = {}
     source = "\n\n".join(_structure_source(cls, ns, limits) for cls in CLASSES)
     run_source(source, ns, "structure")
+    ns.update({f"structure_{cls.__name__}": body for cls, body in replaced.items()})
     for union in UNIONS:
         members = ns[f"members_{union.name}"]
         members.update({tag: ns[f"structure_{cls.__name__}"] for tag, cls in union.members.items()})
@@ -296,6 +338,13 @@ def unstructure_functions(*, native_binary: bool, plain_json: bool) -> ByClass:
     With ``plain_json=False`` JSON values come out as the blocks' own read-only containers (dict and list
     subclasses), for serialisers that write them at once: no copy is made.
     """
+    return generate_unstructure_functions(native_binary=native_binary, plain_json=plain_json, replaced={})
+
+
+def generate_unstructure_functions(
+    *, native_binary: bool, plain_json: bool, replaced: dict[type, Callable[[Any], Any]]
+) -> ByClass:
+    """The unstructure functions, with the functions in ``replaced`` used for their classes, nested or not."""
     by_class = ByClass()
     ns: dict[str, Any] = {
         "thaw": _kernels.thaw if plain_json else _keep,
@@ -304,6 +353,7 @@ def unstructure_functions(*, native_binary: bool, plain_json: bool) -> ByClass:
     }
     classes = (*CLASSES, *ARRAYS)
     run_source("\n\n".join(_unstructure_source(cls) for cls in classes), ns, "unstructure")
+    ns.update({f"unstructure_{cls.__name__}": function for cls, function in replaced.items()})
     by_class.update({cls: ns[f"unstructure_{cls.__name__}"] for cls in classes})
     return by_class
 

@@ -3,15 +3,20 @@
 ``StructureHooks`` builds, once per converter, the hook for each class and each union, on top of the bodies
 ``_gen`` generates. A hook gathers every problem of its value and raises one ``ValidationError`` listing them
 with JSON paths from the value passed in (``$``).
+
+A converter on which a user hooked a class that others nest (``Citation``, ``UrlSource``...) gets a variant
+(:meth:`StructureHooks.variant`): the same generated functions, that class's body replaced by a call of the
+user's hook, and no C walk, since that walk would build the nested objects itself.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ._conversation import Conversation, conversation_problems
 from ._errors import ValidationError, describe_type, preview
-from ._gen import CLASSES, StructureBodies, structure_bodies
+from ._gen import CLASSES, generate_structure_bodies, structure_bodies
 from ._json import plain_container
 from ._kernels import MISS
 from ._model import Message
@@ -24,21 +29,76 @@ from ._wire import TAGGED, UNIONS, Union
 
 __all__ = ["StructureHooks"]
 
+Hook = Callable[[Any, Any], Any]
+
+
+def _through(hook: Hook, cls: type) -> Body:
+    """A body that structures an object of ``cls`` with a converter's hook for it.
+
+    A ValidationError from the hook (ours, wrapped by the user's, raises one) becomes problems of the object
+    being read, its paths relative to it; anything else the hook raises goes through as cattrs lets it.
+    """
+
+    def body(raw: dict[str, Any], problems: Problems) -> Any:
+        try:
+            return hook(raw, cls)
+        except ValidationError as error:
+            problems.extend((path.removeprefix("$"), message) for path, message in error.errors)
+            return None
+
+    body.__name__ = f"through_{cls.__name__}"
+    return body
+
 
 class StructureHooks:
-    """Every structure hook for one converter, built once for its limits and binary mode."""
+    """Every structure hook for one converter, built once for its limits and binary mode.
 
-    def __init__(self, limits: Limits, *, native_binary: bool) -> None:
+    ``dispatched`` maps the nested classes whose objects go through the converter's own hooks (the user's)
+    to those hooks; it is empty for the hooks :func:`configure_converter` installs, which take the generated
+    functions and the C walk all the way down.
+    """
+
+    def __init__(
+        self, limits: Limits, *, native_binary: bool, dispatched: dict[type, Hook] | None = None,
+        root: StructureHooks | None = None,
+    ) -> None:  # fmt: skip
         self.limits = limits
-        self.bodies: StructureBodies = structure_bodies(limits, native_binary=native_binary)
+        self.native_binary = native_binary
+        self.dispatched = dispatched or {}
+        #: The hooks of one configure_converter call: this object and every variant of it.
+        self.root = self if root is None else root
+        self._variants: dict[frozenset[tuple[type, int]], StructureHooks] = {}
+        self._hooks: dict[object, Any] = {}
         self.max_errors = limits.max_errors
-        self.message = self.bodies.by_class[Message]
         # The C walk of the same declarations, where the accelerator is in use: it takes the valid values
         # and hands anything else back (MISS), for the generated functions to read and word.
-        fast = structurer(limits, native_binary=native_binary)
+        fast = None
+        if self.dispatched:
+            replaced = {cls: _through(hook, cls) for cls, hook in self.dispatched.items()}
+            self.bodies = generate_structure_bodies(limits, native_binary=native_binary, replaced=replaced)
+        else:
+            self.bodies = structure_bodies(limits, native_binary=native_binary)
+            fast = structurer(limits, native_binary=native_binary)
+        self.message = self.bodies.by_class[Message]
         self.fast_object = None if fast is None else fast.object
         self.fast_objects = None if fast is None else fast.objects
         self.message_index = CLASSES.index(Message)
+
+    def variant(self, dispatched: dict[type, Hook]) -> StructureHooks:
+        """The hooks that send the objects of the classes in ``dispatched`` to those hooks (made once)."""
+        if not dispatched:
+            return self.root
+        key = frozenset((cls, id(hook)) for cls, hook in dispatched.items())  # a hook need not be hashable
+        variants = self.root._variants
+        if key not in variants:
+            variants[key] = StructureHooks(
+                self.limits, native_binary=self.native_binary, dispatched=dispatched, root=self.root
+            )
+        return variants[key]
+
+    def owns(self, hook: object) -> bool:
+        """Whether ``hook`` is one of this converter's hooks for a class (the root's or a variant's)."""
+        return getattr(hook, "contentblocks_hooks", None) is self.root
 
     def fail(self, problems: Problems) -> ValidationError:
         """One ValidationError for the problems of a top-level value (their paths gain the ``$`` root)."""
@@ -90,15 +150,22 @@ class StructureHooks:
             return result
 
         structure.__name__ = f"structure_{cls.__name__ if cls is not None else 'union'}"
+        structure.contentblocks_hooks = self.root  # type: ignore[attr-defined]
+        #: The nested classes this hook structures through the converter's hooks (none: the fast path).
+        structure.dispatches = frozenset(self.dispatched)  # type: ignore[attr-defined]
         return structure
 
     def for_class(self, cls: type) -> Any:
-        """The hook for one class (a block, source, citation or message)."""
-        return self.hook(self.bodies.by_class[cls], CLASSES.index(cls), cls)
+        """The hook for one class (a block, source, citation or message), made once."""
+        if cls not in self._hooks:
+            self._hooks[cls] = self.hook(self.bodies.by_class[cls], CLASSES.index(cls), cls)
+        return self._hooks[cls]
 
     def for_union(self, union: Union) -> Any:
-        """The hook for a union (``cb.Block``...): its members told apart by their tags."""
-        return self.hook(self.bodies.unions[union.name], -1 - UNIONS.index(union))
+        """The hook for a union (``cb.Block``...): its members told apart by their tags, made once."""
+        if union.name not in self._hooks:
+            self._hooks[union.name] = self.hook(self.bodies.unions[union.name], -1 - UNIONS.index(union))
+        return self._hooks[union.name]
 
     def structure_conversation(self, value: object, _cls: object = None) -> Conversation:
         """The hook for ``Conversation``: an array of messages, then tool-call pairing."""

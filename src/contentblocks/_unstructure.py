@@ -5,6 +5,9 @@ Absent optionals and empty optional collections are omitted; JSON values come ou
 native mode for msgpack and CBOR, as ``bytes``. The generated functions of ``_gen`` are the reference; the C
 unstructurer walks the table ``_gen.shapes()`` derives from the same declarations, and hands back (a miss)
 anything its table does not describe exactly, such as a subclass.
+
+A converter on which a user hooked a class that others nest gets, from :class:`UnstructureHooks`, generated
+functions that call that hook where the class is nested, and no C walk (which would write it itself).
 """
 
 from __future__ import annotations
@@ -14,11 +17,11 @@ from collections.abc import Callable
 from typing import Any
 
 from ._conversation import Conversation
-from ._gen import ByClass, shapes, unstructure_functions
+from ._gen import ByClass, generate_unstructure_functions, shapes, unstructure_functions
 from ._json import JsonArray, JsonObject
 from ._kernels import MISS, speedups
 
-__all__ = ["dump_default", "dump_hooks", "serialised_parts", "unstructure_hooks"]
+__all__ = ["UnstructureHooks", "dump_default", "dump_hooks", "serialised_parts", "unstructure_hooks"]
 
 Hook = Callable[[Any], Any]
 
@@ -45,9 +48,39 @@ def unstructure_hooks(*, native_binary: bool, plain_json: bool = True) -> ByClas
     """One unstructure hook per class (a subclass finds its base's): the C walk first where it is built."""
     functions = unstructure_functions(native_binary=native_binary, plain_json=plain_json)
     walk = _walker(plain_json=plain_json, native_binary=native_binary)
-    if walk is None:
-        return functions
-    return ByClass({cls: _accelerated(walk, hook) for cls, hook in functions.items()})
+    hooks = functions if walk is None else ByClass({c: _accelerated(walk, hook) for c, hook in functions.items()})
+    for hook in hooks.values():
+        hook.dispatches = frozenset()  # type: ignore[attr-defined]
+    return hooks
+
+
+class UnstructureHooks:
+    """The unstructure hooks of one converter: the shared ones, and a variant per set of user hooks it has."""
+
+    def __init__(self, *, native_binary: bool) -> None:
+        self.native_binary = native_binary
+        self.shared = unstructure_hooks(native_binary=native_binary)
+        self._variants: dict[frozenset[tuple[type, int]], ByClass] = {}
+
+    def owns(self, hook: object, cls: type) -> bool:
+        """Whether ``hook`` is this converter's hook for ``cls`` (shared, or of one of its variants)."""
+        return hook is self.shared.get(cls) or getattr(hook, "contentblocks_hooks", None) is self
+
+    def table(self, dispatched: dict[type, Hook]) -> ByClass:
+        """The hooks by class that call the hooks in ``dispatched`` for their classes (made once)."""
+        if not dispatched:
+            return self.shared
+        key = frozenset((cls, id(hook)) for cls, hook in dispatched.items())  # a hook need not be hashable
+        if key not in self._variants:
+            functions = generate_unstructure_functions(
+                native_binary=self.native_binary, plain_json=True, replaced=dispatched
+            )
+            for cls, function in functions.items():
+                if cls not in dispatched:
+                    function.contentblocks_hooks = self  # type: ignore[attr-defined]
+                    function.dispatches = frozenset(dispatched)  # type: ignore[attr-defined]
+            self._variants[key] = functions
+        return self._variants[key]
 
 
 def dump_hooks(*, native_binary: bool) -> ByClass:

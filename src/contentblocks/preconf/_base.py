@@ -12,7 +12,7 @@ from .._converter import structure_parsed
 from .._errors import ValidationError
 from .._unstructure import dump_hooks
 
-__all__ = ["fast_unstructure", "loads_then_structure", "parse_error"]
+__all__ = ["fast_unstructure", "loads_then_structure", "parse_error", "plain_hooks"]
 
 C = TypeVar("C", bound=BaseConverter)
 
@@ -35,14 +35,20 @@ def loads_then_structure(
     return structure_parsed(converter, raw, cl)
 
 
+def plain_hooks(converter: BaseConverter, cls: type) -> bool:
+    """Whether ``converter`` unstructures ``cls`` with the library's shared hook (no user hook in or on it)."""
+    return getattr(converter.get_unstructure_hook(cls), "dispatches", None) == frozenset()
+
+
 def fast_unstructure(converter: Any, obj: Any, unstructure_as: Any, native_binary: bool) -> Any:
     """The canonical form of ``obj`` for a serialiser that writes it at once.
 
     Blocks, messages and conversations skip the copy of their read-only JSON values (json, orjson, msgpack and
-    cbor2 all write dict and list subclasses as they are); anything else goes through the converter.
+    cbor2 all write dict and list subclasses as they are), unless a hook of the user's is in the way; anything
+    else goes through the converter.
     """
     if unstructure_as is None:
         hook = dump_hooks(native_binary=native_binary).get(type(obj))
-        if hook is not None:
+        if hook is not None and plain_hooks(converter, type(obj)):
             return hook(obj)
     return converter.unstructure(obj, unstructure_as=unstructure_as)

@@ -22,7 +22,7 @@ from cattrs.preconf.orjson import configure_converter as _cattrs_configure
 from .._converter import configure_converter as configure_for_format
 from .._kernels import MISS
 from .._unstructure import dump_default, serialised_parts
-from ._base import fast_unstructure, loads_then_structure
+from ._base import fast_unstructure, loads_then_structure, plain_hooks
 
 __all__ = ["ContentOrjsonConverter", "configure_converter", "make_converter"]
 
@@ -60,7 +60,7 @@ class ContentOrjsonConverter(OrjsonConverter):
         """
         if unstructure_as is None:
             parts = serialised_parts(obj)
-            if parts is not MISS:
+            if parts is not MISS and plain_hooks(self, type(obj)):
                 fallback = kwargs.pop("default", None)
                 default = _DEFAULT if fallback is None else dump_default(native_binary=False, fallback=fallback)
                 return orjson.dumps(parts, default=default, **kwargs)
