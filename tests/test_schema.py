@@ -24,6 +24,7 @@ import pytest
 jsonschema = pytest.importorskip("jsonschema")
 
 import contentblocks as cb  # noqa: E402 - after the optional-dependency check
+from contentblocks import _grammar  # noqa: E402
 from contentblocks._gen import CLASSES  # noqa: E402
 from contentblocks._patterns import (  # noqa: E402
     check_base64,
@@ -394,6 +395,13 @@ def test_base64_pad_bits_exhaustive():
     for ch in alphabet:
         for value in (f"A{ch}==", f"AA{ch}=", f"QUJD/{ch}==", f"QUJD//{ch}="):
             assert validator.is_valid(value) is (type(check_base64(value, 100)) is bytes), value
+
+
+@pytest.mark.parametrize(("definition", "grammar"), [("Uri", "URI"), ("Url", "URL"), ("MediaType", "MEDIA_TYPE"),
+                                                   ("Base64", "BASE64")])
+def test_string_patterns_are_the_grammars(definition: str, grammar: str):
+    """The schema's pattern for a URI, a URL, a media type and base64 is the grammar the library's check compiles."""
+    assert FULL["$defs"][definition]["pattern"] == getattr(_grammar, grammar).schema()
 
 
 def test_identifier_classes_cover_the_bmp():
