@@ -43,7 +43,7 @@ def test_uri_pattern_is_the_plain_grammar(prefix, text):
     with_target = plain is not None and plain.group("rest") not in {"", "//"} and plain.group("rest")[0] != "#"
     assert with_target == (_patterns._URI.fullmatch(value) is not None)
     without_target = plain is not None and not with_target
-    assert without_target == (_patterns._URI_WITHOUT_TARGET.fullmatch(value) is not None)
+    assert without_target == (re.fullmatch(_grammar.URI_WITHOUT_TARGET.python, value) is not None)
 
 
 @given(PREFIXES, TEXTS)

@@ -404,14 +404,23 @@ def test_string_patterns_are_the_grammars(definition: str, grammar: str):
     assert FULL["$defs"][definition]["pattern"] == getattr(_grammar, grammar).schema()
 
 
-def test_identifier_classes_cover_the_bmp():
-    """Every BMP character the library refuses in an identifier is refused by the identifier pattern."""
-    pattern = FULL["$defs"]["Identifier"]["pattern"]
+@pytest.mark.parametrize(
+    ("definition", "check"),
+    [
+        ("Filename", check_filename),
+        ("Title", lambda v: check_no_surrounding_space(v, 100)),
+        ("Identifier", check_identifier),
+    ],
+)
+def test_character_classes_are_the_checks_on_the_bmp(definition: str, check: Any):
+    """Each BMP character, alone and between letters, passes the schema's pattern exactly when the check takes it."""
+    pattern = re.compile(FULL["$defs"][definition]["pattern"])
     for code in range(0x10000):
-        ch = chr(code)
         if 0xD800 <= code <= 0xDFFF:
             continue
-        assert (re.search(pattern, ch) is not None) is (check_identifier(ch) is None), f"U+{code:04X}"
+        for value in (chr(code), f"a{chr(code)}b"):
+            if value != ".":  # "." is refused by the schema's "not", beside the pattern
+                assert (pattern.search(value) is not None) is (check(value) is None), (definition, f"U+{code:04X}")
 
 
 def test_patterns_read_the_same_in_ecma_262():

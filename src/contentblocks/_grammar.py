@@ -21,8 +21,6 @@ import unicodedata
 from collections.abc import Callable, Iterable
 from typing import Literal, TypeAlias
 
-import attrs
-
 __all__ = [
     "ASCII_IDENTIFIER",
     "B64_ZERO_LOW_2",
@@ -114,16 +112,22 @@ ASCII_IDENTIFIER = f"[{_class_body(c for c in range(0x80) if not bad_in_identifi
 # -------------------------------------------------------------------------------- patterns
 
 
-@attrs.frozen
 class Pattern:
     """One regular expression in its two dialects: ``python`` for ``re.fullmatch``, ``ecma()`` for a schema.
 
-    ``char`` marks a single character class, which a run takes a run at a time in Python.
+    ``char`` marks a single character class, which a run takes a run at a time in Python. (A plain slotted
+    class: there are a few dozen, made at import, where an attrs class would cost more than the rest of them.)
     """
 
-    python: str
-    _ecma: Callable[[], str] = attrs.field(alias="ecma", eq=False, repr=False)
-    char: bool = False
+    __slots__ = ("_ecma", "char", "python")
+
+    def __init__(self, python: str, ecma: Callable[[], str], *, char: bool = False) -> None:
+        self.python = python
+        self._ecma = ecma
+        self.char = char
+
+    def __repr__(self) -> str:
+        return f"Pattern({self.python!r})"
 
     def ecma(self) -> str:
         """The pattern in the portable dialect (built on first use: the character classes take a moment)."""

@@ -124,7 +124,6 @@ def check_identifier(value: str) -> str | None:
 
 
 _URI = re.compile(URI.python)
-_URI_WITHOUT_TARGET = re.compile(URI_WITHOUT_TARGET.python)
 
 
 def check_uri(value: str, max_chars: int) -> str | None:
@@ -135,19 +134,18 @@ def check_uri(value: str, max_chars: int) -> str | None:
         return None
     if ":" not in value:
         return "not an absolute URI (no scheme)"
-    if _URI_WITHOUT_TARGET.fullmatch(value) is not None:
+    if re.fullmatch(URI_WITHOUT_TARGET.python, value) is not None:  # compiled when first needed, then cached
         return "not an absolute URI: nothing after the scheme"
     return "not an absolute URI: needs a scheme and RFC 3986 characters only (percent-encode the rest)"
 
 
 _URL = re.compile(URL.python)
-_LOOSE_URL = re.compile(LOOSE_URL.python)
 _DATA_URL = re.compile(r"\s*data:", re.IGNORECASE)
 
 
 def _url_problem(value: str) -> str:
     """What is wrong with a URL that ``_URL`` refuses: its IP literal, its port, or its shape."""
-    loose = _LOOSE_URL.fullmatch(value)
+    loose = re.fullmatch(LOOSE_URL.python, value)  # compiled when first needed, then cached
     if loose is None:
         return "not an absolute http or https URL with a host (and no userinfo)"
     if loose.group("host").startswith("["):
