@@ -24,6 +24,7 @@ import pytest
 jsonschema = pytest.importorskip("jsonschema")
 
 import contentblocks as cb  # noqa: E402 - after the optional-dependency check
+from contentblocks import _grammar  # noqa: E402
 from contentblocks._gen import CLASSES  # noqa: E402
 from contentblocks._patterns import (  # noqa: E402
     check_base64,
@@ -396,14 +397,30 @@ def test_base64_pad_bits_exhaustive():
             assert validator.is_valid(value) is (type(check_base64(value, 100)) is bytes), value
 
 
-def test_identifier_classes_cover_the_bmp():
-    """Every BMP character the library refuses in an identifier is refused by the identifier pattern."""
-    pattern = FULL["$defs"]["Identifier"]["pattern"]
+@pytest.mark.parametrize(("definition", "grammar"), [("Uri", "URI"), ("Url", "URL"), ("MediaType", "MEDIA_TYPE"),
+                                                   ("Base64", "BASE64")])
+def test_string_patterns_are_the_grammars(definition: str, grammar: str):
+    """The schema's pattern for a URI, a URL, a media type and base64 is the grammar the library's check compiles."""
+    assert FULL["$defs"][definition]["pattern"] == getattr(_grammar, grammar).schema()
+
+
+@pytest.mark.parametrize(
+    ("definition", "check"),
+    [
+        ("Filename", check_filename),
+        ("Title", lambda v: check_no_surrounding_space(v, 100)),
+        ("Identifier", check_identifier),
+    ],
+)
+def test_character_classes_are_the_checks_on_the_bmp(definition: str, check: Any):
+    """Each BMP character, alone and between letters, passes the schema's pattern exactly when the check takes it."""
+    pattern = re.compile(FULL["$defs"][definition]["pattern"])
     for code in range(0x10000):
-        ch = chr(code)
         if 0xD800 <= code <= 0xDFFF:
             continue
-        assert (re.search(pattern, ch) is not None) is (check_identifier(ch) is None), f"U+{code:04X}"
+        for value in (chr(code), f"a{chr(code)}b"):
+            if value != ".":  # "." is refused by the schema's "not", beside the pattern
+                assert (pattern.search(value) is not None) is (check(value) is None), (definition, f"U+{code:04X}")
 
 
 def test_patterns_read_the_same_in_ecma_262():

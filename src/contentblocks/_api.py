@@ -15,8 +15,7 @@ from ._gen import CLASSES
 from ._json import JsonArray, JsonObject, plain_container
 from ._kernels import MISS, decode_base64, speedups
 from ._model import Block, BytesSource, FileBlock, TextBlock
-from ._patterns import check_media_type
-from ._rules import DEFAULT_LIMITS
+from ._rules import DEFAULT_LIMITS, MEDIA_TYPE
 from ._unstructure import dump_default, dump_hooks, serialised_parts
 from ._wire import UNIONS
 
@@ -369,7 +368,7 @@ def file_from_data_url(url: str, *, filename: str | None = None) -> FileBlock:
     if is_base64:
         meta = meta[: -len(";base64")]
     media_type = meta or "text/plain;charset=US-ASCII"
-    problem = check_media_type(media_type)
+    problem = MEDIA_TYPE.check(media_type)
     if problem is not None:
         raise ValidationError([("$", f"media type: {problem}")])
     if is_base64:

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from . import _freeze, _json, _patterns
+from ._grammar import base64_chars
 
 if TYPE_CHECKING:
     from ._rules import Limits
@@ -108,7 +109,7 @@ else:
 
     def decode_base64(value: str, max_bytes: int) -> bytes | str:
         """``_patterns.check_base64``, decoded in C when the text is canonical and short enough."""
-        if len(value) <= 4 * ((max_bytes + 2) // 3):
+        if len(value) <= base64_chars(max_bytes):
             data = _c_b64decode(value, MISS)
             if data is not MISS and len(data) <= max_bytes:
                 return data  # type: ignore[no-any-return]

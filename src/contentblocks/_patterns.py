@@ -1,8 +1,9 @@
-"""The grammar of the wire format's strings: each ``check_*`` says what is wrong with a value, or None.
+"""The checks of the wire format's strings: each ``check_*`` says what is wrong with a value, or None.
 
 They never echo the value and never coerce it: they validate raw strings, not parsed or normalised copies
-(``urllib.parse`` silently drops tabs and newlines, so it is not used here). ``_rules`` names them in the
-declarations; nothing else calls them to decide validity.
+(``urllib.parse`` silently drops tabs and newlines, so it is not used here). The grammars and character
+categories they check are those of ``_grammar``, which the JSON Schema reads too. ``_rules`` names the checks
+in the declarations; nothing else calls them to decide validity.
 """
 
 from __future__ import annotations
@@ -12,13 +13,29 @@ import re
 import unicodedata
 from collections.abc import Callable
 
+from ._grammar import (
+    ASCII_IDENTIFIER,
+    B64_ZERO_LOW_2,
+    B64_ZERO_LOW_4,
+    CATEGORY_NAMES,
+    FILENAME_BAD_CATEGORIES,
+    FILENAME_SEPARATORS,
+    IDENTIFIER_BAD_CATEGORIES,
+    LOOSE_URL,
+    MAX_FILENAME_BYTES,
+    MAX_IDENTIFIER_CHARS,
+    MAX_MEDIA_TYPE_CHARS,
+    MEDIA_TYPE,
+    NFKC_DELIMITERS,
+    URI,
+    URI_WITHOUT_TARGET,
+    URL,
+    bad_in_identifier,
+    base64_chars,
+    nfkc_delimiter,
+)
+
 __all__ = [
-    "IPV6",
-    "MAX_FILENAME_BYTES",
-    "MAX_IDENTIFIER_CHARS",
-    "MAX_MEDIA_TYPE_CHARS",
-    "NFKC_DELIMITERS",
-    "PORT",
     "ascii_identifier",
     "check_base64",
     "check_filename",
@@ -30,12 +47,7 @@ __all__ = [
     "check_url",
     "find_surrogate",
     "has_lone_surrogate",
-    "nfkc_delimiter",
 ]
-
-MAX_IDENTIFIER_CHARS = 256
-MAX_MEDIA_TYPE_CHARS = 1024
-MAX_FILENAME_BYTES = 255
 
 _search_surrogate = re.compile("[\ud800-\udfff]").search
 _encode = str.encode  # not the method of a subclass, which could say anything
@@ -89,8 +101,7 @@ def check_no_surrounding_space(value: str, max_chars: int) -> str | None:
 
 
 #: A whole ASCII identifier (SPEC §2): the common case, one regex call; anything else goes to check_identifier.
-ascii_identifier: Callable[[str], object] = re.compile(r"[!-~]{1,%d}" % MAX_IDENTIFIER_CHARS).fullmatch  # noqa: UP031
-_BAD_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zs", "Zl", "Zp"})
+ascii_identifier: Callable[[str], object] = re.compile(f"{ASCII_IDENTIFIER}{{1,{MAX_IDENTIFIER_CHARS}}}").fullmatch
 
 
 def check_identifier(value: str) -> str | None:
@@ -107,86 +118,34 @@ def check_identifier(value: str) -> str | None:
         if ch.isspace():
             return "contains whitespace"
         category = unicodedata.category(ch)
-        if category in _BAD_CATEGORIES:
-            return f"contains a {_CATEGORY_NAMES.get(category, 'forbidden')} character (U+{ord(ch):04X})"
+        if category in IDENTIFIER_BAD_CATEGORIES:
+            return f"contains a {CATEGORY_NAMES[category]} character (U+{ord(ch):04X})"
     return None
 
 
-_CATEGORY_NAMES = {
-    "Cc": "control",
-    "Cf": "format",
-    "Cs": "lone surrogate",
-    "Zs": "space",
-    "Zl": "line separator",
-    "Zp": "paragraph separator",
-}
-
-# RFC 3986: unreserved, sub-delims, ":" and "@", "/" and "?", percent-encoded octets, and "[" "]" for IP literals.
-# The runs are possessive (``++``, ``*+``): the alternatives cannot overlap, so giving back characters could
-# never make a match, and a run matched without backtracking costs a sixth of one matched character by character.
-_URI_RUN = r"(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/?\[\]]++|%[0-9A-Fa-f]{2})*+"
-_URI = re.compile(rf"[A-Za-z][A-Za-z0-9+.\-]*:(?P<rest>{_URI_RUN}(?:#{_URI_RUN})?)")
+_URI = re.compile(URI.python)
 
 
 def check_uri(value: str, max_chars: int) -> str | None:
     """An absolute URI of any scheme with a non-empty target, in RFC 3986 characters only."""
     if len(value) > max_chars:
         return f"longer than {max_chars:,} characters"
-    match = _URI.fullmatch(value)
-    if match is None:
-        if ":" not in value:
-            return "not an absolute URI (no scheme)"
-        return "not an absolute URI: needs a scheme and RFC 3986 characters only (percent-encode the rest)"
-    rest = match.group("rest")
-    if not rest or rest == "//" or rest[0] == "#":
+    if _URI.fullmatch(value) is not None:
+        return None
+    if ":" not in value:
+        return "not an absolute URI (no scheme)"
+    if re.fullmatch(URI_WITHOUT_TARGET.python, value) is not None:  # compiled when first needed, then cached
         return "not an absolute URI: nothing after the scheme"
-    return None
+    return "not an absolute URI: needs a scheme and RFC 3986 characters only (percent-encode the rest)"
 
 
-# The parts of an http(s) URL that urllib.parse reads and can refuse, declared once: the URL pattern below and
-# the JSON Schema (_schema_parts) are both built from them.
-#: A port urlsplit(url).port reads: 0 to 65535, in at most five digits.
-PORT = r"(?:6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4})"
-_H16 = r"[0-9A-Fa-f]{1,4}"
-_OCTET = r"(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])"
-_LS32 = rf"(?:{_H16}:{_H16}|{_OCTET}(?:\.{_OCTET}){{3}})"
-#: RFC 3986 IPv6address, the only IP literal urlsplit takes in brackets here (an IPv4 address in brackets, a
-#: zone id and IPvFuture are refused).
-IPV6 = "(?:" + "|".join([
-    rf"(?:{_H16}:){{6}}{_LS32}",
-    rf"::(?:{_H16}:){{5}}{_LS32}",
-    rf"(?:{_H16})?::(?:{_H16}:){{4}}{_LS32}",
-    rf"(?:(?:{_H16}:){{0,1}}{_H16})?::(?:{_H16}:){{3}}{_LS32}",
-    rf"(?:(?:{_H16}:){{0,2}}{_H16})?::(?:{_H16}:){{2}}{_LS32}",
-    rf"(?:(?:{_H16}:){{0,3}}{_H16})?::{_H16}:{_LS32}",
-    rf"(?:(?:{_H16}:){{0,4}}{_H16})?::{_LS32}",
-    rf"(?:(?:{_H16}:){{0,5}}{_H16})?::{_H16}",
-    rf"(?:(?:{_H16}:){{0,6}}{_H16})?::",
-]) + ")"
-#: What NFKC normalisation must not make of a host's characters: urlsplit refuses such a host.
-NFKC_DELIMITERS = "/?#@:"
-
-# An http(s) URL: RFC 3986 characters plus non-ASCII letters (IRIs), a host, no userinfo.
-# Possessive runs, as in _URI: host, port, path and fragment characters never overlap where one part ends.
-_IRI_RUN = r"(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/?]++|%[0-9A-Fa-f]{2}|[^\x00-\x7f]++)*+"
-_HOST = rf"(?P<host>\[{IPV6}\]|(?:[A-Za-z0-9\-._~!$&'()*+,;=]++|%[0-9A-Fa-f]{{2}}|[^\x00-\x7f]++)++)"
-_URL = re.compile(rf"[Hh][Tt][Tt][Pp][Ss]?://{_HOST}(?::{PORT}?)?(?:[/?]{_IRI_RUN})?(?:#{_IRI_RUN})?")
-# The same with any bracketed host and any port: what matches it and not _URL has one of those two wrong.
-_LOOSE_HOST = r"(?P<host>\[[0-9A-Fa-f:.]*+\]|(?:[A-Za-z0-9\-._~!$&'()*+,;=]++|%[0-9A-Fa-f]{2}|[^\x00-\x7f]++)++)"
-_LOOSE_URL = re.compile(rf"[Hh][Tt][Tt][Pp][Ss]?://{_LOOSE_HOST}(?::[0-9]*+)?(?:[/?]{_IRI_RUN})?(?:#{_IRI_RUN})?")
-
-
-def nfkc_delimiter(ch: str) -> bool:
-    """Whether NFKC normalisation turns ``ch`` into text holding a URL delimiter (FULLWIDTH COLON does)."""
-    return any(d in unicodedata.normalize("NFKC", ch) for d in NFKC_DELIMITERS)
-
-
+_URL = re.compile(URL.python)
 _DATA_URL = re.compile(r"\s*data:", re.IGNORECASE)
 
 
 def _url_problem(value: str) -> str:
     """What is wrong with a URL that ``_URL`` refuses: its IP literal, its port, or its shape."""
-    loose = _LOOSE_URL.fullmatch(value)
+    loose = re.fullmatch(LOOSE_URL.python, value)  # compiled when first needed, then cached
     if loose is None:
         return "not an absolute http or https URL with a host (and no userinfo)"
     if loose.group("host").startswith("["):
@@ -204,11 +163,11 @@ def check_url(value: str, max_chars: int) -> str | None:
         return "a data: URL is not a remote URL; use a base64 source (contentblocks.file_from_data_url makes one)"
     match = _URL.fullmatch(value)
     if match is None:
-        if not value.isascii() and any(ch.isspace() or unicodedata.category(ch) in _BAD_CATEGORIES for ch in value):
+        if not value.isascii() and any(bad_in_identifier(ch) for ch in value):
             return "contains whitespace, control or format characters"
         return _url_problem(value)
     if not value.isascii():
-        if any(ch.isspace() or unicodedata.category(ch) in _BAD_CATEGORIES for ch in value):
+        if any(bad_in_identifier(ch) for ch in value if not ch.isascii()):
             return "contains whitespace, control or format characters"
         host = match.group("host")
         if not host.isascii() and any(nfkc_delimiter(ch) for ch in host if not ch.isascii()):
@@ -216,11 +175,7 @@ def check_url(value: str, max_chars: int) -> str | None:
     return None
 
 
-# RFC 6838 restricted names; RFC 9110 parameters (token or quoted-string values, optional whitespace around ";").
-_NAME = r"[A-Za-z0-9][A-Za-z0-9!#$&^_.+\-]{0,126}"
-_TOKEN = r"[!#$%&'*+\-.^_`|~A-Za-z0-9]+"  # noqa: S105 - an RFC 9110 token, not a password
-_QUOTED = r'"(?:[\t !#-\[\]-~\x80-\xff]|\\[\t -~\x80-\xff])*"'
-_MEDIA_TYPE = re.compile(rf"(?P<type>{_NAME})/(?P<subtype>{_NAME}|\*)(?:[ \t]*;[ \t]*{_TOKEN}=(?:{_TOKEN}|{_QUOTED}))*")
+_MEDIA_TYPE = re.compile(MEDIA_TYPE.python)
 
 
 def check_media_type(value: str) -> str | None:
@@ -236,9 +191,6 @@ def check_media_type(value: str) -> str | None:
     return None
 
 
-_FILENAME_BAD = frozenset({"Cc", "Cf", "Cs"})
-
-
 def check_filename(value: str) -> str | None:  # noqa: C901 - one rule per line of the spec
     """A base name of 1-255 UTF-8 bytes with no separators, controls, format characters or outer spaces."""
     if not value:
@@ -249,7 +201,7 @@ def check_filename(value: str) -> str | None:  # noqa: C901 - one rule per line 
         return "longer than 255 UTF-8 bytes"
     if value in {".", ".."}:
         return "'.' and '..' are not file names"
-    if "/" in value or "\\" in value:
+    if any(separator in value for separator in FILENAME_SEPARATORS):
         return "must be a base name (no '/' or '\\')"
     if value[0].isspace() or value[-1].isspace():
         return "has leading or trailing whitespace"
@@ -259,12 +211,9 @@ def check_filename(value: str) -> str | None:  # noqa: C901 - one rule per line 
         return None
     for ch in value:
         category = unicodedata.category(ch)
-        if category in _FILENAME_BAD:
-            return f"contains a {_CATEGORY_NAMES[category]} character (U+{ord(ch):04X})"
+        if category in FILENAME_BAD_CATEGORIES:
+            return f"contains a {CATEGORY_NAMES[category]} character (U+{ord(ch):04X})"
     return None
-
-
-_B64_INDEX = {c: i for i, c in enumerate("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")}
 
 
 def check_base64(value: str, max_bytes: int) -> bytes | str:
@@ -274,7 +223,7 @@ def check_base64(value: str, max_bytes: int) -> bytes | str:
     reference decoder and the wording of every problem (binascii's strict mode and the pad bits); the
     converter tries the C decoder first where it is built.
     """
-    if len(value) > 4 * ((max_bytes + 2) // 3):
+    if len(value) > base64_chars(max_bytes):
         return f"more than {max_bytes:,} bytes once decoded"
     if len(value) % 4:
         if value[:5].lower() == "data:":
@@ -293,12 +242,6 @@ def check_base64(value: str, max_bytes: int) -> bytes | str:
         return f"more than {max_bytes:,} bytes once decoded"
     if "=" in value[:-2]:  # strict mode still takes a whole quantum of padding ("AAAA====")
         return "not canonical base64: excess padding"
-    if value.endswith("=") and not _zero_pad_bits(value):
+    if value.endswith("=") and not (value[-3] in B64_ZERO_LOW_4 if value[-2] == "=" else value[-2] in B64_ZERO_LOW_2):
         return "not canonical base64: non-zero pad bits"
     return data
-
-
-def _zero_pad_bits(value: str) -> bool:
-    if value.endswith("=="):
-        return _B64_INDEX[value[-3]] & 0x0F == 0
-    return _B64_INDEX[value[-2]] & 0x03 == 0

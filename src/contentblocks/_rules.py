@@ -16,6 +16,7 @@ import attrs
 
 from ._errors import describe_type
 from ._patterns import (
+    check_base64,
     check_filename,
     check_free_text,
     check_identifier,
@@ -157,6 +158,46 @@ class Rule:
         if self.fast:
             return self.fast.format(v=value, max=limit)
         return f"type({value}) is str and {problem}({value}, {limit}) is None"
+
+    def check(self, value: object, limits: Limits = DEFAULT_LIMITS) -> str | None:
+        """What is wrong with ``value`` for this ``text``, ``choice`` or ``scalar`` rule under ``limits``, or None.
+
+        The question an adapter asks of a provider's value before it builds a field from it (a citation's title,
+        a tool call's id), so that it holds the value to the field's own rule and limit, never to one of its own.
+
+        >>> TITLE.check("Grass " * 2000 + "report"), TITLE.check(" padded")
+        (None, 'has leading or trailing whitespace')
+        >>> URI.check("urn:isbn:0451450523", Limits(max_uri_chars=10))
+        'longer than 10 characters'
+        """
+        if self.kind == "text":
+            return text_problem(self, value, self.max_chars(limits))
+        if self.kind == "choice":
+            return None if type(value) is str and value in self.choices else expected_one_of(self)
+        if self.kind == "scalar":
+            return self.problem(value, 0)  # type: ignore[misc]
+        msg = f"a {self.kind} rule is checked by reading its field, not one value"
+        raise TypeError(msg)
+
+    def accepts(self, value: object, limits: Limits = DEFAULT_LIMITS) -> bool:
+        """Whether ``value`` meets this rule under ``limits`` (see ``check``).
+
+        >>> IDENTIFIER.accepts("toolu_01"), IDENTIFIER.accepts("tool 1"), FILENAME.accepts(None)
+        (True, False, False)
+        """
+        return self.check(value, limits) is None
+
+    def decode(self, value: str, limits: Limits = DEFAULT_LIMITS) -> bytes | str:
+        """The bytes a ``binary`` rule's base64 text holds under ``limits``, or a message saying what is wrong.
+
+        >>> DATA.decode("aGk="), REDACTED.decode("")
+        (b'hi', 'must hold at least one byte')
+        """
+        if self.kind != "binary":
+            msg = f"a {self.kind} rule holds no bytes"
+            raise TypeError(msg)
+        decoded = check_base64(value, limits.max_binary_bytes)
+        return self.nonempty if self.nonempty and decoded == b"" else decoded
 
 
 def text_problem(rule: Rule, value: object, max_chars: int, *, optional: bool = False) -> str | None:

@@ -7,7 +7,7 @@ a strategy costs far more than drawing from it.
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
+from typing import Any, get_args
 
 from hypothesis import strategies as st
 
@@ -61,7 +61,7 @@ __all__ = [
     "up_to",
 ]
 
-OUTCOMES: tuple[Outcome, ...] = ("succeeded", "failed", "denied")
+OUTCOMES: tuple[Outcome, ...] = get_args(Outcome)
 
 _CITATION_SOURCES = st.one_of(
     uris().map(lambda v: CitedUri(value=v)),

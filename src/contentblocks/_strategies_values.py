@@ -12,6 +12,8 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from ._grammar import FILENAME_BAD_CATEGORIES, FILENAME_SEPARATORS, IDENTIFIER_BAD_CATEGORIES
+
 __all__ = [
     "binaries",
     "filenames",
@@ -77,7 +79,7 @@ def trimmed_texts(*, max_size: int = 30) -> st.SearchStrategy[str]:
 
 
 # Identifiers: no whitespace, control, format, surrogate or separator characters.
-_IDENTIFIER_CHARS = st.characters(exclude_categories=("Cc", "Cf", "Cs", "Zs", "Zl", "Zp"), codec="utf-8")
+_IDENTIFIER_CHARS = st.characters(exclude_categories=sorted(IDENTIFIER_BAD_CATEGORIES), codec="utf-8")
 _SPECIAL_IDENTIFIERS = (
     "a",
     "x" * 256,
@@ -213,7 +215,9 @@ def _media_type(draw: st.DrawFn, wildcard: bool) -> str:
     return base + parameters
 
 
-_FILENAME_CHARS = st.characters(exclude_categories=("Cc", "Cf", "Cs"), exclude_characters="/\\", codec="utf-8")
+_FILENAME_CHARS = st.characters(
+    exclude_categories=sorted(FILENAME_BAD_CATEGORIES), exclude_characters=FILENAME_SEPARATORS, codec="utf-8"
+)
 _SPECIAL_FILENAMES = (
     "a",
     "report.pdf",

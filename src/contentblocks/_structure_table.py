@@ -19,6 +19,7 @@ import attrs
 
 from . import _kernels
 from ._gen import CLASSES, union_for
+from ._grammar import base64_chars
 from ._json import EMPTY_OBJECT
 from ._model_check import FieldPlan, plan_of
 from ._patterns import ascii_identifier
@@ -120,6 +121,6 @@ def structurer(limits: Limits, *, native_binary: bool) -> Any:
         return None
     classes = tuple(_class(cls, limits) for cls in CLASSES)
     unions = tuple((u.key, {tag: CLASSES.index(c) for tag, c in u.members.items()}) for u in UNIONS)
-    max_base64 = 4 * ((limits.max_binary_bytes + 2) // 3)
-    bounds = (limits.max_text_chars, limits.max_depth, limits.max_nodes, limits.max_binary_bytes, max_base64)
+    bounds = (limits.max_text_chars, limits.max_depth, limits.max_nodes, limits.max_binary_bytes,
+              base64_chars(limits.max_binary_bytes))
     return _kernels.speedups.structurer(classes, unions, bounds, native_binary, _kernels.MISS)

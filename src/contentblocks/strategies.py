@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import cache
-from typing import Any
+from typing import Any, get_args
 
 from hypothesis import strategies as st
 
@@ -74,7 +74,7 @@ __all__ = [
     "tool_result_blocks",
 ]
 
-ROLES: tuple[Role, ...] = ("system", "developer", "user", "assistant", "tool")
+ROLES: tuple[Role, ...] = get_args(Role)
 
 
 @cache

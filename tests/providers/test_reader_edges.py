@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 import contentblocks as cb
-from contentblocks.providers import anthropic, openai_chat, openai_responses
+from contentblocks.providers import anthropic, gemini, openai_chat, openai_responses
 from contentblocks.streaming import anthropic as anthropic_stream
 from contentblocks.streaming import openai_chat as chat_stream
 from contentblocks.streaming import openai_responses as responses_stream
@@ -317,3 +317,30 @@ def test_responses_citation_titles_longer_than_a_uri_are_kept():
     ]
     text = openai_responses.from_response(Response.model_validate(raw)).message.content[0]
     assert text.citations[0].title == LONG_TITLE
+
+
+def test_gemini_citations_keep_their_source_when_the_title_is_no_title():
+    """A grounding chunk whose title no citation may hold (a lone surrogate) still cites its URI, untitled."""
+    text = "Grass is green. Sky is blue."
+    chunks = [
+        {"web": {"uri": "https://example.com/grass", "title": "Grass \ud800"}},
+        {"web": {"uri": "https://example.com/sky", "title": "  Sky  "}},
+    ]
+    supports = [
+        {"segment": {"startIndex": 0, "endIndex": 15}, "groundingChunkIndices": [0]},
+        {"segment": {"startIndex": 16, "endIndex": 28}, "groundingChunkIndices": [1]},
+    ]
+    response = {
+        "candidates": [
+            {
+                "content": {"role": "model", "parts": [{"text": text}]},
+                "finishReason": "STOP",
+                "groundingMetadata": {"groundingChunks": chunks, "groundingSupports": supports},
+            }
+        ],
+    }
+    (block,) = gemini.from_response(response).message.content
+    assert [(c.source.value, c.title, c.start, c.end) for c in block.citations] == [
+        ("https://example.com/grass", None, 0, 15),
+        ("https://example.com/sky", "Sky", 16, 28),
+    ]

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 import contentblocks as cb
+from contentblocks import _rules
 from contentblocks.providers import anthropic, gemini, openai_chat, openai_responses
 from contentblocks.providers._extras import PayloadWriter, put_extras
 from contentblocks.providers._shapes import (
@@ -242,3 +245,47 @@ def test_extras_never_override_a_written_field():
     writer = _Writer()
     writer.finish({"note": "mine"}, {"acme/note": 3}, "$", ALLOWED, misfit=lambda name: f"bad {name}")
     assert [loss.reason for loss in writer.losses.losses] == ["metadata has no place in the Acme request; not sent"]
+
+
+PROVIDER_SOURCES = sorted(
+    p for d in ("providers", "streaming") for p in (Path(cb.__file__).parent / d).rglob("*.py")
+)
+
+
+@pytest.mark.parametrize("path", PROVIDER_SOURCES, ids=lambda p: str(p.relative_to(Path(cb.__file__).parent)))
+def test_adapters_ask_the_declared_rule_not_a_raw_pattern(path: Path):
+    """No adapter or stream imports ``_patterns``: it checks a value by its field's rule and that rule's limit."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module}
+    assert not any(module.split(".")[-1] == "_patterns" for module in imported)
+
+
+@pytest.mark.parametrize(
+    ("rule", "value", "limits", "accepted"),
+    [
+        (_rules.TITLE, "t" * 9000, cb.Limits(), True),  # a title is text, not bounded by the URI limit
+        (_rules.TITLE, "t" * 9000, cb.Limits(max_text_chars=8999), False),
+        (_rules.REFERENCE, "r" * 9000, cb.Limits(), False),  # a reference is bounded by the URI limit
+        (_rules.URI, "urn:" + "x" * 20, cb.Limits(max_uri_chars=24), True),
+        (_rules.URI, "urn:" + "x" * 21, cb.Limits(max_uri_chars=24), False),
+        (_rules.IDENTIFIER, "call 1", cb.Limits(), False),
+        (_rules.IDENTIFIER, None, cb.Limits(), False),
+        (_rules.choice(cb.providers.STOP_REASONS), "end_turn", cb.Limits(), True),
+        (_rules.choice(cb.providers.STOP_REASONS), ["end_turn"], cb.Limits(), False),
+        (_rules.FLAG, 1, cb.Limits(), False),
+    ],
+)
+def test_a_rule_accepts_by_its_own_limit(rule: _rules.Rule, value: object, limits: cb.Limits, accepted: bool):
+    """``Rule.accepts`` holds a value to the rule's own limit under the limits given, and to its type."""
+    assert rule.accepts(value, limits) is accepted
+    assert (rule.check(value, limits) is None) is accepted
+
+
+def test_a_rule_decodes_binary_by_the_binary_limit():
+    """``Rule.decode`` reads canonical base64 within ``max_binary_bytes``; redacted bytes must not be empty."""
+    assert _rules.DATA.decode("aGk=", cb.Limits(max_binary_bytes=2)) == b"hi"
+    assert _rules.DATA.decode("aGk=", cb.Limits(max_binary_bytes=1)) == "more than 1 bytes once decoded"
+    assert _rules.DATA.decode("") == b""
+    assert _rules.REDACTED.decode("") == "must hold at least one byte"
+    with pytest.raises(TypeError, match="holds no bytes"):
+        _rules.TITLE.decode("aGk=")

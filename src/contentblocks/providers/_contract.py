@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any, Generic, Literal, TypeAlias, TypeVar
+from typing import Any, Generic, Literal, TypeAlias, TypeVar, get_args
 
 import attrs
 
@@ -61,14 +61,7 @@ LossKind: TypeAlias = Literal[
 """
 
 #: Every loss kind, in the order above.
-LOSS_KINDS: tuple[LossKind, ...] = (
-    "content_dropped",
-    "content_degraded",
-    "metadata_not_sent",
-    "state_not_replayed",
-    "order_changed",
-    "seal_rejected",
-)
+LOSS_KINDS: tuple[LossKind, ...] = get_args(LossKind)
 
 #: The kinds ``strict=True`` raises on: those that change what a reader of the conversation sees.
 CONTENT_LOSSES: frozenset[LossKind] = frozenset({"content_dropped", "content_degraded"})
@@ -111,17 +104,7 @@ StopReason: TypeAlias = Literal[
 """
 
 #: Every stop reason, in the order above.
-STOP_REASONS: tuple[StopReason, ...] = (
-    "end_turn",
-    "max_tokens",
-    "stop_sequence",
-    "tool_use",
-    "content_filter",
-    "refusal",
-    "pause",
-    "error",
-    "other",
-)
+STOP_REASONS: tuple[StopReason, ...] = get_args(StopReason)
 
 
 def _kind(value: object) -> LossKind:

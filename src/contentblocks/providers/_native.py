@@ -35,8 +35,7 @@ from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from .._model import JsonBlock
-from .._patterns import check_url
-from .._rules import DEFAULT_LIMITS
+from .._rules import URL
 from ._arguments import JSON_TEXT, value_of
 from ._contract import ISSUER_KEY, LossKind, issued_by, issuer_matches
 
@@ -185,7 +184,7 @@ def _bad_url(value: Any) -> str | None:
         if isinstance(item, Mapping):
             for key, child in item.items():
                 if type(child) is str and key.lower().endswith(("url", "uri")):
-                    if check_url(child, DEFAULT_LIMITS.max_uri_chars) is not None:
+                    if not URL.accepts(child):
                         return child
                 else:
                     stack.append(child)

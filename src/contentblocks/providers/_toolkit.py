@@ -28,8 +28,7 @@ import attrs
 from .._api import file_from_data_url
 from .._errors import ValidationError, describe_type
 from .._model import FileBlock
-from .._patterns import check_base64, check_filename, check_identifier, check_uri
-from .._rules import DEFAULT_LIMITS, REFERENCE, TITLE, text_problem
+from .._rules import DATA, DEFAULT_LIMITS, FILENAME, IDENTIFIER, REFERENCE, TITLE, URI
 from ._arguments import holds_json, json_text, parse_json_text, raw_arguments, read_arguments
 from ._media import lower_media_type
 
@@ -194,7 +193,7 @@ def identifier(raw: Mapping[str, Any], key: str, path: str, *, optional: bool = 
     contentblocks.ValidationError: $.output[0].call_id: contains whitespace or a control character
     """
     value = field(raw, key, str, path, optional=optional)
-    problem = None if value is None else check_identifier(value)
+    problem = None if value is None else IDENTIFIER.check(value)
     if problem is not None:
         raise fail(f"{path}.{key}", problem)
     return value
@@ -299,9 +298,9 @@ def drop_nulls(
     return holder[0]
 
 
-def is_uri(value: str) -> bool:
-    """Whether ``value`` is usable as ``CitedUri``."""
-    return check_uri(value, DEFAULT_LIMITS.max_uri_chars) is None
+def is_uri(value: object) -> bool:
+    """Whether ``value`` is usable as ``CitedUri.value``, by the URI rule and its limit (``URI``)."""
+    return URI.accepts(value)
 
 
 def is_title(value: object) -> bool:
@@ -310,12 +309,12 @@ def is_title(value: object) -> bool:
     >>> is_title("Grass " * 2000 + "report"), is_title(" padded"), is_title(None)
     (True, False, False)
     """
-    return text_problem(TITLE, value, TITLE.max_chars(DEFAULT_LIMITS)) is None
+    return TITLE.accepts(value)
 
 
 def is_reference(value: object) -> bool:
     """Whether ``value`` is usable as ``CitedReference.value``, by the reference's own rule and limit."""
-    return text_problem(REFERENCE, value, REFERENCE.max_chars(DEFAULT_LIMITS)) is None
+    return REFERENCE.accepts(value)
 
 
 def is_filename(value: object) -> bool:
@@ -324,7 +323,7 @@ def is_filename(value: object) -> bool:
     >>> is_filename("report.pdf"), is_filename("../report.pdf"), is_filename(None)
     (True, False, False)
     """
-    return type(value) is str and check_filename(value) is None
+    return FILENAME.accepts(value)
 
 
 def b64encode(data: bytes) -> str:
@@ -333,14 +332,14 @@ def b64encode(data: bytes) -> str:
 
 
 def b64decode(text: object, path: str) -> bytes:
-    """Decode canonical standard base64 (the library's own rule); a ``ValidationError`` at ``path`` otherwise.
+    """Decode canonical standard base64 by the binary rule (``DATA``); a ``ValidationError`` at ``path`` otherwise.
 
     >>> b64decode("aGk=", "$.data")
     b'hi'
     """
     if type(text) is not str:
         raise fail(path, "expected a base64 string")
-    decoded = check_base64(text, DEFAULT_LIMITS.max_binary_bytes)
+    decoded = DATA.decode(text)
     if type(decoded) is str:
         raise fail(path, decoded)
     return decoded  # type: ignore[return-value]

@@ -22,7 +22,7 @@ contentblocks.ValidationError: $.kind: expected one of: text, refusal, reasoning
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal, TypeAlias
+from typing import Any, Literal, TypeAlias, get_args
 
 import attrs
 
@@ -71,7 +71,7 @@ BlockKind: TypeAlias = Literal["text", "refusal", "reasoning", "tool_call"]
 """The kinds of block that grow by deltas; files and JSON values arrive whole."""
 
 #: Every streamed block kind, in the order above.
-BLOCK_KINDS: tuple[BlockKind, ...] = ("text", "refusal", "reasoning", "tool_call")
+BLOCK_KINDS: tuple[BlockKind, ...] = get_args(BlockKind)
 
 
 class _Event(Checked):

@@ -13,7 +13,7 @@ from typing import Any
 
 from .._errors import ValidationError, describe_type
 from .._model import Block, Message
-from .._rules import DEFAULT_LIMITS
+from .._rules import DEFAULT_LIMITS, FREE_TEXT
 from ..providers._contract import Reply, StopReason, Usage
 from ._errors import StreamError, at
 from ._events import (
@@ -40,7 +40,7 @@ from ._parts import STALE, Part, Pieces
 
 __all__ = ["ReplyBuilder", "fold"]
 
-_MAX_CHARS = DEFAULT_LIMITS.max_text_chars
+_MAX_CHARS = FREE_TEXT.max_chars(DEFAULT_LIMITS)  # a streamed block's text, by the text's own rule
 
 
 class ReplyBuilder:

@@ -25,8 +25,7 @@ from ..._model import (
     ToolResultBlock,
     UrlSource,
 )
-from ..._patterns import check_free_text
-from ..._rules import DEFAULT_LIMITS
+from ..._rules import PIECE
 from .._arguments import JSON_TEXT, raw_input
 from .._contract import ISSUER_KEY
 from .._extras import take_extras
@@ -172,7 +171,7 @@ def _file(raw: dict[str, Any], path: str, kind: str) -> FileBlock | JsonBlock:
 
 
 def _utf8(text: str, path: str) -> bytes:
-    problem = check_free_text(text, DEFAULT_LIMITS.max_text_chars)
+    problem = PIECE.check(text)
     if problem is not None:
         raise fail(path, problem)
     return text.encode("utf-8")

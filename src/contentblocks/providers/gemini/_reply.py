@@ -8,7 +8,7 @@ from urllib.parse import quote
 
 from ..._errors import ValidationError
 from ..._model import Block, Citation, CitedUri, Message, TextBlock, ToolCallBlock
-from ..._patterns import check_identifier
+from ..._rules import IDENTIFIER, TITLE
 from .._contract import ISSUER_KEY, Reply, StopReason, Usage
 from .._positions import position
 from .._shapes import canonical, pick, snake
@@ -50,7 +50,8 @@ def _add(extra: dict[int, list[Citation]], j: int, uri: object, title: object, s
     try:
         if type(uri) is str and not uri.isascii():
             uri = quote(uri, safe=_URI_SAFE)  # an IRI (non-ASCII path): percent-encode as RFC 3986 requires
-        name = (title.strip() or None) if type(title) is str else None
+        name = title.strip() if type(title) is str else None
+        name = name if TITLE.accepts(name) else None  # a title no citation may hold is left out, not the citation
         extra.setdefault(j, []).append(Citation(source=CitedUri(value=uri), title=name, start=start, end=end))  # type: ignore[arg-type]
     except (ValidationError, UnicodeEncodeError):  # a chunk with no usable URI (or a lone surrogate in it)
         return  # cites nothing a reader could follow
@@ -143,7 +144,7 @@ def call_ids(model: str | None, response_id: str | None) -> tuple[str, str]:
     (('gemini/gemini-2.5-flash', 'gemini_call_resp_1_'), ('gemini', 'gemini_call_0_'))
     """
     issuer = f"{ISSUER}/{model_family(model)}" if model else ISSUER
-    named = response_id and check_identifier(f"gemini_call_{response_id}_0") is None
+    named = response_id and IDENTIFIER.accepts(f"gemini_call_{response_id}_0")
     return issuer, f"gemini_call_{response_id}_" if named else "gemini_call_0_"
 
 
