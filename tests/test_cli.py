@@ -256,13 +256,15 @@ def test_walked_names_have_no_dot_prefix(tmp_path: Path) -> None:
     assert done.stdout.splitlines()[0].startswith("::error file=a.json,line=1::$.type: required key missing")
 
 
-def test_an_empty_directory_is_said(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """A directory holding no .json or .jsonl file is said on stderr; nothing was checked."""
+def test_an_empty_directory_is_unreadable(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A directory holding no .json or .jsonl file is unreadable: a mistyped CI path must not pass."""
     status = cli.main(["check", str(tmp_path)])
     captured = capsys.readouterr()
-    assert status == 0
-    assert captured.err == f"contentblocks: no .json or .jsonl file in {tmp_path}\n"
-    assert captured.out == "checked 0 files, 0 messages, 0 blocks, 0 problems\n"
+    assert status == 2
+    assert captured.out == (f"{tmp_path}: no .json or .jsonl file in this directory\n"
+                            "checked 1 file, 0 messages, 0 blocks, 0 problems, 1 unreadable\n")
+    (tmp_path / "a.json").write_text('{"type": "text", "text": "hi"}')
+    assert cli.main(["check", str(tmp_path)]) == 0
 
 
 def test_stdin_is_jsonl_unless_named_json(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
@@ -417,10 +419,12 @@ def test_json_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
 
 
 def test_json_report_of_nothing_is_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """A run that checks no file still writes a whole JSON document."""
+    """A run that finds no file still writes a whole JSON document, the empty directory its one unreadable entry."""
     status, output = run(capsys, "--format", "json", str(tmp_path))
-    assert status == 0
-    assert json.loads(output)["files"] == []
+    assert status == 2
+    report = json.loads(output)
+    assert [(f["file"], f["error"]) for f in report["files"]] == [(str(tmp_path), "no .json or .jsonl file in this directory")]
+    assert report["status"] == 2
     capsys.readouterr()
 
 
@@ -614,20 +618,27 @@ def test_progress_is_wiped_before_a_report_line(tmp_path: Path) -> None:
 def _started(
     *args: str, empty: Path, terminal: tuple[int, int] | None = None
 ) -> tuple[subprocess.Popen[bytes], threading.Thread, list[bytes]]:
-    """Start ``check ARGS EMPTY -``, and wait until it has said that ``empty`` is empty: it is reading stdin now.
+    """Start ``check ARGS E0 ... E4 -``, five empty directories under ``empty``, and wait until it has reported
+    one: it is reading stdin now (with two workers, reports wait until five tasks are under way).
 
-    Its stderr is a pipe, or the pseudo-terminal ``terminal`` (leader, follower); what it writes there is read
-    as it comes into the list returned (a pseudo-terminal drops what is unread once its other end closes).
+    Its stdout is unbuffered and read for that report; its stderr is a pipe, or the pseudo-terminal ``terminal``
+    (leader, follower), and what it writes there is read as it comes into the list returned (a pseudo-terminal
+    drops what is unread once its other end closes). The empty directories make the status 2.
     """
     import signal  # noqa: PLC0415
+
+    empties = [empty / f"empty{i}" for i in range(5)]
+    for directory in empties:
+        directory.mkdir()
 
     stderr = subprocess.PIPE if terminal is None else terminal[1]
     # The child starts with SIGINT at its default, as from a terminal, even where the runner ignores it (started
     # in the background with `cmd &`): an ignored signal is inherited across exec, a handler is not.
     previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
-        process = subprocess.Popen([sys.executable, "-m", "contentblocks", "check", *args, str(empty), "-"],  # noqa: S603
-                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr)
+        process = subprocess.Popen([sys.executable, "-m", "contentblocks", "check", *args, *map(str, empties), "-"],  # noqa: S603
+                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr,
+                                   env={**os.environ, "PYTHONUNBUFFERED": "1"})
     finally:
         signal.signal(signal.SIGINT, previous)
     if terminal is not None:
@@ -635,24 +646,35 @@ def _started(
     shown: list[bytes] = []
     ready = threading.Event()
 
-    def read() -> None:
+    def drain(fd: int, into: list[bytes], *, signal_on: bytes | None = None) -> None:
         while True:
             try:
-                piece = os.read(leader, 65536)
+                piece = os.read(fd, 65536)
             except OSError:  # EIO: the other end of the pseudo-terminal is closed
                 piece = b""
             if not piece:
                 ready.set()
                 return
-            shown.append(piece)
-            if b"no .json or .jsonl file" in b"".join(shown).partition(b"\n")[0] and b"\n" in b"".join(shown):
+            into.append(piece)
+            if signal_on is not None and signal_on in b"".join(into):
                 ready.set()
 
+    assert process.stdout is not None
     leader = process.stderr.fileno() if process.stderr is not None else terminal[0]  # type: ignore[index]
-    reader = threading.Thread(target=read)
-    reader.start()
+    reported: list[bytes] = []
+    out = threading.Thread(target=drain, args=(process.stdout.fileno(), reported),
+                           kwargs={"signal_on": b"no .json or .jsonl file in this directory\n"})
+    err = threading.Thread(target=drain, args=(leader, shown))
+    out.start()
+    err.start()
     assert ready.wait(60)
-    return process, reader, shown
+
+    class Both(threading.Thread):
+        def join(self, timeout: float | None = None) -> None:
+            out.join(timeout)
+            err.join(timeout)
+
+    return process, Both(), shown
 
 
 def _slow_run(tmp_path: Path, *args: str, terminal: bool) -> tuple[int, bytes]:
@@ -671,14 +693,13 @@ def _slow_run(tmp_path: Path, *args: str, terminal: bool) -> tuple[int, bytes]:
     reader.join(timeout=60)
     if fds is not None:
         os.close(fds[0])
-    said = b"".join(shown)
-    return status, said[said.index(b"\n") + 1 :]
+    return status, b"".join(shown)
 
 
 def test_progress_on_a_terminal_when_the_work_is_long(tmp_path: Path) -> None:
     """A check that takes more than a second shows its progress on a terminal's stderr, then wipes it."""
     status, shown = _slow_run(tmp_path, "--dataset", terminal=True)
-    assert status == 0
+    assert status == 2  # the empty directories
     assert b"checking: " in shown
     assert b"20 conversations, 0 problems" in shown
     assert shown.endswith(b"\r\x1b[K")
@@ -687,7 +708,7 @@ def test_progress_on_a_terminal_when_the_work_is_long(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("args", "terminal"), [(["--dataset"], False), (["--dataset", "--no-progress"], True)])
 def test_no_progress_off_a_terminal_or_when_asked(tmp_path: Path, args: list[str], terminal: bool) -> None:
     """On a pipe, or with --no-progress, stderr stays empty however long the work."""
-    assert _slow_run(tmp_path, *args, terminal=terminal) == (0, b"")
+    assert _slow_run(tmp_path, *args, terminal=terminal) == (2, b"")  # 2: the empty directories
 
 
 # ------------------------------------------------------------------------------------------ a real process
@@ -719,7 +740,8 @@ def test_no_traceback_for_any_input(tmp_path: Path) -> None:
     os.mkfifo(tmp_path / "fifo.jsonl")
     for args in (["--format", "json"], ["--format", "json", "--dataset", "--jobs", "2"], ["--format", "github"]):
         done = command("check", *args, str(tmp_path))
-        assert (done.returncode, done.stderr) == (2, "")
+        assert done.returncode == 2
+        assert all(line.startswith("contentblocks: hint: ") for line in done.stderr.splitlines()), done.stderr
         if "json" in args:
             files = [Path(f["file"]).relative_to(tmp_path) for f in json.loads(done.stdout)["files"]]
             assert len(files) == 2 * len(BAD_DOCUMENTS) + 1
@@ -738,7 +760,7 @@ def test_interrupted_without_traceback(tmp_path: Path, jobs: str) -> None:
     status = process.wait(timeout=60)
     reader.join(timeout=60)
     assert status == 130
-    assert b"".join(shown).splitlines()[1:] == [b"contentblocks: interrupted"]
+    assert b"".join(shown).splitlines() == [b"contentblocks: interrupted"]
 
 
 def test_output_into_a_closed_pipe(tmp_path: Path) -> None:

@@ -17,7 +17,16 @@ from typing import IO, Any, Literal, NamedTuple, TypeAlias, TypeVar
 import attrs
 
 from ._api import parse_json
-from ._checking import Checker, CheckResult, Problem, count_blocks, failed, unreadable, without_newline
+from ._checking import (
+    Checker,
+    CheckResult,
+    Problem,
+    count_blocks,
+    failed,
+    unreadable,
+    with_format_hint,
+    without_newline,
+)
 from ._conversation import Conversation, tool_summary
 from ._converter import structure_parsed
 from ._errors import ValidationError, join_key
@@ -92,11 +101,15 @@ class Tally:
     size: int = 0
     #: Newlines read, where lines are numbered from the tally's own start (a run of a dataset).
     lines: int = 0
+    #: What the problems suggest about reading the input another way (``CheckResult.hint``), each once.
+    hints: set[str] = attrs.Factory(set)
 
     def add(self, line: int, result: CheckResult, lines: tuple[int, ...] = ()) -> None:
         """Count one checked part, and keep it if it found anything."""
         if not result.ok:
             self.entries.append(Entry(line, result, lines))
+        if result.hint is not None:
+            self.hints.add(result.hint)
         self.messages += result.messages
         self.kinds.update(result.blocks)
 
@@ -235,7 +248,7 @@ def _check_messages(checker: Checker, chunks: Iterable[bytes | LongLine], tally:
             message = converter.structure(raw, Message)
         except ValidationError as e:
             clean = False
-            tally.add(number, failed(e))
+            tally.add(number, _with_hint(failed(e), raw))
             continue
         tally.messages += 1
         count_blocks(tally.kinds, message.content)
@@ -254,6 +267,16 @@ def _check_messages(checker: Checker, chunks: Iterable[bytes | LongLine], tally:
         tally.add(at, CheckResult(problems=tuple(found), omitted=omitted if i == len(by_line) else 0))
 
 
+_DATASET_HINT = "a line holds a whole conversation: with --dataset each line of a .jsonl file is one conversation"
+
+
+def _with_hint(result: CheckResult, raw: object) -> CheckResult:
+    """A message line's result, with a hint where the line is a conversation (or a provider's message)."""
+    if isinstance(raw, list) or (isinstance(raw, dict) and "messages" in raw and "role" not in raw):
+        return attrs.evolve(result, hint=_DATASET_HINT)
+    return with_format_hint(result)
+
+
 def _check_document(checker: Checker, data: bytes) -> Tally:
     """A ``.json`` file: a block, a message, an array of messages or ``{"messages": [...]}`` (nothing else)."""
     tally = Tally(size=len(data))
@@ -267,13 +290,19 @@ def _check_document(checker: Checker, data: bytes) -> Tally:
     except ValidationError as e:
         tally.add(_reported_line(e.errors[0][1]), unreadable(e))
         return tally
+    if checker.input_format != "contentblocks":  # one provider request: its adapter reads it
+        result = checker.check(raw)
+        tally.conversations = 1
+        lines = tuple(line_of(text, path) for path, _ in result.problems)
+        tally.add(lines[0] if lines else 1, result, lines)
+        return tally
     prefix = "$"
     try:
         value, target, prefix = _target(raw)
         tally.conversations = int(target is Conversation)
         obj = structure_parsed(checker.converter(), value, target)
     except ValidationError as e:
-        result = failed(e, prefix)
+        result = with_format_hint(failed(e, prefix))
         lines = tuple(line_of(text, path) for path, _ in result.problems)
         tally.add(lines[0] if lines else 1, result, lines)
         return tally

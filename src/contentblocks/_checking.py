@@ -9,9 +9,10 @@ converter on first use. ``_checkfiles`` applies it to the files ``contentblocks 
 from __future__ import annotations
 
 import functools
+import importlib
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
-from typing import NamedTuple
+from typing import Any, Literal, NamedTuple, TypeAlias, get_args
 
 import attrs
 from cattrs import Converter
@@ -25,15 +26,60 @@ from ._model import ToolResultBlock, kind_name
 from ._rules import DEFAULT_LIMITS, Limits
 
 __all__ = [
+    "INPUT_FORMATS",
     "CheckResult",
     "Checker",
+    "InputFormat",
     "Problem",
     "check_conversation",
     "count_blocks",
     "failed",
     "unreadable",
+    "with_format_hint",
     "without_newline",
 ]
+
+InputFormat: TypeAlias = Literal["contentblocks", "openai_chat", "anthropic", "gemini", "openai_responses"]
+"""What a checked conversation is written in: the wire format, or a provider's request (read by its adapter)."""
+
+#: Every input format, the wire format first.
+INPUT_FORMATS: tuple[InputFormat, ...] = get_args(InputFormat)
+
+#: What a failed conversation's problems say about the format it is in: (what a problem says, the format).
+_FORMAT_SIGNS: tuple[tuple[str, str, InputFormat], ...] = (
+    (".tool_calls", "unknown key", "openai_chat"),
+    (".tool_call_id", "unknown key", "openai_chat"),
+    (".weight", "unknown key", "openai_chat"),
+    (".type", 'unknown block type "image_url"', "openai_chat"),
+    (".type", 'unknown block type "input_audio"', "openai_chat"),
+    (".type", 'unknown block type "tool_use"', "anthropic"),
+    (".type", 'unknown block type "thinking"', "anthropic"),
+    (".type", 'unknown block type "image"', "anthropic"),
+    (".type", 'unknown block type "document"', "anthropic"),
+    (".parts", "unknown key", "gemini"),
+    (".type", 'unknown block type "input_text"', "openai_responses"),
+    (".type", 'unknown block type "function_call"', "openai_responses"),
+)
+
+
+def format_hint(problems: Iterable[Problem]) -> str | None:
+    """A hint naming the provider format that problems of a wire-format check point to, or None.
+
+    >>> format_hint([Problem("$.messages[2].tool_calls", "unknown key (a message has: role, content, metadata)")])
+    'these look like openai_chat requests: check them with --input-format openai_chat'
+    """
+    for path, message in problems:
+        for end, start, input_format in _FORMAT_SIGNS:
+            if path.endswith(end) and message.startswith(start):
+                return f"these look like {input_format} requests: check them with --input-format {input_format}"
+    return None
+
+
+def with_format_hint(result: CheckResult) -> CheckResult:
+    """``result``, with the hint its problems give (see ``format_hint``), if any."""
+    hint = format_hint(result.problems)
+    return result if hint is None else attrs.evolve(result, hint=hint)
+
 
 _JSON_SPACE = " \t\r\n"
 _JSON_SPACE_BYTES = b" \t\r\n"
@@ -59,6 +105,8 @@ class CheckResult:
         messages: the messages of a valid conversation (0 when it has problems).
         blocks: the blocks of a valid conversation by kind, tool results' parts included (a read-only mapping,
             in the order of the kinds' names).
+        hint: what the problems suggest, when they point to another way of reading the input (a provider's
+            format, or one conversation a line): not a problem, and not counted as one.
 
     .. versionadded:: 2026.11.0
     """
@@ -68,6 +116,7 @@ class CheckResult:
     unreadable: bool = False
     messages: int = 0
     blocks: Mapping[str, int] = attrs.field(default=EMPTY_OBJECT, hash=False)
+    hint: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -82,33 +131,49 @@ def _converter_for(limits: Limits) -> Converter:
 
 
 class Checker:
-    """Checks conversations against the wire format with one set of limits.
+    """Checks conversations against the wire format with one set of limits, or a provider's requests.
 
-    A checker pickles as its limits: a process pool or a distributed engine sends it to each worker, where
-    it builds its converter the first time it checks something. It holds no other state, so one checker can
-    serve many threads.
+    With ``input_format`` set to an adapter's name (``"openai_chat"``, ``"anthropic"``, ``"gemini"``,
+    ``"openai_responses"``), each conversation is that provider's request payload (an OpenAI fine-tuning line,
+    ``{"messages": [...], "tools": [...]}`` with ``weight`` and ``tool_calls``, is an ``openai_chat`` request),
+    read by the adapter's ``from_provider``: its problems are the adapter's, at paths into the payload. Limits
+    other than the defaults then apply to the conversation read, and its problems say so.
+
+    A checker pickles as its limits and format: a process pool or a distributed engine sends it to each worker,
+    where it builds its converter the first time it checks something. It holds no other state, so one checker
+    can serve many threads.
 
     >>> import contentblocks as cb
     >>> checker = cb.Checker(cb.Limits(max_text_chars=5))
-    >>> checker.check_line('[{"role": "user", "content": "hi"}]')
-    CheckResult(problems=(), omitted=0, unreadable=False, messages=1, blocks=JsonObject({'text': 1}))
+    >>> result = checker.check_line('[{"role": "user", "content": "hi"}]')
+    >>> result.ok, result.messages, result.blocks
+    (True, 1, JsonObject({'text': 1}))
     >>> checker.check_line('{"messages": [{"role": "user", "content": "hello!"}], "id": 7}').problems
     (Problem(path='$.messages[0].content', message='longer than 5 characters'),)
     >>> checker.check_line('[{"role": "user"').unreadable
     True
+    >>> line = '{"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "yo", "weight": 0}]}'
+    >>> cb.Checker().check_line(line).hint
+    'these look like openai_chat requests: check them with --input-format openai_chat'
+    >>> cb.Checker(input_format="openai_chat").check_line(line).messages
+    2
 
     .. versionadded:: 2026.11.0
     """
 
-    __slots__ = ("_converter", "_limits")
+    __slots__ = ("_converter", "_input_format", "_limits")
 
-    def __init__(self, limits: Limits | None = None) -> None:
+    def __init__(self, limits: Limits | None = None, *, input_format: InputFormat = "contentblocks") -> None:
         if limits is None:
             limits = DEFAULT_LIMITS
         elif type(limits) is not Limits:
             msg = f"limits must be a contentblocks.Limits, not {type(limits).__name__}"
             raise TypeError(msg)
+        if input_format not in INPUT_FORMATS:
+            msg = f"input_format must be one of {', '.join(INPUT_FORMATS)}, not {input_format!r}"
+            raise ValueError(msg)
         self._limits = limits
+        self._input_format: InputFormat = input_format
         self._converter: Converter | None = None
 
     @property
@@ -116,19 +181,26 @@ class Checker:
         """The limits every check of this checker enforces."""
         return self._limits
 
-    def __reduce__(self) -> tuple[type[Checker], tuple[Limits]]:
-        return (Checker, (self._limits,))
+    @property
+    def input_format(self) -> InputFormat:
+        """What the checked conversations are written in (``"contentblocks"``: the wire format)."""
+        return self._input_format
+
+    def __reduce__(self) -> tuple[Any, tuple[Limits, InputFormat]]:
+        return (_checker, (self._limits, self._input_format))
 
     def __repr__(self) -> str:
-        return f"Checker({self._limits!r})"
+        if self._input_format == "contentblocks":
+            return f"Checker({self._limits!r})"
+        return f"Checker({self._limits!r}, input_format={self._input_format!r})"
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not Checker:
             return NotImplemented
-        return other._limits == self._limits
+        return other._limits == self._limits and other._input_format == self._input_format
 
     def __hash__(self) -> int:
-        return hash(self._limits)
+        return hash((self._limits, self._input_format))
 
     def converter(self) -> Converter:
         """The converter enforcing these limits (built on first use, shared by checkers with equal limits)."""
@@ -173,6 +245,8 @@ class Checker:
                 yield number, self.check_line(text)
 
     def _check(self, data: object, *, consume: bool) -> CheckResult:
+        if self._input_format != "contentblocks":
+            return self._check_request(data)
         value, prefix = data, "$"
         if isinstance(data, dict):  # read through dict's own methods: a subclass's overrides never run
             if not dict.__contains__(data, "messages"):
@@ -186,11 +260,36 @@ class Checker:
             else:
                 conversation = converter.structure(value, Conversation)
         except ValidationError as e:
-            return failed(e, prefix)
-        kinds: Counter[str] = Counter()
-        for message in conversation:
-            count_blocks(kinds, message.content)
-        return CheckResult(messages=len(conversation), blocks=_object_from_items(sorted(kinds.items())))
+            return with_format_hint(failed(e, prefix))
+        return _counted(conversation)
+
+    def _check_request(self, data: object) -> CheckResult:
+        """A provider's request payload, read by its adapter (and held to these limits, where not the defaults)."""
+        adapter = importlib.import_module(f"contentblocks.providers.{self._input_format}")
+        try:
+            conversation = adapter.from_provider(data)
+        except ValidationError as e:
+            return failed(e)
+        if self._limits != DEFAULT_LIMITS:
+            converter = self.converter()
+            try:
+                conversation = converter.structure(converter.unstructure(conversation), Conversation)
+            except ValidationError as e:
+                problems = tuple(Problem(p, f"{m} (in the conversation read from the request)") for p, m in e.errors)
+                return CheckResult(problems=problems, omitted=e.omitted)
+        return _counted(conversation)
+
+
+def _checker(limits: Limits, input_format: InputFormat) -> Checker:
+    """A checker made again from what it pickles as."""
+    return Checker(limits, input_format=input_format)
+
+
+def _counted(conversation: Conversation) -> CheckResult:
+    kinds: Counter[str] = Counter()
+    for message in conversation:
+        count_blocks(kinds, message.content)
+    return CheckResult(messages=len(conversation), blocks=_object_from_items(sorted(kinds.items())))
 
 
 def without_newline(line: str | bytes) -> str | bytes | None:

@@ -46,7 +46,7 @@ from ._checkfiles import (
     run_tasks,
     walk,
 )
-from ._checking import Checker
+from ._checking import INPUT_FORMATS, Checker
 from ._rules import Limits
 
 __all__ = ["BIDI_CONTROLS", "main", "printable"]
@@ -89,8 +89,8 @@ def _sources(paths: Sequence[str], *, dataset: bool, stdin_name: str) -> list[So
             sources.append(Source(stdin_name, None, mode))
         elif Path(path).is_dir():
             found = list(walk(path, dataset=dataset))
-            if not found:
-                print(f"contentblocks: no .json or .jsonl file in {printable(path)}", file=sys.stderr)
+            if not found:  # a typo in a CI path must not pass as "nothing wrong"
+                found = [Source(path, None, "document", error="no .json or .jsonl file in this directory")]
             sources += found
         else:
             sources.append(file_source(path, dataset=dataset, walked=False))
@@ -317,6 +317,7 @@ def check(
 ) -> int:
     """Check every source, printing as it goes; return the exit status."""
     total, counts, current, lines = _Counts(), _Counts(files=1), None, 0
+    hints: set[str] = set()
     for source, tally in run_tasks(_tasks(sources, checker, max_line), jobs):
         if current is None:
             writer.start(source)
@@ -331,6 +332,7 @@ def check(
         lines += tally.lines
         counts.add(tally)
         total.add(tally)
+        hints |= tally.hints
         if tally.entries or tally.error is not None:
             progress.clear()
             writer.tally(tally, counts)
@@ -338,6 +340,8 @@ def check(
     progress.clear()
     status = 2 if total.unreadable else 1 if total.problems else 0
     writer.finish(total, status)
+    for hint in sorted(hints):  # on standard error: a report's format stays as it is
+        print(f"contentblocks: hint: {hint}", file=sys.stderr)
     return status
 
 
@@ -371,6 +375,10 @@ def _parser() -> argparse.ArgumentParser:
         help="text (FILE:LINE: $.path: message), a JSON report, or GitHub Actions annotations")
     add("--dataset", action="store_true",
         help='each line of a .jsonl file is one conversation: an array of messages or {"messages": [...], ...}')
+    add("--input-format", choices=INPUT_FORMATS, default="contentblocks",
+        help="what the conversations are written in: the wire format (default), or a provider's request read by "
+        "its adapter (openai_chat for OpenAI fine-tuning files); a .json file is then one request and each line "
+        "of a .jsonl file one request")
     add("--jobs", type=_count(1), default=1, metavar="N", help="check with N processes (default 1)")
     add("--max-problems", type=_count(0), metavar="N", help="report at most N problems (all are counted)")
     add("--max-line-bytes", type=_count(1), default=DEFAULT_MAX_LINE_BYTES, metavar="N",
@@ -404,14 +412,15 @@ def schema(target: str, out: TextIO) -> int:
 def _check_command(args: argparse.Namespace) -> int:
     given = {f.name: getattr(args, f.name) for f in attrs.fields(Limits) if getattr(args, f.name) is not None}
     try:
-        checker = Checker(Limits(**given))
+        checker = Checker(Limits(**given), input_format=args.input_format)
     except ValueError as e:  # max_depth over its ceiling
         args.error(str(e))
     writers = {"text": _Writer, "json": _JsonWriter, "github": _GitHubWriter}
     with resources.as_file(resources.files("contentblocks") / "examples" / EXAMPLE) as example:
         paths = args.paths or [str(example)]
-        sources = _sources(paths, dataset=args.dataset, stdin_name=args.stdin_filename)
-        writer = writers[args.format](sys.stdout, args.max_problems, dataset=args.dataset)
+        dataset = args.dataset or args.input_format != "contentblocks"  # a request holds a whole conversation
+        sources = _sources(paths, dataset=dataset, stdin_name=args.stdin_filename)
+        writer = writers[args.format](sys.stdout, args.max_problems, dataset=dataset)
         enabled = not args.no_progress and sys.stderr.isatty()
         progress = _Progress(sys.stderr, sum(s.size for s in sources), enabled=enabled)
         return check(sources, writer, checker, jobs=args.jobs, progress=progress, max_line=args.max_line_bytes)
