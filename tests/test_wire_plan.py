@@ -15,6 +15,7 @@ from hypothesis import given, settings
 import contentblocks as cb
 from contentblocks import _structure_table
 from contentblocks._json import EMPTY_OBJECT
+from contentblocks._kinds import FLAG_OPTIONAL, FLAG_REQUIRED
 from contentblocks._plan import CLASSES, WireField, wire_plan
 from contentblocks._rules import MISSING_KEY, Limits
 from contentblocks.strategies import messages
@@ -73,9 +74,9 @@ def test_the_c_table_takes_its_flags_from_the_plan(cls, field):
     kind, key, flags, _arg, target, shorthand = entry
     assert key == field.key
     if kind in ("string", "binary"):
-        assert bool(flags & _structure_table._OPTIONAL) is (field.omitted == "none")
+        assert bool(flags & FLAG_OPTIONAL) is (field.omitted == "none")
     if kind == "many":
-        assert bool(flags & _structure_table._REQUIRED) is field.required
+        assert bool(flags & FLAG_REQUIRED) is field.required
         short = field.shorthand
         expected = None if short is None else (CLASSES.index(short.cls), short.index, short.defaults)
         assert shorthand == expected

@@ -24,7 +24,7 @@ from ._patterns import ascii_identifier
 from ._plan import CLASSES, WireField, nested_classes, union_for, wire_plan
 from ._raw import MISSING, prefix_since, unknown_keys
 from ._readers import Readers, read_text, tagged
-from ._rules import MISSING_KEY, NULL_OPTIONAL, Limits, Rule, expected_one_of
+from ._rules import MISSING_KEY, NULL_OPTIONAL, Limits
 from ._source import run_source
 from ._unchecked import construction, unchecked
 from ._wire import ARRAYS, TAGGED, UNIONS, keys_of, listing
@@ -54,98 +54,6 @@ class StructureBodies:
         self.unions: dict[str, Callable[..., Any]] = {u.name: namespace[f"union_{u.name}"] for u in UNIONS}
 
 
-def _bind_text_rule(rule: Rule, var: str, prefix: str, ns: dict[str, Any], limits: Limits) -> str:
-    """Bind a text rule, its bound and its check under ``prefix``; the inline condition on ``var`` that uses them."""
-    ns[f"{prefix}rule"] = rule
-    ns[f"{prefix}max"] = rule.max_chars(limits)
-    ns[f"{prefix}problem"] = rule.problem
-    return rule.fast_condition(var, f"{prefix}max", f"{prefix}problem")
-
-
-def _text_field(plan: WireField, var: str, prefix: str, ns: dict[str, Any], limits: Limits) -> list[str]:
-    key, optional = plan.key, plan.omitted == "none"
-    fast = _bind_text_rule(plan.rule, var, prefix, ns, limits)
-    slow = f"{var} = read_text(raw, {key!r}, problems, {prefix}rule, {prefix}max, {optional})"
-    if optional:
-        return [f"{var} = raw.get({key!r}, MISSING)", f"if {var} is MISSING:", f"    {var} = None",
-                f"elif not ({fast}):", f"    {slow}"]
-    return [f"{var} = raw.get({key!r}, MISSING)", f"if not ({fast}):", f"    {slow}"]
-
-
-def _many_field(plan: WireField, var: str, prefix: str, ns: dict[str, Any], limits: Limits) -> list[str]:
-    key, union = plan.key, plan.union
-    if union is None:
-        read = f"items({var}, '.{key}', problems, structure_{plan.accepts[0].__name__})"
-    else:
-        ns[f"{prefix}get"] = ns[f"members_{union.name}"].get
-        read = f"tagged_items({var}, '.{key}', problems, {prefix}get, union_{union.name})"
-    lines = [f"{var} = raw.get({key!r}, MISSING)"]
-    if plan.shorthand is not None:
-        short = plan.shorthand
-        # The string fills the one field of the shorthand class that has no default; the rest keep theirs.
-        ns[f"{prefix}new_short"] = unchecked(short.cls)
-        ns.update({f"{prefix}default_{i}": default for i, default in enumerate(short.defaults)})
-        given = ", ".join(var if i == short.index else f"{prefix}default_{i}" for i in range(len(short.defaults)))
-        fast = _bind_text_rule(short.text.rule, var, prefix, ns, limits)
-        lines += [f"if type({var}) is str:", f"    if {fast}:", f"        {var} = ({prefix}new_short({given}),)",
-                  "    else:",
-                  f"        read_text(raw, {key!r}, problems, {prefix}rule, {prefix}max, False)",
-                  f"        {var} = ()"]
-        lines += [f"elif {var} is MISSING:", f"    problems.append(('.{key}', MISSING_KEY))", f"    {var} = ()"]
-        lines += [f"elif type({var}) is not list and plain_container({var})[0] != 2:",
-                  (f"    problems.append(('.{key}', 'expected a string or an array of {plan.rule.items}, got '"
-                   f" + describe_type({var})))"), f"    {var} = ()"]
-    elif plan.required:
-        lines += [f"if {var} is MISSING:", f"    problems.append(('.{key}', MISSING_KEY))", f"    {var} = ()"]
-    else:
-        lines += [f"if {var} is MISSING:", f"    {var} = ()", f"elif {var} is None:",
-                  f"    problems.append(('.{key}', NULL_OPTIONAL))", f"    {var} = ()"]
-    if plan.rule.nonempty:
-        ns[f"{prefix}empty"] = plan.rule.nonempty
-        return [*lines, "else:", "    before = len(problems)", f"    {var} = {read}",
-                f"    if not {var} and len(problems) == before:", f"        problems.append(('.{key}', {prefix}empty))"]
-    return [*lines, "else:", f"    {var} = {read}"]
-
-
-def _field_lines(cls: type, plan: WireField, ns: dict[str, Any], limits: Limits) -> list[str]:
-    kind, key = plan.rule.kind, plan.key
-    var, prefix = f"v_{key}", f"{cls.__name__}_{key}_"
-    if kind == "text":
-        return _text_field(plan, var, prefix, ns, limits)
-    if kind == "choice":
-        ns[f"{prefix}choices"] = frozenset(plan.rule.choices)
-        ns[f"{prefix}words"] = expected_one_of(plan.rule)
-        return [f"{var} = raw.get({key!r}, MISSING)", f"if type({var}) is not str or {var} not in {prefix}choices:",
-                f"    problems.append(('.{key}', MISSING_KEY if {var} is MISSING else {prefix}words))"]
-    if kind == "binary":
-        return [f"{var} = read_binary(raw, {key!r}, problems, {plan.omitted == 'none'}, {plan.rule.nonempty!r})"]
-    if kind == "json":
-        return [f"{var} = raw.get({key!r}, MISSING)", f"if {var} is MISSING:",
-                f"    problems.append(('.{key}', MISSING_KEY))", "else:",
-                f"    {var} = freeze({var}, '.{key}', limits, problems)"]
-    if kind == "metadata":
-        return [f"{var} = EMPTY_OBJECT if {key!r} not in raw else read_metadata(raw, problems)"]
-    if kind == "offset":
-        return [f"{var} = raw.get({key!r})", f"if {var} is None and {key!r} in raw:",
-                f"    problems.append(('.{key}', NULL_OPTIONAL))"]
-    if kind == "one":
-        union = plan.union
-        if union is None:
-            return [f"{var} = nested(raw, {key!r}, problems, structure_{plan.accepts[0].__name__})"]
-        # The member's body called straight away when the tag names one; anything else through the union's.
-        ns[f"{prefix}get"] = ns[f"members_{union.name}"].get
-        return [f"{var} = raw.get({key!r}, MISSING)",
-                f"tag = {var}.get({union.key!r}) if type({var}) is dict else None",
-                f"body = {prefix}get(tag) if type(tag) is str else None",
-                "if body is not None:", "    before = len(problems)", f"    {var} = body({var}, problems)",
-                "    if len(problems) != before:", f"        prefix_since(problems, before, '.{key}')",
-                "else:", f"    {var} = nested(raw, {key!r}, problems, union_{union.name})"]
-    if kind == "many":
-        return _many_field(plan, var, prefix, ns, limits)
-    msg = f"no structure code for a {kind!r} rule"  # pragma: no cover - every kind of _rules is above
-    raise TypeError(msg)
-
-
 def _structure_source(cls: type, ns: dict[str, Any], limits: Limits) -> str:
     name = cls.__name__
     fields, cross_rules = wire_plan(cls)
@@ -154,7 +62,7 @@ def _structure_source(cls: type, ns: dict[str, Any], limits: Limits) -> str:
     ns[f"new_{name}"] = unchecked(cls)
     body = [f"if not {name}_fits(raw):", f"    unknown_keys(problems, '', raw, {name}_allowed, {name}_listing, cap)"]
     for plan in fields:
-        body += _field_lines(cls, plan, ns, limits)
+        body += plan.rule.kind.structure(plan, f"v_{plan.key}", f"{name}_{plan.key}_", ns, limits)
     for i, cross in enumerate(cross_rules):
         ns[f"{name}_cross_{i}"] = cross.check
         values = [f"v_{f}" for f in cross.fields] + [f"raw.get({f!r})" for f in cross.given]
@@ -196,7 +104,7 @@ def generate_structure_bodies(
         "cap": limits.max_errors, "limits": limits, "freeze": _kernels.freeze, "read_text": read_text,
         "describe_type": describe_type, "plain_container": plain_container, "read_binary": readers.binary,
         "read_metadata": readers.metadata, "items": readers.items, "tagged_items": readers.tagged_items,
-        "nested": readers.nested, "prefix_since": prefix_since,
+        "nested": readers.nested, "prefix_since": prefix_since, "unchecked": unchecked,
     }  # fmt: skip
     # The unions' member tables exist before the functions that bind them, and are filled once those exist;
     # the functions look the union bodies up when they run.
@@ -222,20 +130,7 @@ _OMITTED = {"": "", "none": "v is None", "empty": "not v"}
 
 
 def _written(plan: WireField, value: str) -> str:
-    """The expression that writes a field's value."""
-    kind = plan.rule.kind
-    if kind in ("json", "metadata"):
-        return f"thaw({value})"
-    if kind == "binary":
-        return f"binary({value})"
-    if kind == "one":
-        if plan.union is None:
-            return f"unstructure_{plan.accepts[0].__name__}({value})"
-        return f"by_class[type({value})]({value})"
-    if kind == "many":
-        item = f"unstructure_{plan.accepts[0].__name__}(x)" if plan.union is None else "by_class[type(x)](x)"
-        return f"[{item} for x in {value}]"
-    return value
+    return plan.rule.kind.written(plan, value)
 
 
 def _unstructure_source(cls: type) -> str:
@@ -307,19 +202,7 @@ def _shape(cls: type) -> tuple[tuple[str, str | None, Any], ...]:
     tag = TAGGED.get(cls)
     out: list[tuple[str, str | None, Any]] = [("const", tag[0], tag[1])] if tag is not None else []
     for plan in fields:
-        kind, omitted = plan.rule.kind, plan.omitted
-        if kind in ("text", "choice", "offset"):
-            shape = "optional_attr" if omitted else "attr"
-        elif kind == "binary":
-            shape = "optional_binary" if omitted else "binary"
-        elif kind == "json":
-            shape = "thawed"
-        elif kind == "metadata":
-            shape = "nonempty_thawed"
-        elif kind == "one":
-            shape = "object"
-        else:
-            shape = "nonempty_objects" if omitted else "objects"
+        shape = plan.rule.kind.shape(plan)
         out.append((shape, plan.key, plan.key))
     return tuple(out)
 

@@ -22,7 +22,7 @@ import attrs
 
 from ._conversation import Conversation
 from ._model import ROLE_BLOCKS, Block, Message
-from ._plan import CLASSES, WireField, wire_plan
+from ._plan import CLASSES, wire_plan
 from ._rules import REASONING_SHAPE, SPAN, SPAN_WITHIN_TEXT, CrossRule, Limits
 from ._schema_parts import DEFINITIONS
 from ._wire import TAGGED, UNIONS, union_of
@@ -50,28 +50,6 @@ def _ref(name: str) -> dict[str, str]:
 def _description(obj: object) -> str:
     """The first line of a docstring: what the class or alias is, said once."""
     return (obj.__doc__ or "").strip().split("\n")[0]
-
-
-def _target(plan: WireField) -> dict[str, str]:
-    return _ref(plan.accepts[0].__name__ if plan.union is None else plan.union.name)
-
-
-def _property(plan: WireField, limits: Limits) -> dict[str, Any]:
-    rule = plan.rule
-    if rule.kind == "choice":
-        return {"enum": list(rule.choices)}
-    if rule.kind == "binary":
-        return {**_ref(rule.schema), "minLength": 1} if rule.nonempty else _ref(rule.schema)
-    if rule.kind == "one":
-        return _target(plan)
-    if rule.kind == "many":
-        array: dict[str, Any] = {"type": "array", "items": _target(plan)}
-        if rule.nonempty:
-            array["minItems"] = 1
-        if plan.shorthand is not None:
-            return {"anyOf": [DEFINITIONS[plan.shorthand.text.rule.schema](limits), array]}
-        return array
-    return _ref(rule.schema)
 
 
 def _span_together(_limits: Limits) -> dict[str, Any]:
@@ -115,7 +93,7 @@ def _object(cls: type, limits: Limits) -> dict[str, Any]:
     required = [tag[0]] if tag is not None else []
     properties: dict[str, Any] = {tag[0]: {"const": tag[1]}} if tag is not None else {}
     for plan in fields:
-        properties[plan.key] = _property(plan, limits)
+        properties[plan.key] = plan.rule.kind.schema(plan, limits)
         if plan.required:
             required.append(plan.key)
     schema: dict[str, Any] = {"description": _description(cls), "type": "object", "required": required,

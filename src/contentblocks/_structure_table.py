@@ -2,7 +2,7 @@
 
 Each class of ``_plan.CLASSES`` becomes ``(cls, tag key or None, fields, cross rules)``; each field a tuple of
 generic terms: its kind, key, flags, one argument and a target or limit, and a shorthand. A text rule whose
-fast condition the C walk knows by name (``_rules.KNOWN_FAST``) is checked there; any other runs as a
+fast condition the C walk knows by name (``_kinds.KNOWN_FAST``) is checked there; any other runs as a
 predicate compiled from the rule's own fast condition. A cross rule carries its Python check and its
 cannot-fail form. The walk misses on anything else, and the generated function then reads the value and
 words its problems, so the table holds no rule of its own: only what each declaration already says. A class
@@ -17,15 +17,12 @@ from typing import Any
 
 from . import _kernels
 from ._grammar import base64_chars
-from ._json import EMPTY_OBJECT
 from ._patterns import ascii_identifier
 from ._plan import CLASSES, Shorthand, WireField, wire_plan
-from ._rules import KNOWN_FAST, CrossRule, Limits
+from ._rules import CrossRule, Limits
 from ._wire import TAGGED, UNIONS
 
 __all__ = ["structurer"]
-
-_OPTIONAL, _REQUIRED, _NONEMPTY = 1, 2, 4
 
 #: The names a rule's fast condition may use besides the value, its limit and its problem.
 _FAST_NAMES = {"surrogate": _kernels.find_surrogate, "ascii_identifier": ascii_identifier}
@@ -47,29 +44,13 @@ def _predicate(plan: WireField, limits: Limits) -> Any:
     return ns["accepts"]
 
 
-def _field(plan: WireField, limits: Limits) -> tuple[Any, ...]:
-    rule, key = plan.rule, plan.key
-    optional = _OPTIONAL if plan.omitted == "none" else 0
-    if rule.kind == "text":
-        check = KNOWN_FAST.get(rule.fast) or _predicate(plan, limits)
-        return ("string", key, optional, check, rule.max_chars(limits), None)
-    if rule.kind == "choice":
-        return ("choice", key, 0, frozenset(rule.choices), 0, None)
-    if rule.kind == "json":
-        return ("json_value", key, 0, None, 0, None)
-    if rule.kind == "metadata":
-        return ("json_object", key, 0, EMPTY_OBJECT, 0, None)
-    if rule.kind == "binary":
-        return ("binary", key, optional | (_NONEMPTY if rule.nonempty else 0), None, 0, None)
-    if rule.kind == "offset":
-        return ("offset", key, _OPTIONAL, None, 0, None)
-    if rule.kind == "one":
-        return ("one", key, 0, None, _target(plan), None)
-    if rule.kind == "many":
-        flags = (_REQUIRED if plan.required else 0) | (_NONEMPTY if rule.nonempty else 0)
-        return ("many", key, flags, None, _target(plan), _shorthand(plan.shorthand))
-    msg = f"no table entry for a {rule.kind!r} rule"  # pragma: no cover - _class leaves out other kinds
-    raise TypeError(msg)
+def _field(plan: WireField, limits: Limits) -> tuple[Any, ...] | None:
+    """The field's entry: its kind's kernel, flags and argument, then its limit or target, and its shorthand."""
+    kernel = plan.rule.kind.table(plan, limits, _predicate)
+    if kernel is None:
+        return None
+    name, flags, arg, limit = kernel
+    return (name, plan.key, flags, arg, _target(plan) if plan.accepts else limit, _shorthand(plan.shorthand))
 
 
 def _shorthand(short: Shorthand | None) -> tuple[int, int, tuple[Any, ...]] | None:
@@ -91,17 +72,13 @@ def _cross(names: list[str], cross: CrossRule) -> tuple[Any, ...]:
     return (cross.check, fields, given, form.form, None)
 
 
-#: The rule kinds the walk reads; a class with a field of another kind is left to the generated function.
-_KINDS = frozenset({"text", "choice", "json", "metadata", "binary", "offset", "one", "many"})
-
-
 def _class(cls: type, limits: Limits) -> tuple[Any, ...]:
     plans, cross_rules = wire_plan(cls)
     tag = None if cls not in TAGGED else TAGGED[cls][0]
-    if any(p.rule.kind not in _KINDS for p in plans):
+    fields = tuple(_field(p, limits) for p in plans)
+    if None in fields:  # a field of a kind without a C kernel: the class is left to its generated function
         return (cls, tag, None, ())
     names = [p.key for p in plans]
-    fields = tuple(_field(p, limits) for p in plans)
     return (cls, tag, fields, tuple(_cross(names, c) for c in cross_rules))
 
 
