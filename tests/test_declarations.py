@@ -114,7 +114,7 @@ def test_every_rule_has_a_schema_definition_and_every_cross_rule_a_schema():
     for cls in _gen.CLASSES:
         fields, cross_rules = plan_of(cls)
         for plan in fields:
-            if plan.rule.kind not in ("choice", "one", "many"):
+            if plan.rule.kind.name not in ("choice", "one", "many"):
                 assert plan.rule.schema in DEFINITIONS, (cls.__name__, plan.name)
         for cross in cross_rules:
             assert cross in _schema._CROSS, cls.__name__

@@ -65,7 +65,7 @@ CHOICE_FIELDS = sorted(
         (cls, field)
         for cls in _classes(cb, cb.streaming, cb.providers, _contract)
         for field in attrs.fields(cls)
-        if isinstance(rule := field.metadata.get("rule"), _rules.Rule) and rule.kind == "choice"
+        if isinstance(rule := field.metadata.get("rule"), _rules.Rule) and rule.kind.name == "choice"
     ),
     key=lambda pair: (pair[0].__name__, pair[1].name),
 )

@@ -52,7 +52,7 @@ def _pick(raw: dict[str, Any], accepts: tuple[type, ...]) -> type:
 
 def _field_value(value: Any, plan: Any) -> Any:
     """A field's wire value as its constructor takes it: nested objects built, base64 decoded, the rest as it is."""
-    kind = plan.rule.kind
+    kind = plan.rule.kind.name
     if kind == "one":
         return construct(value, plan.accepts)
     if kind == "many" and not (type(value) is str and plan.shorthand is not None):
@@ -85,7 +85,7 @@ def construct(raw: Any, accepts: tuple[type, ...]) -> Any:
                 raise WireOnlyError(plan.name)
             continue
         value = obj[plan.name]
-        if value is None and plan.default is not attrs.NOTHING and plan.rule.kind not in ("json", "metadata"):
+        if value is None and plan.default is not attrs.NOTHING and plan.rule.kind.name not in ("json", "metadata"):
             raise WireOnlyError(plan.name)  # a key that may be left out is never null
         kwargs[plan.name] = _field_value(value, plan)
     return cls(**kwargs)

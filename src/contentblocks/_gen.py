@@ -1,6 +1,6 @@
 """Structure and unstructure functions generated from the declarations, the way cattrs' ``gen`` makes hooks.
 
-For each class, the generator reads its fields' rules (``_model_check.plan_of``), its cross rules and its wire
+For each class, the generator reads its fields' wire plan (``_plan.wire_plan``), its cross rules and its wire
 description (``_wire``) and writes the source of one function, which it compiles once per converter (limits and
 binary mode), registers with ``linecache`` so that tracebacks show it, and runs against a namespace binding
 every name it uses. A structure function tests each field's common valid value inline and calls a reader
@@ -17,19 +17,17 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-import attrs
-
 from . import _kernels
 from ._errors import describe_type
 from ._json import EMPTY_OBJECT, plain_container
-from ._model_check import FieldPlan, plan_of
 from ._patterns import ascii_identifier
+from ._plan import CLASSES, WireField, nested_classes, union_for, wire_plan
 from ._raw import MISSING, prefix_since, unknown_keys
 from ._readers import Readers, read_text, tagged
-from ._rules import MISSING_KEY, NULL_OPTIONAL, Limits, Rule, expected_one_of
+from ._rules import MISSING_KEY, NULL_OPTIONAL, Limits
 from ._source import run_source
 from ._unchecked import construction, unchecked
-from ._wire import ALWAYS_WRITTEN, ARRAYS, TAGGED, UNIONS, Union, keys_of, listing
+from ._wire import ARRAYS, TAGGED, UNIONS, keys_of, listing
 
 __all__ = [
     "CLASSES",
@@ -45,55 +43,6 @@ __all__ = [
 ]
 
 
-def union_for(classes: tuple[type, ...]) -> Union | None:
-    """The wire union whose members are exactly ``classes`` (a field's ``accepts``), or None for one class."""
-    wanted = set(classes)
-    for union in UNIONS:
-        if set(union.members.values()) == wanted:
-            return union
-    return None
-
-
-def _reachable() -> tuple[type, ...]:
-    """Every class with an object form on the wire: a message's, found from its fields' rules."""
-    from ._model import Message  # noqa: PLC0415 - the root of every object on the wire
-
-    order: list[type] = []
-    stack: list[type] = [Message]
-    while stack:
-        cls = stack.pop()
-        if cls in order:
-            continue
-        order.append(cls)
-        for plan in plan_of(cls)[0]:
-            if plan.rule.kind in ("one", "many"):
-                stack.extend(reversed(plan.accepts))
-    return tuple(order)
-
-
-#: Every class with an object form on the wire, in the order their functions are generated.
-CLASSES: tuple[type, ...] = _reachable()
-
-
-@functools.cache
-def nested_classes(cls: type) -> tuple[type, ...]:
-    """The classes whose objects an object of ``cls`` may hold at any depth, ``cls`` itself left out.
-
-    >>> import contentblocks as cb
-    >>> [c.__name__ for c in nested_classes(cb.TextBlock)]
-    ['Citation', 'CitedUri', 'CitedReference']
-    """
-    found: set[type] = set()
-    stack = [cls]
-    while stack:
-        for plan in plan_of(stack.pop())[0]:
-            if plan.rule.kind in ("one", "many"):
-                new = [c for c in plan.accepts if c not in found]
-                found.update(new)
-                stack.extend(new)
-    return tuple(c for c in CLASSES if c in found and c is not cls)
-
-
 # ------------------------------------------------------------------------------------------- structure
 
 
@@ -105,111 +54,15 @@ class StructureBodies:
         self.unions: dict[str, Callable[..., Any]] = {u.name: namespace[f"union_{u.name}"] for u in UNIONS}
 
 
-def _bind_text_rule(rule: Rule, var: str, prefix: str, ns: dict[str, Any], limits: Limits) -> str:
-    """Bind a text rule, its bound and its check under ``prefix``; the inline condition on ``var`` that uses them."""
-    ns[f"{prefix}rule"] = rule
-    ns[f"{prefix}max"] = rule.max_chars(limits)
-    ns[f"{prefix}problem"] = rule.problem
-    return rule.fast_condition(var, f"{prefix}max", f"{prefix}problem")
-
-
-def _text_field(plan: FieldPlan, var: str, prefix: str, ns: dict[str, Any], limits: Limits) -> list[str]:
-    key = plan.name
-    fast = _bind_text_rule(plan.rule, var, prefix, ns, limits)
-    slow = f"{var} = read_text(raw, {key!r}, problems, {prefix}rule, {prefix}max, {plan.optional})"
-    if plan.optional:
-        return [f"{var} = raw.get({key!r}, MISSING)", f"if {var} is MISSING:", f"    {var} = None",
-                f"elif not ({fast}):", f"    {slow}"]
-    return [f"{var} = raw.get({key!r}, MISSING)", f"if not ({fast}):", f"    {slow}"]
-
-
-def _many_field(cls: type, plan: FieldPlan, var: str, prefix: str, ns: dict[str, Any], limits: Limits) -> list[str]:
-    key = plan.name
-    union = union_for(plan.accepts)
-    if union is None:
-        read = f"items({var}, '.{key}', problems, structure_{plan.accepts[0].__name__})"
-    else:
-        ns[f"{prefix}get"] = ns[f"members_{union.name}"].get
-        read = f"tagged_items({var}, '.{key}', problems, {prefix}get, union_{union.name})"
-    lines = [f"{var} = raw.get({key!r}, MISSING)"]
-    if plan.shorthand is not None:
-        short = plan.shorthand
-        # The string fills the one field of the shorthand class that has no default; the rest keep theirs.
-        short_fields = plan_of(short)[0]
-        text_plan = next(p for p in short_fields if p.default is attrs.NOTHING)
-        ns[f"{prefix}new_short"] = unchecked(short)
-        for p in short_fields:
-            ns[f"{prefix}default_{p.name}"] = p.default
-        given = ", ".join(var if p is text_plan else f"{prefix}default_{p.name}" for p in short_fields)
-        fast = _bind_text_rule(text_plan.rule, var, prefix, ns, limits)
-        lines += [f"if type({var}) is str:", f"    if {fast}:", f"        {var} = ({prefix}new_short({given}),)",
-                  "    else:",
-                  f"        read_text(raw, {key!r}, problems, {prefix}rule, {prefix}max, False)",
-                  f"        {var} = ()"]
-        lines += [f"elif {var} is MISSING:", f"    problems.append(('.{key}', MISSING_KEY))", f"    {var} = ()"]
-        lines += [f"elif type({var}) is not list and plain_container({var})[0] != 2:",
-                  (f"    problems.append(('.{key}', 'expected a string or an array of {plan.rule.items}, got '"
-                   f" + describe_type({var})))"), f"    {var} = ()"]
-    elif plan.default is attrs.NOTHING or key in ALWAYS_WRITTEN.get(cls, ()):
-        lines += [f"if {var} is MISSING:", f"    problems.append(('.{key}', MISSING_KEY))", f"    {var} = ()"]
-    else:
-        lines += [f"if {var} is MISSING:", f"    {var} = ()", f"elif {var} is None:",
-                  f"    problems.append(('.{key}', NULL_OPTIONAL))", f"    {var} = ()"]
-    if plan.rule.nonempty:
-        ns[f"{prefix}empty"] = plan.rule.nonempty
-        return [*lines, "else:", "    before = len(problems)", f"    {var} = {read}",
-                f"    if not {var} and len(problems) == before:", f"        problems.append(('.{key}', {prefix}empty))"]
-    return [*lines, "else:", f"    {var} = {read}"]
-
-
-def _field_lines(cls: type, plan: FieldPlan, ns: dict[str, Any], limits: Limits) -> list[str]:
-    kind, key = plan.rule.kind, plan.name
-    var, prefix = f"v_{key}", f"{cls.__name__}_{key}_"
-    if kind == "text":
-        return _text_field(plan, var, prefix, ns, limits)
-    if kind == "choice":
-        ns[f"{prefix}choices"] = frozenset(plan.rule.choices)
-        ns[f"{prefix}words"] = expected_one_of(plan.rule)
-        return [f"{var} = raw.get({key!r}, MISSING)", f"if type({var}) is not str or {var} not in {prefix}choices:",
-                f"    problems.append(('.{key}', MISSING_KEY if {var} is MISSING else {prefix}words))"]
-    if kind == "binary":
-        return [f"{var} = read_binary(raw, {key!r}, problems, {plan.optional}, {plan.rule.nonempty!r})"]
-    if kind == "json":
-        return [f"{var} = raw.get({key!r}, MISSING)", f"if {var} is MISSING:",
-                f"    problems.append(('.{key}', MISSING_KEY))", "else:",
-                f"    {var} = freeze({var}, '.{key}', limits, problems)"]
-    if kind == "metadata":
-        return [f"{var} = EMPTY_OBJECT if {key!r} not in raw else read_metadata(raw, problems)"]
-    if kind == "offset":
-        return [f"{var} = raw.get({key!r})", f"if {var} is None and {key!r} in raw:",
-                f"    problems.append(('.{key}', NULL_OPTIONAL))"]
-    if kind == "one":
-        union = union_for(plan.accepts)
-        if union is None:
-            return [f"{var} = nested(raw, {key!r}, problems, structure_{plan.accepts[0].__name__})"]
-        # The member's body called straight away when the tag names one; anything else through the union's.
-        ns[f"{prefix}get"] = ns[f"members_{union.name}"].get
-        return [f"{var} = raw.get({key!r}, MISSING)",
-                f"tag = {var}.get({union.key!r}) if type({var}) is dict else None",
-                f"body = {prefix}get(tag) if type(tag) is str else None",
-                "if body is not None:", "    before = len(problems)", f"    {var} = body({var}, problems)",
-                "    if len(problems) != before:", f"        prefix_since(problems, before, '.{key}')",
-                "else:", f"    {var} = nested(raw, {key!r}, problems, union_{union.name})"]
-    if kind == "many":
-        return _many_field(cls, plan, var, prefix, ns, limits)
-    msg = f"no structure code for a {kind!r} rule"  # pragma: no cover - every kind of _rules is above
-    raise TypeError(msg)
-
-
 def _structure_source(cls: type, ns: dict[str, Any], limits: Limits) -> str:
     name = cls.__name__
-    fields, cross_rules = plan_of(cls)
+    fields, cross_rules = wire_plan(cls)
     allowed = frozenset(keys_of(cls))
     ns[f"{name}_allowed"], ns[f"{name}_fits"], ns[f"{name}_listing"] = allowed, allowed.issuperset, listing(cls)
     ns[f"new_{name}"] = unchecked(cls)
     body = [f"if not {name}_fits(raw):", f"    unknown_keys(problems, '', raw, {name}_allowed, {name}_listing, cap)"]
     for plan in fields:
-        body += _field_lines(cls, plan, ns, limits)
+        body += plan.rule.kind.structure(plan, f"v_{plan.key}", f"{name}_{plan.key}_", ns, limits)
     for i, cross in enumerate(cross_rules):
         ns[f"{name}_cross_{i}"] = cross.check
         values = [f"v_{f}" for f in cross.fields] + [f"raw.get({f!r})" for f in cross.given]
@@ -220,9 +73,9 @@ def _structure_source(cls: type, ns: dict[str, Any], limits: Limits) -> str:
             body += [f"if not ({condition}):", f"    {call}"]
         else:
             body.append(call)
-    values = [f"v_{p.name}" for p in fields]
+    values = [f"v_{p.key}" for p in fields]
     if _kernels.speedups is None:  # no C instance maker: the Python maker's lines inline save a call per object
-        lines, bindings = construction(cls, [p.name for p in fields], values, f"{name}_")
+        lines, bindings = construction(cls, [p.key for p in fields], values, f"{name}_")
         ns.update(bindings)
         body += [*lines, "return self"]
     else:
@@ -251,7 +104,7 @@ def generate_structure_bodies(
         "cap": limits.max_errors, "limits": limits, "freeze": _kernels.freeze, "read_text": read_text,
         "describe_type": describe_type, "plain_container": plain_container, "read_binary": readers.binary,
         "read_metadata": readers.metadata, "items": readers.items, "tagged_items": readers.tagged_items,
-        "nested": readers.nested, "prefix_since": prefix_since,
+        "nested": readers.nested, "prefix_since": prefix_since, "unchecked": unchecked,
     }  # fmt: skip
     # The unions' member tables exist before the functions that bind them, and are filled once those exist;
     # the functions look the union bodies up when they run.
@@ -272,51 +125,31 @@ def generate_structure_bodies(
 # ------------------------------------------------------------------------------------------- unstructure
 
 
-def _omitted_when(cls: type, plan: FieldPlan) -> str:
-    """The condition on ``v`` under which a field's key is left out ("" when it is always written)."""
-    if plan.optional:
-        return "v is None"
-    if plan.default is attrs.NOTHING or plan.name in ALWAYS_WRITTEN.get(cls, ()):
-        return ""
-    return "not v"
+#: The condition on ``v`` under which a field's key is left out, by ``WireField.omitted``.
+_OMITTED = {"": "", "none": "v is None", "empty": "not v"}
 
 
-def _written(plan: FieldPlan, value: str) -> str:
-    """The expression that writes a field's value."""
-    kind = plan.rule.kind
-    if kind in ("json", "metadata"):
-        return f"thaw({value})"
-    if kind == "binary":
-        return f"binary({value})"
-    if kind == "one":
-        union = union_for(plan.accepts)
-        if union is None:
-            return f"unstructure_{plan.accepts[0].__name__}({value})"
-        return f"by_class[type({value})]({value})"
-    if kind == "many":
-        union = union_for(plan.accepts)
-        item = f"unstructure_{plan.accepts[0].__name__}(x)" if union is None else "by_class[type(x)](x)"
-        return f"[{item} for x in {value}]"
-    return value
+def _written(plan: WireField, value: str) -> str:
+    return plan.rule.kind.written(plan, value)
 
 
 def _unstructure_source(cls: type) -> str:
     name = cls.__name__
-    fields = plan_of(cls)[0]
+    fields = wire_plan(cls)[0]
     if cls in ARRAYS:
-        plan = next(p for p in fields if p.name == ARRAYS[cls])
-        return f"def unstructure_{name}(obj):\n    return {_written(plan, f'obj.{plan.name}')}\n"
+        plan = next(p for p in fields if p.key == ARRAYS[cls])
+        return f"def unstructure_{name}(obj):\n    return {_written(plan, f'obj.{plan.key}')}\n"
     tag = TAGGED.get(cls)
     literal = [f"{tag[0]!r}: {tag[1]!r}"] if tag is not None else []
     rest: list[str] = []
     for plan in fields:
-        omitted = _omitted_when(cls, plan)
+        omitted = _OMITTED[plan.omitted]
         if not omitted and not rest:  # a key before any optional one goes in the literal, in order
-            literal.append(f"{plan.name!r}: {_written(plan, f'obj.{plan.name}')}")
+            literal.append(f"{plan.key!r}: {_written(plan, f'obj.{plan.key}')}")
         elif not omitted:
-            rest.append(f"out[{plan.name!r}] = {_written(plan, f'obj.{plan.name}')}")
+            rest.append(f"out[{plan.key!r}] = {_written(plan, f'obj.{plan.key}')}")
         else:
-            rest += [f"v = obj.{plan.name}", f"if not ({omitted}):", f"    out[{plan.name!r}] = {_written(plan, 'v')}"]
+            rest += [f"v = obj.{plan.key}", f"if not ({omitted}):", f"    out[{plan.key!r}] = {_written(plan, 'v')}"]
     body = [f"out = {{{', '.join(literal)}}}", *rest, "return out"]
     return f"def unstructure_{name}(obj):\n" + "".join(f"    {line}\n" for line in body)
 
@@ -363,26 +196,14 @@ def _keep(value: Any) -> Any:
 
 
 def _shape(cls: type) -> tuple[tuple[str, str | None, Any], ...]:
-    fields = plan_of(cls)[0]
+    fields = wire_plan(cls)[0]
     if cls in ARRAYS:
         return (("list", None, ARRAYS[cls]),)
     tag = TAGGED.get(cls)
     out: list[tuple[str, str | None, Any]] = [("const", tag[0], tag[1])] if tag is not None else []
     for plan in fields:
-        kind, omitted = plan.rule.kind, _omitted_when(cls, plan)
-        if kind in ("text", "choice", "offset"):
-            shape = "optional_attr" if omitted else "attr"
-        elif kind == "binary":
-            shape = "optional_binary" if omitted else "binary"
-        elif kind == "json":
-            shape = "thawed"
-        elif kind == "metadata":
-            shape = "nonempty_thawed"
-        elif kind == "one":
-            shape = "object"
-        else:
-            shape = "nonempty_objects" if omitted else "objects"
-        out.append((shape, plan.name, plan.name))
+        shape = plan.rule.kind.shape(plan)
+        out.append((shape, plan.key, plan.key))
     return tuple(out)
 
 

@@ -15,8 +15,25 @@ from typing import Any
 import attrs
 
 from ._errors import describe_type
+from ._kinds import (
+    BINARY,
+    CHOICE,
+    FREE,
+    JSON,
+    KNOWN_FAST,
+    MISSING_KEY,
+    NULL_OPTIONAL,
+    SCALAR,
+    TEXT,
+    TRIMMED,
+    Kind,
+    expected_one_of,
+    text_problem,
+)
+from ._kinds import METADATA as METADATA_KIND
+from ._kinds import OFFSET as OFFSET_KIND
+from ._kinds_nested import MANY, ONE
 from ._patterns import (
-    check_base64,
     check_filename,
     check_free_text,
     check_identifier,
@@ -59,14 +76,13 @@ __all__ = [
     "Limits",
     "Rule",
     "choice",
+    "expected_one_of",
     "many",
     "text_problem",
 ]
 
 #: Nesting depths above this cannot be serialised by the standard library's json module anyway.
 MAX_DEPTH_CEILING = 500
-MISSING_KEY = "required key missing"
-NULL_OPTIONAL = "null is not allowed; omit the key instead"
 
 
 def _positive(_inst: object, attribute: attrs.Attribute[int], value: int) -> None:
@@ -105,27 +121,20 @@ class Limits:
 
 DEFAULT_LIMITS = Limits()
 
-# The condition a valid free text meets, for the generator to inline: ``{v}`` is the value, ``{max}`` the
-# limit's name and ``surrogate`` the scan for lone surrogates (C where the accelerator is built).
-_FREE = "type({v}) is str and {v} and len({v}) <= {max} and ({v}.isascii() or not surrogate({v}))"
-_TRIMMED = _FREE + " and not {v}[0].isspace() and not {v}[-1].isspace()"
-#: The fast conditions the C structurer knows by name; it runs any other as a compiled Python predicate.
-KNOWN_FAST = {_FREE: "free", _TRIMMED: "trimmed"}
-
-
 @attrs.frozen(kw_only=True)
 class Rule:
     """What one field holds and what makes a value of it valid.
 
-    ``kind`` is how the value is held and carried: ``text`` (a string ruled by ``problem``), ``choice`` (one
-    of ``choices``), ``binary`` (bytes; base64 text on the JSON wire), ``json`` (any JSON value, held
-    read-only), ``metadata`` (a JSON object with non-empty keys), ``offset`` (an int, ruled with its pair by
-    a cross rule), ``scalar`` (an int or a bool held as it is, ruled by ``problem``), ``one`` (an instance
-    of the class or union the field is annotated with) and ``many`` (a sequence of them). A field whose
+    ``kind`` is how the value is held and carried, one object of ``_kinds`` (or ``_kinds_nested``) that every
+    backend asks: ``text`` (a string ruled by ``problem``), ``choice`` (one of ``choices``), ``binary``
+    (bytes; base64 text on the JSON wire), ``json`` (any JSON value, held read-only), ``metadata`` (a JSON
+    object with non-empty keys), ``offset`` (an int, ruled with its pair by a cross rule), ``scalar`` (a value
+    held as it is, ruled by ``problem``), ``one`` (an instance of the class or union the field is annotated
+    with) and ``many`` (a sequence of them). A field whose
     default is ``None`` is optional; its key is left out when absent.
     """
 
-    kind: str
+    kind: Kind
     #: ``text``: the problem with a string value, or None; called with the value and the limit below.
     #: ``scalar``: the problem with a value of any type (its type included), called the same way.
     problem: Callable[[Any, int], str | None] | None = None
@@ -170,14 +179,7 @@ class Rule:
         >>> URI.check("urn:isbn:0451450523", Limits(max_uri_chars=10))
         'longer than 10 characters'
         """
-        if self.kind == "text":
-            return text_problem(self, value, self.max_chars(limits))
-        if self.kind == "choice":
-            return None if type(value) is str and value in self.choices else expected_one_of(self)
-        if self.kind == "scalar":
-            return self.problem(value, 0)  # type: ignore[misc]
-        msg = f"a {self.kind} rule is checked by reading its field, not one value"
-        raise TypeError(msg)
+        return self.kind.check(self, value, limits)
 
     def accepts(self, value: object, limits: Limits = DEFAULT_LIMITS) -> bool:
         """Whether ``value`` meets this rule under ``limits`` (see ``check``).
@@ -193,20 +195,7 @@ class Rule:
         >>> DATA.decode("aGk="), REDACTED.decode("")
         (b'hi', 'must hold at least one byte')
         """
-        if self.kind != "binary":
-            msg = f"a {self.kind} rule holds no bytes"
-            raise TypeError(msg)
-        decoded = check_base64(value, limits.max_binary_bytes)
-        return self.nonempty if self.nonempty and decoded == b"" else decoded
-
-
-def text_problem(rule: Rule, value: object, max_chars: int, *, optional: bool = False) -> str | None:
-    """What is wrong with ``value`` for a ``text`` rule (null counts as absent only where ``optional``)."""
-    if type(value) is not str:
-        if value is None and optional:
-            return NULL_OPTIONAL
-        return f"expected a string, got {describe_type(value)}"
-    return rule.problem(value, max_chars)  # type: ignore[misc]
+        return self.kind.decode(self, value, limits)
 
 
 def _free_text(value: str, max_chars: int) -> str | None:
@@ -238,46 +227,41 @@ def _flag(value: object, _max_chars: int) -> str | None:
     return None if type(value) is bool else f"expected a boolean, got {describe_type(value)}"
 
 
-FREE_TEXT = Rule(kind="text", problem=_free_text, limit="max_text_chars", fast=_FREE, schema="Text")
+FREE_TEXT = Rule(kind=TEXT, problem=_free_text, limit="max_text_chars", fast=FREE, schema="Text")
 #: A piece of streamed text: free text that may be empty (an empty delta adds nothing).
-PIECE = Rule(kind="text", problem=check_free_text, limit="max_text_chars")
-TITLE = Rule(kind="text", problem=check_no_surrounding_space, limit="max_text_chars", fast=_TRIMMED, schema="Title")
+PIECE = Rule(kind=TEXT, problem=check_free_text, limit="max_text_chars")
+TITLE = Rule(kind=TEXT, problem=check_no_surrounding_space, limit="max_text_chars", fast=TRIMMED, schema="Title")
 REFERENCE = Rule(
-    kind="text", problem=check_no_surrounding_space, limit="max_uri_chars", fast=_TRIMMED, schema="Reference"
+    kind=TEXT, problem=check_no_surrounding_space, limit="max_uri_chars", fast=TRIMMED, schema="Reference"
 )
-URI = Rule(kind="text", problem=check_uri, limit="max_uri_chars", schema="Uri")
-URL = Rule(kind="text", problem=check_url, limit="max_uri_chars", schema="Url")
-MEDIA_TYPE = Rule(kind="text", problem=_fixed(check_media_type), schema="MediaType")
-FILENAME = Rule(kind="text", problem=_fixed(check_filename), schema="Filename")
+URI = Rule(kind=TEXT, problem=check_uri, limit="max_uri_chars", schema="Uri")
+URL = Rule(kind=TEXT, problem=check_url, limit="max_uri_chars", schema="Url")
+MEDIA_TYPE = Rule(kind=TEXT, problem=_fixed(check_media_type), schema="MediaType")
+FILENAME = Rule(kind=TEXT, problem=_fixed(check_filename), schema="Filename")
 IDENTIFIER = Rule(
-    kind="text",
+    kind=TEXT,
     problem=_fixed(check_identifier),
     fast="type({v}) is str and ascii_identifier({v}) is not None",
     schema="Identifier",
 )
-DATA = Rule(kind="binary", schema="Base64")
-REDACTED = Rule(kind="binary", nonempty="must hold at least one byte", schema="Base64")
-JSON_VALUE = Rule(kind="json", schema="JsonValue")
-METADATA = Rule(kind="metadata", schema="Metadata")
-OFFSET = Rule(kind="offset", schema="Offset")
-ONE_OF = Rule(kind="one")
-INDEX = Rule(kind="scalar", problem=_position)
-FLAG = Rule(kind="scalar", problem=_flag)
+DATA = Rule(kind=BINARY, schema="Base64")
+REDACTED = Rule(kind=BINARY, nonempty="must hold at least one byte", schema="Base64")
+JSON_VALUE = Rule(kind=JSON, schema="JsonValue")
+METADATA = Rule(kind=METADATA_KIND, schema="Metadata")
+OFFSET = Rule(kind=OFFSET_KIND, schema="Offset")
+ONE_OF = Rule(kind=ONE)
+INDEX = Rule(kind=SCALAR, problem=_position)
+FLAG = Rule(kind=SCALAR, problem=_flag)
 
 
 def choice(values: Sequence[str]) -> Rule:
     """A rule for a string that is one of ``values`` (a role, an outcome)."""
-    return Rule(kind="choice", choices=tuple(values))
+    return Rule(kind=CHOICE, choices=tuple(values))
 
 
 def many(items: str, item: str, *, nonempty: str = "", shorthand: bool = False) -> Rule:
     """A rule for a sequence of the instances a field is annotated with (``tuple[Citation, ...]``)."""
-    return Rule(kind="many", items=items, item=item, nonempty=nonempty, shorthand=shorthand)
-
-
-def expected_one_of(rule: Rule) -> str:
-    """The words for a value that is not one of a ``choice`` rule's values."""
-    return f"expected one of: {', '.join(rule.choices)}"
+    return Rule(kind=MANY, items=items, item=item, nonempty=nonempty, shorthand=shorthand)
 
 
 # ---------------------------------------------------------------------------------- cross-field rules

@@ -21,12 +21,11 @@ from typing import Any
 import attrs
 
 from ._conversation import Conversation
-from ._gen import CLASSES, union_for
 from ._model import ROLE_BLOCKS, Block, Message
-from ._model_check import FieldPlan, plan_of
+from ._plan import CLASSES, wire_plan
 from ._rules import REASONING_SHAPE, SPAN, SPAN_WITHIN_TEXT, CrossRule, Limits
 from ._schema_parts import DEFINITIONS
-from ._wire import ALWAYS_WRITTEN, TAGGED, UNIONS, union_of
+from ._wire import TAGGED, UNIONS, union_of
 
 __all__ = ["DRAFT_2020_12", "SCHEMA_TARGETS", "json_schema", "schema_command"]
 
@@ -51,30 +50,6 @@ def _ref(name: str) -> dict[str, str]:
 def _description(obj: object) -> str:
     """The first line of a docstring: what the class or alias is, said once."""
     return (obj.__doc__ or "").strip().split("\n")[0]
-
-
-def _target(classes: tuple[type, ...]) -> dict[str, str]:
-    union = union_for(classes)
-    return _ref(classes[0].__name__ if union is None else union.name)
-
-
-def _property(plan: FieldPlan, limits: Limits) -> dict[str, Any]:
-    rule = plan.rule
-    if rule.kind == "choice":
-        return {"enum": list(rule.choices)}
-    if rule.kind == "binary":
-        return {**_ref(rule.schema), "minLength": 1} if rule.nonempty else _ref(rule.schema)
-    if rule.kind == "one":
-        return _target(plan.accepts)
-    if rule.kind == "many":
-        array: dict[str, Any] = {"type": "array", "items": _target(plan.accepts)}
-        if rule.nonempty:
-            array["minItems"] = 1
-        if plan.shorthand is not None:
-            text = next(p for p in plan_of(plan.shorthand)[0] if p.default is attrs.NOTHING)
-            return {"anyOf": [DEFINITIONS[text.rule.schema](limits), array]}
-        return array
-    return _ref(rule.schema)
 
 
 def _span_together(_limits: Limits) -> dict[str, Any]:
@@ -113,14 +88,14 @@ _CROSS: dict[CrossRule, Callable[[Limits], dict[str, Any]]] = {
 
 
 def _object(cls: type, limits: Limits) -> dict[str, Any]:
-    fields, cross_rules = plan_of(cls)
+    fields, cross_rules = wire_plan(cls)
     tag = TAGGED.get(cls)
     required = [tag[0]] if tag is not None else []
     properties: dict[str, Any] = {tag[0]: {"const": tag[1]}} if tag is not None else {}
     for plan in fields:
-        properties[plan.name] = _property(plan, limits)
-        if plan.default is attrs.NOTHING or plan.name in ALWAYS_WRITTEN.get(cls, ()):
-            required.append(plan.name)
+        properties[plan.key] = plan.rule.kind.schema(plan, limits)
+        if plan.required:
+            required.append(plan.key)
     schema: dict[str, Any] = {"description": _description(cls), "type": "object", "required": required,
                               "properties": properties, "additionalProperties": False}
     for cross in cross_rules:

@@ -11,7 +11,7 @@ database, as the library's own checks are.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ._grammar import (
     BASE64,
@@ -27,7 +27,9 @@ from ._grammar import (
     base64_chars,
     bmp_class,
 )
-from ._rules import Limits
+
+if TYPE_CHECKING:
+    from ._rules import Limits
 
 __all__ = ["DEFINITIONS"]
 

@@ -1,8 +1,8 @@
 """The C structurer's table, derived from the same declarations as the generated structure functions.
 
-Each class of ``_gen.CLASSES`` becomes ``(cls, tag key or None, fields, cross rules)``; each field a tuple of
+Each class of ``_plan.CLASSES`` becomes ``(cls, tag key or None, fields, cross rules)``; each field a tuple of
 generic terms: its kind, key, flags, one argument and a target or limit, and a shorthand. A text rule whose
-fast condition the C walk knows by name (``_rules.KNOWN_FAST``) is checked there; any other runs as a
+fast condition the C walk knows by name (``_kinds.KNOWN_FAST``) is checked there; any other runs as a
 predicate compiled from the rule's own fast condition. A cross rule carries its Python check and its
 cannot-fail form. The walk misses on anything else, and the generated function then reads the value and
 words its problems, so the table holds no rule of its own: only what each declaration already says. A class
@@ -15,32 +15,25 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-import attrs
-
 from . import _kernels
-from ._gen import CLASSES, union_for
 from ._grammar import base64_chars
-from ._json import EMPTY_OBJECT
-from ._model_check import FieldPlan, plan_of
 from ._patterns import ascii_identifier
-from ._rules import KNOWN_FAST, CrossRule, Limits
-from ._wire import ALWAYS_WRITTEN, TAGGED, UNIONS
+from ._plan import CLASSES, Shorthand, WireField, wire_plan
+from ._rules import CrossRule, Limits
+from ._wire import TAGGED, UNIONS
 
 __all__ = ["structurer"]
-
-_OPTIONAL, _REQUIRED, _NONEMPTY = 1, 2, 4
 
 #: The names a rule's fast condition may use besides the value, its limit and its problem.
 _FAST_NAMES = {"surrogate": _kernels.find_surrogate, "ascii_identifier": ascii_identifier}
 
 
-def _target(accepts: tuple[type, ...]) -> int:
+def _target(plan: WireField) -> int:
     """A field's target in the table: the index of its class, or ``-1 - index`` of its union."""
-    union = union_for(accepts)
-    return CLASSES.index(accepts[0]) if union is None else -1 - UNIONS.index(union)
+    return CLASSES.index(plan.accepts[0]) if plan.union is None else -1 - UNIONS.index(plan.union)
 
 
-def _predicate(plan: FieldPlan, limits: Limits) -> Any:
+def _predicate(plan: WireField, limits: Limits) -> Any:
     """Whether a string is valid for a text rule the C walk does not know: its fast condition, else its problem.
 
     Both are the rule's own; the walk has checked that the value is an exact str.
@@ -51,39 +44,18 @@ def _predicate(plan: FieldPlan, limits: Limits) -> Any:
     return ns["accepts"]
 
 
-def _field(cls: type, plan: FieldPlan, limits: Limits) -> tuple[Any, ...]:
-    rule, key = plan.rule, plan.name
-    optional = _OPTIONAL if plan.optional else 0
-    if rule.kind == "text":
-        check = KNOWN_FAST.get(rule.fast) or _predicate(plan, limits)
-        return ("string", key, optional, check, rule.max_chars(limits), None)
-    if rule.kind == "choice":
-        return ("choice", key, 0, frozenset(rule.choices), 0, None)
-    if rule.kind == "json":
-        return ("json_value", key, 0, None, 0, None)
-    if rule.kind == "metadata":
-        return ("json_object", key, 0, EMPTY_OBJECT, 0, None)
-    if rule.kind == "binary":
-        return ("binary", key, optional | (_NONEMPTY if rule.nonempty else 0), None, 0, None)
-    if rule.kind == "offset":
-        return ("offset", key, _OPTIONAL, None, 0, None)
-    if rule.kind == "one":
-        return ("one", key, 0, None, _target(plan.accepts), None)
-    if rule.kind == "many":
-        required = plan.default is attrs.NOTHING or key in ALWAYS_WRITTEN.get(cls, ())
-        flags = (_REQUIRED if required else 0) | (_NONEMPTY if rule.nonempty else 0)
-        return ("many", key, flags, None, _target(plan.accepts), _shorthand(plan))
-    msg = f"no table entry for a {rule.kind!r} rule"  # pragma: no cover - _class leaves out other kinds
-    raise TypeError(msg)
-
-
-def _shorthand(plan: FieldPlan) -> tuple[int, int, tuple[Any, ...]] | None:
-    """(class, field, defaults) for a string that stands for one instance of ``plan.shorthand``, or None."""
-    if plan.shorthand is None:
+def _field(plan: WireField, limits: Limits) -> tuple[Any, ...] | None:
+    """The field's entry: its kind's kernel, flags and argument, then its limit or target, and its shorthand."""
+    kernel = plan.rule.kind.table(plan, limits, _predicate)
+    if kernel is None:
         return None
-    fields = plan_of(plan.shorthand)[0]
-    text = next(i for i, p in enumerate(fields) if p.default is attrs.NOTHING)
-    return CLASSES.index(plan.shorthand), text, tuple(None if i == text else p.default for i, p in enumerate(fields))
+    name, flags, arg, limit = kernel
+    return (name, plan.key, flags, arg, _target(plan) if plan.accepts else limit, _shorthand(plan.shorthand))
+
+
+def _shorthand(short: Shorthand | None) -> tuple[int, int, tuple[Any, ...]] | None:
+    """(class, field, defaults) for a string that stands for one instance of a class, or None."""
+    return None if short is None else (CLASSES.index(short.cls), short.index, short.defaults)
 
 
 def _cross(names: list[str], cross: CrossRule) -> tuple[Any, ...]:
@@ -100,17 +72,13 @@ def _cross(names: list[str], cross: CrossRule) -> tuple[Any, ...]:
     return (cross.check, fields, given, form.form, None)
 
 
-#: The rule kinds the walk reads; a class with a field of another kind is left to the generated function.
-_KINDS = frozenset({"text", "choice", "json", "metadata", "binary", "offset", "one", "many"})
-
-
 def _class(cls: type, limits: Limits) -> tuple[Any, ...]:
-    plans, cross_rules = plan_of(cls)
+    plans, cross_rules = wire_plan(cls)
     tag = None if cls not in TAGGED else TAGGED[cls][0]
-    if any(p.rule.kind not in _KINDS for p in plans):
+    fields = tuple(_field(p, limits) for p in plans)
+    if None in fields:  # a field of a kind without a C kernel: the class is left to its generated function
         return (cls, tag, None, ())
-    names = [p.name for p in plans]
-    fields = tuple(_field(cls, p, limits) for p in plans)
+    names = [p.key for p in plans]
     return (cls, tag, fields, tuple(_cross(names, c) for c in cross_rules))
 
 

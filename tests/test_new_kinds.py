@@ -1,0 +1,148 @@
+"""The design's test: a new field of an existing kind, and a new kind of value, need only their declarations.
+
+The experiment of issue 32, repeated on a copy of the package that the test throws away: a citation gains
+``page_number`` (an optional int with a rule of its own, of the ``scalar`` kind) and ``language`` (an
+optional string of a new kind, declared here as one object). Nothing else in the copy changes, and
+structure, unstructure, the classes' own check and the schema all handle both fields, with the accelerator
+and without it. The edits touch two library files for the field (the rule, the declaration) and three for
+the kind (the kind object, the rule, the declaration).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import contentblocks
+
+_KIND = '''
+
+@attrs.frozen
+class _Lowercase(Kind):
+    """A new string-valued kind: lowercase ASCII letters, with no C kernel and a schema pattern of its own."""
+
+    def check(self, rule: Rule, value: object, limits: Limits) -> str | None:
+        if type(value) is str and value.isascii() and value.isalpha() and value.islower():
+            return None
+        return "expected lowercase letters"
+
+    def schema(self, plan: WireField, limits: Limits) -> dict[str, Any]:
+        return {"type": "string", "pattern": "^[a-z]+$"}
+
+
+LOWERCASE = _Lowercase("lowercase")
+'''
+
+_RULES = '''
+
+def _page(value: Any, _max_chars: int) -> str | None:
+    """A page number: an int, 1 or more."""
+    if type(value) is not int:
+        return _not_an_integer(value)
+    return "must be 1 or more" if value < 1 else None
+
+
+from ._kinds import LOWERCASE  # noqa: E402
+
+PAGE = Rule(kind=SCALAR, problem=_page)
+LANGUAGE = Rule(kind=LOWERCASE)
+'''
+
+_FIELDS = """    end: int | None = attrs.field(metadata=ruled(OFFSET), default=None)
+    page_number: int | None = attrs.field(metadata=ruled(_rules.PAGE), default=None)
+    language: str | None = attrs.field(metadata=ruled(_rules.LANGUAGE), default=None)
+"""
+
+_CHECKS = r"""
+import json
+import contentblocks as cb
+
+source = {"kind": "uri", "value": "https://example.com/report"}
+raw = {"type": "text", "text": "Revenue grew.",
+       "citations": [{"source": source, "page_number": 12, "language": "en"}]}
+block = cb.structure(raw, cb.Block)
+citation = block.citations[0]
+assert (citation.page_number, citation.language) == (12, "en"), citation
+assert cb.unstructure(block) == raw, cb.unstructure(block)
+plain = cb.unstructure(cb.Citation(source=citation.source))
+assert "page_number" not in plain and "language" not in plain, plain
+
+def problems(call):
+    try:
+        call()
+    except cb.ValidationError as error:
+        return sorted(error.errors)
+    raise AssertionError("accepted")
+
+bad = {**raw, "citations": [{"source": source, "page_number": 0, "language": "EN"}]}
+structured = problems(lambda: cb.structure(bad, cb.Block))
+built = problems(lambda: cb.Citation(source=citation.source, page_number=0, language="EN"))
+assert structured == [("$.citations[0].language", "expected lowercase letters"),
+                      ("$.citations[0].page_number", "must be 1 or more")], structured
+assert built == [("$.language", "expected lowercase letters"), ("$.page_number", "must be 1 or more")], built
+nulls = problems(lambda: cb.structure({"source": source, "page_number": None}, cb.Citation))
+assert nulls == [("$.page_number", "null is not allowed; omit the key instead")], nulls
+
+schema = cb.json_schema(cb.Citation)["$defs"]["Citation"]
+assert schema["properties"]["language"] == {"type": "string", "pattern": "^[a-z]+$"}, schema
+assert "page_number" in schema["properties"] and "page_number" not in schema["required"], schema
+print(json.dumps({"speedups": cb.speedups_enabled()}))
+"""
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text()
+    assert text.count(old) == 1, (path.name, old)
+    path.write_text(text.replace(old, new))
+
+
+@pytest.fixture(scope="module")
+def extended(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of the package with the two new fields and the new kind: the only edits, in three files."""
+    root = tmp_path_factory.mktemp("extended")
+    package = root / "contentblocks"
+    shutil.copytree(Path(contentblocks.__file__).parent, package, ignore=shutil.ignore_patterns("__pycache__"))
+    kinds, rules, model = package / "_kinds.py", package / "_rules.py", package / "_model.py"
+    kinds.write_text(kinds.read_text() + _KIND)
+    rules.write_text(rules.read_text() + _RULES)
+    _edit(model, "from ._errors import with_article\n", "from . import _rules\nfrom ._errors import with_article\n")
+    _edit(model, "    end: int | None = attrs.field(metadata=ruled(OFFSET), default=None)\n", _FIELDS)
+    return root
+
+
+@pytest.mark.parametrize("pure", [False, True], ids=["speedups", "pure-python"])
+def test_a_new_field_and_a_new_kind_need_only_their_declarations(extended, pure):
+    """Structure, unstructure, the model check and the schema handle both fields; nothing else was changed."""
+    env = {**os.environ, "PYTHONPATH": str(extended)}
+    env.pop("CONTENTBLOCKS_PURE_PYTHON", None)
+    if pure:
+        env["CONTENTBLOCKS_PURE_PYTHON"] = "1"
+    run = subprocess.run([sys.executable, "-c", _CHECKS], env=env, capture_output=True, text=True, check=False)  # noqa: S603
+    assert run.returncode == 0, run.stderr
+    built = any(path.suffix in (".so", ".pyd") for path in (extended / "contentblocks").glob("_speedups*"))
+    expected = built and not pure
+    assert json.loads(run.stdout) == {"speedups": expected}
+
+
+_BACKENDS = ("_gen", "_structure_table", "_schema", "_model_check", "_rules", "_plan", "_structure", "_unstructure")
+
+
+@pytest.mark.parametrize("module", _BACKENDS)
+def test_no_backend_switches_on_a_kind(module):
+    """The backends ask a field's kind object; none compares a kind (or its name) with a kind's name."""
+    import ast  # noqa: PLC0415
+
+    names = {"text", "choice", "scalar", "offset", "binary", "json", "metadata", "one", "many"}
+    tree = ast.parse((Path(contentblocks.__file__).parent / f"{module}.py").read_text())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare):
+            sides = [node.left, *node.comparators]
+            constants = {n.value for side in sides for n in ast.walk(side) if isinstance(n, ast.Constant)}
+            kinds = [s for side in sides for s in ast.walk(side) if "kind" in (getattr(s, "attr", ""), getattr(s, "id", ""))]
+            assert not (kinds and constants & names), f"{module}.py:{node.lineno} switches on a kind"
