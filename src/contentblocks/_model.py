@@ -351,7 +351,7 @@ class Message(Value):
 
     role: Role = attrs.field(metadata=ruled(choice(get_args(Role))))
     content: tuple[Block, ...] = attrs.field(
-        metadata=ruled(many("blocks", "a block", nonempty="a message carries at least one block", shorthand=True)),
+        metadata=ruled(many("blocks", "a block", nonempty="a message carries at least one block", shorthand=TextBlock)),
         converter=_content,
     )
     metadata: Mapping[str, Any] = _metadata_field()

@@ -47,8 +47,6 @@ def plan_of(cls: type) -> Plan:
         return _plans[cls]
     except KeyError:
         pass
-    from ._model import TextBlock  # noqa: PLC0415 - the classes exist by the time one is first built
-
     plans = []
     for field in attrs.fields(cls):
         rule: Rule | None = field.metadata.get("rule")
@@ -64,7 +62,7 @@ def plan_of(cls: type) -> Plan:
                 rule=rule,
                 optional=field.default is None,
                 accepts=accepts,
-                shorthand=TextBlock if rule.shorthand else None,
+                shorthand=rule.shorthand,
                 default=field.default,
             )
         )

@@ -150,8 +150,8 @@ class Rule:
     #: ``many``: what the sequence and one of its items are called, as a Python value (``blocks``, ``a block``).
     items: str = ""
     item: str = ""
-    #: ``many``: a string stands for one text block (a message's content).
-    shorthand: bool = False
+    #: ``many``: the class a string stands for one instance of, filled as its text (a message's text block).
+    shorthand: type | None = None
     #: The JSON Schema definition (in ``_schema_parts``) that describes the value.
     schema: str = ""
 
@@ -259,7 +259,7 @@ def choice(values: Sequence[str]) -> Rule:
     return Rule(kind=CHOICE, choices=tuple(values))
 
 
-def many(items: str, item: str, *, nonempty: str = "", shorthand: bool = False) -> Rule:
+def many(items: str, item: str, *, nonempty: str = "", shorthand: type | None = None) -> Rule:
     """A rule for a sequence of the instances a field is annotated with (``tuple[Citation, ...]``)."""
     return Rule(kind=MANY, items=items, item=item, nonempty=nonempty, shorthand=shorthand)
 
