@@ -20,7 +20,8 @@ import contentblocks as cb
 from contentblocks import _gen, _patterns, _wire, strategies
 from contentblocks._json import EMPTY_OBJECT
 from contentblocks._kernels import MISS, speedups
-from contentblocks._rules import DEFAULT_LIMITS, KNOWN_FAST, Limits
+from contentblocks._kinds import FREE, TRIMMED
+from contentblocks._rules import DEFAULT_LIMITS, Limits
 from contentblocks._structure_table import structurer
 
 from .hostile_strategies import TARGETS, mutants, wire_values
@@ -286,7 +287,7 @@ def test_the_converter_takes_conversations_by_the_walk(conversation):
     assert TARGETS["conversation"] is cb.Conversation
 
 
-@pytest.mark.parametrize(("name", "fast"), [(name, fast) for fast, name in KNOWN_FAST.items()])
+@pytest.mark.parametrize(("name", "fast"), [(check.kernel, check.condition) for check in (FREE, TRIMMED)])
 @given(text=st.text(st.characters(codec=None, categories=None), max_size=6) | st.sampled_from([" a", "a\u2003", "\x85", "a\ud800", "\udfff"]))
 def test_the_walks_text_checks_are_the_rules_fast_conditions(name, fast, text):
     """The C walk's named text checks accept exactly the strings the fast conditions they stand for accept."""
@@ -300,7 +301,9 @@ def test_a_class_of_a_kind_the_walk_does_not_read_is_a_target_only():
     from contentblocks import _structure_table  # noqa: PLC0415 - the private builder under test
     from contentblocks.streaming import BlockStarted  # noqa: PLC0415
 
-    assert _structure_table._class(BlockStarted, DEFAULT_LIMITS) == (BlockStarted, None, None, ())
+    out: list[_structure_table.Fallback] = []
+    assert _structure_table._class(BlockStarted, DEFAULT_LIMITS, speedups.STRUCTURER, out) == (BlockStarted, None, None, ())
+    assert out == [(BlockStarted, None, "C has no kernel for the kind of field index (scalar)")]
     walk = _make(((BlockStarted, None, None, ()), (cb.TextBlock, "type", (TEXT, CITATIONS, META), ())),
                  (("type", {"started": 0, "text": 1}),))
     assert walk.object({"type": "started", "index": 0}, -1) is MISS
@@ -326,3 +329,58 @@ def test_a_shorthand_for_a_class_the_walk_does_not_read_is_a_miss():
     assert walk.object({"role": "user", "content": "hi"}, 0) is MISS
     walk = _make((message, (cb.TextBlock, "type", (TEXT, CITATIONS, META), ())))
     assert walk.object({"role": "user", "content": "hi"}, 0) == cb.Message(role="user", content="hi")
+
+
+def test_what_the_walk_leaves_to_python_is_listed():
+    """The shipped declarations run in C whole; only the text rules without a C kernel call back into Python.
+
+    A rule that loses its kernel, or a class that falls off the walk (a field of a kind C does not read, a
+    reformatted condition), changes this list: the fast path is never lost silently.
+    """
+    from contentblocks import _structure_table  # noqa: PLC0415 - the private builder under test
+
+    found = {(f.cls.__name__, f.key) for f in _structure_table.fallbacks()}
+    assert all(f.key is not None for f in _structure_table.fallbacks())  # no class is left to Python
+    assert found == {
+        ("CitedUri", "value"), ("UrlSource", "url"), ("FileBlock", "media_type"), ("FileBlock", "filename"),
+        ("ReferenceSource", "provider"), ("ToolCallBlock", "tool_call_id"), ("ToolCallBlock", "tool_name"),
+        ("ToolResultBlock", "tool_call_id"), ("ToolResultBlock", "tool_name"),
+    }  # fmt: skip
+
+
+def test_a_kernel_the_walk_does_not_have_runs_as_a_predicate_and_is_listed():
+    """A fast check naming a C kernel the module does not list is called back for, and reported, not refused."""
+    import attrs  # noqa: PLC0415
+
+    from contentblocks import _structure_table  # noqa: PLC0415
+    from contentblocks._kinds import FastText  # noqa: PLC0415
+    from contentblocks._plan import wire_plan  # noqa: PLC0415
+
+    plan = wire_plan(cb.TextBlock)[0][0]
+    rule = attrs.evolve(plan.rule, fast=FastText(FREE.condition, "no_such_kernel"))
+    unknown = attrs.evolve(plan, plan=attrs.evolve(plan.plan, rule=rule))
+    out: list[_structure_table.Fallback] = []
+    entry = _structure_table._field(cb.TextBlock, unknown, DEFAULT_LIMITS, speedups.STRUCTURER, out)
+    assert entry is not None
+    assert callable(entry[3])
+    assert entry[3]("fine")
+    assert not entry[3]("")
+    assert [(f.key, f.reason) for f in out] == [("text", "its text check runs as a Python predicate: C has no kernel for it")]
+    assert _structure_table._field(cb.TextBlock, plan, DEFAULT_LIMITS, speedups.STRUCTURER, out)[3] == "free"
+
+
+def test_the_module_lists_what_its_walk_runs():
+    """``STRUCTURER`` names every field kind the kinds emit and the text kernels the rules name."""
+    from contentblocks import _kinds, _kinds_nested  # noqa: PLC0415
+
+    assert set(speedups.STRUCTURER["text_checks"]) == {FREE.kernel, TRIMMED.kernel}
+    assert speedups.STRUCTURER["max_fields"] >= 1
+    assert speedups.STRUCTURER["max_cross_rules"] >= 1
+    kinds = {_kinds.TEXT, _kinds.CHOICE, _kinds.OFFSET, _kinds.BINARY, _kinds.JSON, _kinds.METADATA,
+             _kinds_nested.ONE, _kinds_nested.MANY}  # fmt: skip
+    from contentblocks._plan import CLASSES, wire_plan  # noqa: PLC0415
+    from contentblocks._structure_table import _predicate  # noqa: PLC0415
+
+    emitted = {p.rule.kind.table(p, DEFAULT_LIMITS, _predicate)[0] for cls in CLASSES for p in wire_plan(cls)[0]
+               if p.rule.kind in kinds}  # fmt: skip
+    assert emitted <= set(speedups.STRUCTURER["field_kinds"])

@@ -30,20 +30,23 @@ if TYPE_CHECKING:
     from ._rules import Limits, Rule
 
 __all__ = [
+    "ASCII_IDENTIFIER",
     "BINARY",
     "CHOICE",
     "FLAG_NONEMPTY",
     "FLAG_OPTIONAL",
     "FLAG_REQUIRED",
+    "FREE",
     "JSON",
-    "KNOWN_FAST",
     "METADATA",
     "MISSING_KEY",
     "NULL_OPTIONAL",
     "OFFSET",
     "SCALAR",
     "TEXT",
+    "TRIMMED",
     "Entry",
+    "FastText",
     "Kind",
     "Predicate",
     "Problems",
@@ -58,12 +61,25 @@ Predicate = Callable[["WireField", "Limits"], Any]
 MISSING_KEY = "required key missing"
 NULL_OPTIONAL = "null is not allowed; omit the key instead"
 
-# The condition a valid free text meets, for the generator to inline: ``{v}`` is the value, ``{max}`` the
-# limit's name and ``surrogate`` the scan for lone surrogates (C where the accelerator is built).
-FREE = "type({v}) is str and {v} and len({v}) <= {max} and ({v}.isascii() or not surrogate({v}))"
-TRIMMED = FREE + " and not {v}[0].isspace() and not {v}[-1].isspace()"
-#: The fast conditions the C structurer knows by name; it runs any other as a compiled Python predicate.
-KNOWN_FAST = {FREE: "free", TRIMMED: "trimmed"}
+
+
+@attrs.frozen
+class FastText:
+    """A text rule's fast check: a condition only valid values meet, and the C kernel that tests the same.
+
+    ``condition`` is Python for the generator to inline: ``{v}`` is the value, ``{max}`` the limit's name and
+    ``surrogate`` the scan for lone surrogates (C where the accelerator is built). ``kernel`` names the C
+    structurer's check for the same condition (one of ``_speedups.STRUCTURER["text_checks"]``); without one,
+    C calls the condition compiled as a Python predicate, and ``_structure_table.fallbacks`` lists the field.
+    """
+
+    condition: str
+    kernel: str | None = None
+
+
+FREE = FastText("type({v}) is str and {v} and len({v}) <= {max} and ({v}.isascii() or not surrogate({v}))", "free")
+TRIMMED = FastText(FREE.condition + " and not {v}[0].isspace() and not {v}[-1].isspace()", "trimmed")
+ASCII_IDENTIFIER = FastText("type({v}) is str and ascii_identifier({v}) is not None")
 #: The flags of a field in the C structurer's table.
 FLAG_OPTIONAL, FLAG_REQUIRED, FLAG_NONEMPTY = 1, 2, 4
 
@@ -161,7 +177,8 @@ class _Text(Kind):
         return [f"{var} = raw.get({key!r}, MISSING)", f"if not ({fast}):", f"    {slow}"]
 
     def table(self, plan: WireField, limits: Limits, predicate: Predicate) -> Entry:
-        check = KNOWN_FAST.get(plan.rule.fast) or predicate(plan, limits)
+        fast = plan.rule.fast
+        check = fast.kernel if fast is not None and fast.kernel is not None else predicate(plan, limits)
         return "string", FLAG_OPTIONAL if plan.omitted == "none" else 0, check, plan.rule.max_chars(limits)
 
 

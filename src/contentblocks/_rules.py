@@ -16,16 +16,17 @@ import attrs
 
 from ._errors import describe_type
 from ._kinds import (
+    ASCII_IDENTIFIER,
     BINARY,
     CHOICE,
     FREE,
     JSON,
-    KNOWN_FAST,
     MISSING_KEY,
     NULL_OPTIONAL,
     SCALAR,
     TEXT,
     TRIMMED,
+    FastText,
     Kind,
     expected_one_of,
     text_problem,
@@ -53,7 +54,6 @@ __all__ = [
     "ID_OR_NAME",
     "INDEX",
     "JSON_VALUE",
-    "KNOWN_FAST",
     "MAX_DEPTH_CEILING",
     "MEDIA_TYPE",
     "METADATA",
@@ -140,9 +140,9 @@ class Rule:
     problem: Callable[[Any, int], str | None] | None = None
     #: ``text``: the ``Limits`` attribute bounding the string (None for a rule with a fixed bound).
     limit: str | None = None
-    #: ``text``: a Python condition on ``{v}`` (and ``{max}``) that holds for valid values only; it may leave
-    #: out nothing but speed: the generator calls ``problem`` for every value that fails it.
-    fast: str = ""
+    #: ``text``: a condition that holds for valid values only, and the C kernel that tests it (``FastText``);
+    #: it may leave out nothing but speed: the generator calls ``problem`` for every value that fails it.
+    fast: FastText | None = None
     #: ``choice``: the values allowed.
     choices: tuple[str, ...] = ()
     #: ``binary`` and ``many``: the words for an empty value, which is then refused ("" allows it).
@@ -164,8 +164,8 @@ class Rule:
 
         Without a declared ``fast``, it is ``problem`` itself.
         """
-        if self.fast:
-            return self.fast.format(v=value, max=limit)
+        if self.fast is not None:
+            return self.fast.condition.format(v=value, max=limit)
         return f"type({value}) is str and {problem}({value}, {limit}) is None"
 
     def check(self, value: object, limits: Limits = DEFAULT_LIMITS) -> str | None:
@@ -241,7 +241,7 @@ FILENAME = Rule(kind=TEXT, problem=_fixed(check_filename), schema="Filename")
 IDENTIFIER = Rule(
     kind=TEXT,
     problem=_fixed(check_identifier),
-    fast="type({v}) is str and ascii_identifier({v}) is not None",
+    fast=ASCII_IDENTIFIER,
     schema="Identifier",
 )
 DATA = Rule(kind=BINARY, schema="Base64")

@@ -4,6 +4,9 @@ from typing import Any, TypeVar
 
 _Miss = TypeVar("_Miss")
 
+#: What the structurer's walk runs: its field kinds and text checks, and the fields and cross rules per class.
+STRUCTURER: dict[str, Any]
+
 def setup(json_object: type[dict[str, Any]], json_array: type[list[Any]], /) -> None: ...
 def freeze(value: object, max_chars: int, max_depth: int, max_nodes: int, miss: _Miss, /) -> Any: ...
 def thaw(value: object, miss: _Miss, /) -> Any: ...

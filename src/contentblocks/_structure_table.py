@@ -2,27 +2,31 @@
 
 Each class of ``_plan.CLASSES`` becomes ``(cls, tag key or None, fields, cross rules)``; each field a tuple of
 generic terms: its kind, key, flags, one argument and a target or limit, and a shorthand. A text rule whose
-fast condition the C walk knows by name (``_kinds.KNOWN_FAST``) is checked there; any other runs as a
-predicate compiled from the rule's own fast condition. A cross rule carries its Python check and its
-cannot-fail form. The walk misses on anything else, and the generated function then reads the value and
-words its problems, so the table holds no rule of its own: only what each declaration already says. A class
-with a field of a kind the walk does not read (a kind added to the rules later) is in the table as a target
-only, each of its objects a miss: a new kind of rule needs the generator, never the C code.
+fast check names a C kernel (``_kinds.FastText.kernel``) is checked there; any other runs as a predicate
+compiled from the rule's own fast condition. A cross rule carries its Python check and its cannot-fail form.
+The walk misses on anything else, and the generated function then reads the value and words its problems, so
+the table holds no rule of its own: only what each declaration already says.
+
+The C module says what its walk can run (``_speedups.STRUCTURER``: field kinds, text checks, fields and cross
+rules per class). A class it cannot run whole (a field of a kind added to the rules later, say) is in the
+table as a target only, each of its objects a miss, and a text check without a kernel runs as a predicate:
+``fallbacks`` lists both, so that a plan falling off the fast path is seen (a test holds the list), never
+silent. A new kind of rule needs the generator, never the C code.
 """
 
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import _kernels
 from ._grammar import base64_chars
 from ._patterns import ascii_identifier
 from ._plan import CLASSES, Shorthand, WireField, wire_plan
-from ._rules import CrossRule, Limits
+from ._rules import DEFAULT_LIMITS, CrossRule, Limits
 from ._wire import TAGGED, UNIONS
 
-__all__ = ["structurer"]
+__all__ = ["Fallback", "fallbacks", "structurer"]
 
 #: The names a rule's fast condition may use besides the value, its limit and its problem.
 _FAST_NAMES = {"surrogate": _kernels.find_surrogate, "ascii_identifier": ascii_identifier}
@@ -44,12 +48,25 @@ def _predicate(plan: WireField, limits: Limits) -> Any:
     return ns["accepts"]
 
 
-def _field(plan: WireField, limits: Limits) -> tuple[Any, ...] | None:
+class Fallback(NamedTuple):
+    """What the C walk leaves to Python: a whole class (``key`` None), or one field's text check."""
+
+    cls: type
+    key: str | None
+    reason: str
+
+
+def _field(
+    cls: type, plan: WireField, limits: Limits, can: dict[str, Any], out: list[Fallback]
+) -> tuple[Any, ...] | None:
     """The field's entry: its kind's kernel, flags and argument, then its limit or target, and its shorthand."""
     kernel = plan.rule.kind.table(plan, limits, _predicate)
-    if kernel is None:
+    if kernel is None or kernel[0] not in can["field_kinds"]:
         return None
     name, flags, arg, limit = kernel
+    if name == "string" and not (isinstance(arg, str) and arg in can["text_checks"]):
+        arg = arg if callable(arg) else _predicate(plan, limits)
+        out.append(Fallback(cls, plan.key, "its text check runs as a Python predicate: C has no kernel for it"))
     return (name, plan.key, flags, arg, _target(plan) if plan.accepts else limit, _shorthand(plan.shorthand))
 
 
@@ -72,14 +89,40 @@ def _cross(names: list[str], cross: CrossRule) -> tuple[Any, ...]:
     return (cross.check, fields, given, form.form, None)
 
 
-def _class(cls: type, limits: Limits) -> tuple[Any, ...]:
+def _class(cls: type, limits: Limits, can: dict[str, Any], out: list[Fallback]) -> tuple[Any, ...]:
     plans, cross_rules = wire_plan(cls)
     tag = None if cls not in TAGGED else TAGGED[cls][0]
-    fields = tuple(_field(p, limits) for p in plans)
-    if None in fields:  # a field of a kind without a C kernel: the class is left to its generated function
-        return (cls, tag, None, ())
-    names = [p.key for p in plans]
-    return (cls, tag, fields, tuple(_cross(names, c) for c in cross_rules))
+    checks: list[Fallback] = []  # the text checks called back for, where the class runs in C at all
+    fields = tuple(_field(cls, p, limits, can, checks) for p in plans)
+    missing = [p for p, f in zip(plans, fields, strict=True) if f is None]
+    if missing:
+        kinds = ", ".join(f"{p.key} ({p.rule.kind.name})" for p in missing)
+        out.append(Fallback(cls, None, f"C has no kernel for the kind of field {kinds}"))
+    elif len(fields) > can["max_fields"] or len(cross_rules) > can["max_cross_rules"]:
+        out.append(Fallback(cls, None, "more fields or cross rules than the C walk holds"))
+    else:
+        out += checks
+        names = [p.key for p in plans]
+        return (cls, tag, fields, tuple(_cross(names, c) for c in cross_rules))
+    return (cls, tag, None, ())  # a target only: the class is left to its generated function
+
+
+def _table(limits: Limits) -> tuple[tuple[tuple[Any, ...], ...], tuple[Fallback, ...]]:
+    """The classes' entries for the C walk, and what it leaves to Python."""
+    assert _kernels.speedups is not None  # noqa: S101 - callers check
+    out: list[Fallback] = []
+    classes = tuple(_class(cls, limits, _kernels.speedups.STRUCTURER, out) for cls in CLASSES)
+    return classes, tuple(out)
+
+
+def fallbacks(limits: Limits = DEFAULT_LIMITS) -> tuple[Fallback, ...]:
+    """What the C structurer leaves to Python under ``limits``: whole classes, and text checks it calls back for.
+
+    Without the accelerator, every class: the generated functions then do all of it.
+    """
+    if _kernels.speedups is None:
+        return tuple(Fallback(cls, None, "the C accelerator is not in use") for cls in CLASSES)
+    return _table(limits)[1]
 
 
 @functools.cache
@@ -87,7 +130,7 @@ def structurer(limits: Limits, *, native_binary: bool) -> Any:
     """The C structurer for one set of limits and binary mode, or None where the accelerator is not in use."""
     if _kernels.speedups is None:
         return None
-    classes = tuple(_class(cls, limits) for cls in CLASSES)
+    classes = _table(limits)[0]
     unions = tuple((u.key, {tag: CLASSES.index(c) for tag, c in u.members.items()}) for u in UNIONS)
     bounds = (limits.max_text_chars, limits.max_depth, limits.max_nodes, limits.max_binary_bytes,
               base64_chars(limits.max_binary_bytes))

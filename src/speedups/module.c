@@ -124,7 +124,8 @@ PyInit__speedups(void)
         || PyModule_AddFunctions(module, cb_json_writer_methods) < 0
         || PyModule_AddFunctions(module, cb_json_reader_methods) < 0
         || PyModule_AddFunctions(module, cb_unstructure_methods) < 0
-        || PyModule_AddFunctions(module, cb_structure_methods) < 0) {
+        || PyModule_AddFunctions(module, cb_structure_methods) < 0
+        || cb_structure_capabilities(module) < 0) {
         Py_DECREF(module);
         return NULL;
     }

@@ -54,6 +54,9 @@ extern PyMethodDef cb_structure_methods[];
 int cb_maker_init(void);
 int cb_unstructure_init(void);
 int cb_structure_init(void);
+/* Add STRUCTURER to the module: what the walk can run (field kinds, text checks, fields and cross rules per
+ * class), so that the Python side knows, and reports, what it leaves to the generated functions. */
+int cb_structure_capabilities(PyObject *module);
 void cb_base64_init(void);
 
 /* Shared between units. cb_thaw_value: the plain dict/list copy of a frozen JSON value `depth` containers

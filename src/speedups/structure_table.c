@@ -10,6 +10,8 @@ static const char *const FIELD_KINDS[] = {
     "string", "choice", "json_value", "json_object", "binary", "offset", "one", "many", NULL,
 };
 static const char *const FORMS[] = {"never", "absent", "empty", "allowed_types", NULL};
+/* The text checks the walk runs itself, in the order of enum text_check; any other is a Python predicate. */
+static const char *const TEXT_CHECKS[] = {"free", "trimmed", NULL};
 
 /* The index of `name` in a NULL-ended list of names, or -1 with a ValueError naming `what`. */
 static int
@@ -80,11 +82,10 @@ read_field(Structurer *s, Class *c, PyObject *spec, Field *f)
     shorthand = PyTuple_GET_ITEM(spec, 5);
     f->short_class = -1;
     if (f->kind == F_TEXT) {
-        /* arg: "free", "trimmed" or a predicate; target: the limit */
+        /* arg: the name of one of TEXT_CHECKS, or a predicate; target: the limit */
         if (PyUnicode_Check(arg)) {
-            f->check = PyUnicode_CompareWithASCIIString(arg, "trimmed") == 0 ? T_TRIMMED : T_FREE;
-            if (f->check == T_FREE && PyUnicode_CompareWithASCIIString(arg, "free") != 0) {
-                PyErr_Format(PyExc_ValueError, "unknown text check %R", arg);
+            f->check = name_index(arg, TEXT_CHECKS, "text check");
+            if (f->check < 0) {
                 return -1;
             }
         }
@@ -392,3 +393,45 @@ PyMethodDef cb_structure_methods[] = {
     {"structurer", (PyCFunction)(void (*)(void))speedups_structurer, METH_FASTCALL, structurer_doc},
     {NULL, NULL, 0, NULL},
 };
+
+/* A tuple of the names in a NULL-ended list. */
+static PyObject *
+names_tuple(const char *const *names)
+{
+    Py_ssize_t n = 0, i;
+    PyObject *out;
+
+    while (names[n] != NULL) {
+        n++;
+    }
+    out = PyTuple_New(n);
+    for (i = 0; out != NULL && i < n; i++) {
+        PyObject *name = PyUnicode_FromString(names[i]);
+        if (name == NULL) {
+            Py_CLEAR(out);
+            break;
+        }
+        PyTuple_SET_ITEM(out, i, name);
+    }
+    return out;
+}
+
+int
+cb_structure_capabilities(PyObject *module)
+{
+    PyObject *kinds = names_tuple(FIELD_KINDS), *checks = names_tuple(TEXT_CHECKS);
+    PyObject *capabilities = NULL;
+
+    if (kinds != NULL && checks != NULL) {
+        capabilities = Py_BuildValue("{sOsOsisi}", "field_kinds", kinds, "text_checks", checks,
+                                     "max_fields", MAX_FIELDS, "max_cross_rules", MAX_CROSS);
+    }
+    Py_XDECREF(kinds);
+    Py_XDECREF(checks);
+    if (capabilities == NULL || PyModule_AddObjectRef(module, "STRUCTURER", capabilities) < 0) {
+        Py_XDECREF(capabilities);
+        return -1;
+    }
+    Py_DECREF(capabilities);
+    return 0;
+}
