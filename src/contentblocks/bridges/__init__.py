@@ -1,0 +1,19 @@
+"""Bridges: move a conversation to and from the message types of the agent frameworks users already run.
+
+Each framework is a module with the same verbs, and the provider adapters' contract (``Converted``, ``Loss``,
+``strict``; see ``contentblocks.providers``):
+
+- ``from_messages(messages) -> Conversation``: the framework's history read, everything kept (a field with no
+  neutral home in metadata under the framework's namespace, a part with no neutral block as a JSON block);
+- ``to_messages(conversation, *, strict=False) -> Converted``: the framework's own message objects, and every
+  field dropped or degraded on the way.
+
+A bridge imports its framework only when called, and checks the installed version against the range its tests
+ran with: importing ``contentblocks`` (or this package) imports no framework.
+
+- ``contentblocks.bridges.pydantic_ai``: pydantic-ai's ``ModelRequest`` and ``ModelResponse`` history.
+"""
+
+from __future__ import annotations
+
+__all__: list[str] = []

@@ -1,0 +1,281 @@
+"""pydantic-ai's history (as ``ModelMessagesTypeAdapter.dump_python(mode="json")`` writes it) to a conversation.
+
+A ``ModelRequest`` becomes one message per run of parts: system prompts in a row make a system message, each user
+prompt a user message, tool returns (and retry prompts naming a tool) in a row a tool message. A ``ModelResponse``
+becomes one assistant message. A part that no neutral block can hold is kept whole as a JSON block flagged
+``pydantic_ai/native_part``, so that reading never drops anything.
+"""
+
+from __future__ import annotations
+
+import base64
+import importlib
+import json
+from collections.abc import Callable, Mapping
+from functools import partial
+from typing import Any
+
+from ..._conversation import Conversation
+from ..._errors import ValidationError
+from ..._model import (
+    Block,
+    BytesSource,
+    Citation,
+    CitedReference,
+    CitedUri,
+    FileBlock,
+    JsonBlock,
+    Message,
+    Outcome,
+    ReasoningBlock,
+    ReferenceSource,
+    TextBlock,
+    ToolCallBlock,
+    ToolResultBlock,
+    UrlSource,
+)
+from ...providers._contract import ISSUER_KEY
+from ._fields import (
+    LISTED,
+    NAMESPACE,
+    NATIVE,
+    PART_KIND,
+    REQUEST,
+    default_identifier,
+    extras,
+    issuer_of,
+    metadata_in,
+    provider_of,
+    url_kind,
+)
+
+__all__ = ["read_history"]
+
+_OUTCOMES: Mapping[str, Outcome] = {"success": "succeeded", "failed": "failed", "denied": "denied"}
+_WILDCARDS = {"image-url": "image/*", "audio-url": "audio/*", "video-url": "video/*"}
+_STANDARD = str.maketrans("-_", "+/")
+_FILES = frozenset({"image-url", "audio-url", "video-url", "document-url", "binary", "uploaded-file"})
+#: How a ``ThinkingPart`` holding Anthropic's redacted thinking looks: pydantic-ai's Anthropic model writes it so.
+REDACTED_ID = "redacted_thinking"
+
+
+def _native(raw: object) -> JsonBlock:
+    return JsonBlock(value=raw, metadata={NATIVE: True})
+
+
+def _kept(make: Callable[[], Block], raw: object) -> Block:
+    """The block ``make`` builds, or ``raw`` kept verbatim when the neutral rules refuse it (an empty text)."""
+    try:
+        return make()
+    except ValidationError:
+        return _native(raw)
+
+
+def _file(item: Mapping[str, Any], more: Mapping[str, Any]) -> FileBlock:
+    kind = item["kind"]
+    metadata = {**extras(item, kind), **more}
+    media_type = item.get("media_type")
+    if kind == "binary":
+        data = base64.b64decode(item["data"].translate(_STANDARD))  # pydantic writes the URL-safe alphabet
+        source: Any = BytesSource(data=data)
+        key: str | bytes = data
+    elif kind == "uploaded-file":
+        source = ReferenceSource(id=item["file_id"], provider=item["provider_name"])
+        key = item["file_id"]
+    else:
+        source = UrlSource(url=item["url"])
+        key = item["url"]
+        if media_type is None:
+            metadata[NAMESPACE + "media_type"] = None
+            media_type = _WILDCARDS.get(kind, "application/octet-stream")
+        if url_kind(media_type) == kind:
+            metadata.pop(NAMESPACE + "kind", None)
+    if metadata.get(NAMESPACE + "identifier") == default_identifier(key):
+        del metadata[NAMESPACE + "identifier"]
+    return FileBlock(media_type=str(media_type), source=source, metadata=metadata)
+
+
+def _rendered(item: Mapping[str, Any]) -> str | None:
+    """The text pydantic-ai renders a ``StructuredContent`` to when it is given none (kept only when it differs)."""
+    structured = importlib.import_module("pydantic_ai.messages").StructuredContent
+    try:
+        return str(structured(value=item["value"], tag=item["tag"], description=item["description"]).content)
+    except Exception:  # noqa: BLE001 - a value pydantic-ai cannot render keeps its stored text
+        return None
+
+
+def _user_item(item: Any) -> Block:
+    if isinstance(item, str):
+        return _kept(lambda: TextBlock(text=item), item)
+    kind = item.get("kind") if isinstance(item, dict) else None
+    if kind == "text-content":
+        return _kept(lambda: TextBlock(text=item["content"], metadata=metadata_in(item["metadata"], keep_none=True)),
+                     item)
+    if kind == "structured-content":
+        metadata = {**metadata_in(item["metadata"]), **extras(item, kind)}
+        if metadata.get(NAMESPACE + "content") == _rendered(item):
+            del metadata[NAMESPACE + "content"]
+        return _kept(lambda: JsonBlock(value=item["value"], metadata=metadata), item)
+    if kind in _FILES:
+        return _kept(lambda: _file(item, {}), item)
+    return _native(item)
+
+
+def _result_item(item: Any) -> TextBlock | FileBlock | JsonBlock:
+    if isinstance(item, str) and item:
+        return TextBlock(text=item)
+    if isinstance(item, dict) and item.get("kind") in _FILES:
+        return _file(item, {})
+    return JsonBlock(value=item)
+
+
+def _tool_result(part: Mapping[str, Any]) -> ToolResultBlock:
+    metadata = {**extras(part, "tool-return"), **metadata_in(part["metadata"])}
+    if part["outcome"] in _OUTCOMES:  # kept only where it refines ``failed``: ``interrupted``, ``retried``
+        metadata.pop(NAMESPACE + "outcome", None)
+    content = part["content"]
+    if isinstance(content, list) and len(content) == 1:
+        metadata[LISTED] = True
+    items = [_result_item(item) for item in content] if isinstance(content, list) else [_result_item(content)]
+    return ToolResultBlock(tool_call_id=part["tool_call_id"], tool_name=part["tool_name"],
+                           outcome=_OUTCOMES.get(part["outcome"], "failed"), content=items, metadata=metadata)
+
+
+def _citations(raw: list[Any] | None) -> tuple[list[Citation], bool]:
+    """Neutral citations for pydantic-ai's, and whether they say all pydantic-ai's say (one source, quote, span)."""
+    if not raw:
+        return [], raw is None
+    citations, exact = [], True
+    for citation in raw:
+        anchor = citation.get("anchor")
+        exact &= len(citation["sources"]) == 1 and (anchor is None or anchor["kind"] == "content")
+        span = {"start": anchor["start"], "end": anchor["end"]} if anchor else {}
+        for source in citation["sources"]:
+            exact &= len(source["excerpts"]) <= 1
+            quote = source["excerpts"][0] if source["excerpts"] else None
+            if source["kind"] == "web":
+                cited: Any = CitedUri(value=source["url"])
+            else:
+                exact &= source.get("document_id") is not None
+                cited = CitedReference(value=source.get("document_id") or "?")
+            citations.append(Citation(source=cited, title=source["title"], quote=quote, **span))
+    return citations, exact
+
+
+def _text(part: Mapping[str, Any]) -> Block:
+    metadata = extras(part, "text")
+    try:
+        citations, exact = _citations(part["citations"])
+    except ValidationError:
+        citations, exact = [], False
+    if not exact:
+        metadata[NAMESPACE + "citations"] = part["citations"]
+    return TextBlock(text=part["content"], citations=citations, metadata=metadata)
+
+
+def _thinking(part: Mapping[str, Any]) -> ReasoningBlock:
+    metadata = extras(part, "thinking")
+    provider = part["provider_name"]
+    if provider is not None:
+        metadata[ISSUER_KEY] = issuer_of(provider)
+        if provider_of(issuer_of(provider)) != provider:
+            metadata[NAMESPACE + "provider_name"] = provider
+    signature, content = part["signature"], part["content"]
+    if part["id"] == REDACTED_ID and not content and signature:
+        del metadata[NAMESPACE + "id"]
+        return ReasoningBlock(redacted=signature.encode("utf-8"), metadata=metadata)
+    return ReasoningBlock(text=content or None, signature=signature, metadata=metadata)
+
+
+def _tool_call(part: Mapping[str, Any]) -> ToolCallBlock:
+    metadata = extras(part, "tool-call")
+    args = part["args"]
+    if isinstance(args, str):
+        try:
+            value = json.loads(args)
+        except ValueError:
+            value = args
+        if isinstance(value, dict) or value is None or json.dumps(value) != args:
+            metadata[NAMESPACE + "args"] = args
+        args = value
+    return ToolCallBlock(tool_call_id=part["tool_call_id"], tool_name=part["tool_name"], input=args,
+                         metadata=metadata)
+
+
+_RESPONSE_PARTS: Mapping[str, Callable[[Mapping[str, Any]], Block]] = {
+    "text": _text,
+    "thinking": _thinking,
+    "tool-call": _tool_call,
+    "file": lambda part: _file(part["content"], extras(part, "file")),
+}
+
+
+def _response(raw: Mapping[str, Any]) -> Message:
+    content: list[Block] = []
+    for part in raw["parts"]:
+        read = _RESPONSE_PARTS.get(part["part_kind"])
+        content.append(_native(part) if read is None else _kept(partial(read, part), part))
+    metadata = {**metadata_in(raw["metadata"]), **extras(raw, "response")}
+    return Message(role="assistant", content=content, metadata=metadata)
+
+
+def _request_part(part: Mapping[str, Any]) -> tuple[str, Block | Message]:
+    """The role a request part goes to, and its block (or, for a user prompt, its whole message)."""
+    kind = part["part_kind"]
+    if kind == "system-prompt":
+        metadata = {**metadata_in(part["metadata"]), **extras(part, kind)}
+        return "system", _kept(lambda: TextBlock(text=part["content"], metadata=metadata), part)
+    if kind == "user-prompt":
+        content, metadata = part["content"], extras(part, kind)
+        if isinstance(content, list) and len(content) == 1 and isinstance(content[0], str):
+            metadata[LISTED] = True
+        items = [_user_item(content)] if isinstance(content, str) else [_user_item(item) for item in content]
+        return "user", Message(role="user", content=items, metadata=metadata)
+    if kind == "tool-return":
+        block = _kept(lambda: _tool_result(part), part)
+        return ("tool" if isinstance(block, ToolResultBlock) else "user"), block
+    if kind == "retry-feedback":
+        metadata = {PART_KIND: kind, **extras(part, kind)}
+        content = part["content"]
+        item = _kept(lambda: TextBlock(text=content) if isinstance(content, str) else JsonBlock(value=content), part)
+        return "user", Message(role="user", content=[item], metadata=metadata)
+    return "user", _native(part)
+
+
+def _request(raw: Mapping[str, Any], after_request: bool) -> list[Message]:
+    runs: list[tuple[str, list[Block], dict[str, Any]]] = []
+    for part in raw["parts"]:
+        role, read = _request_part(part)
+        if isinstance(read, Message):
+            runs.append((role, list(read.content), dict(read.metadata)))
+        elif runs and runs[-1][0] == role and role != "user":
+            runs[-1][1].append(read)
+        else:
+            runs.append((role, [read], {}))
+    if not runs:
+        msg = "a request with no parts has no neutral message"
+        raise ValidationError([("$.parts", msg)])
+    first = runs[0][2]
+    own = metadata_in(raw["metadata"])
+    request = {key.removeprefix(NAMESPACE): value for key, value in extras(raw, "request").items()}
+    if request or (after_request and not own):  # flat metadata starts a request by itself
+        first[REQUEST] = request
+    first.update(own)
+    return [Message(role=role, content=blocks, metadata=metadata) for role, blocks, metadata in runs]  # type: ignore[arg-type]
+
+
+def read_history(history: list[Mapping[str, Any]]) -> Conversation:
+    """The conversation a dumped pydantic-ai history holds; problems are reported at the history's paths."""
+    messages: list[Message] = []
+    after_request = False
+    for index, raw in enumerate(history):
+        try:
+            if raw["kind"] == "response":
+                messages.append(_response(raw))
+            else:
+                messages.extend(_request(raw, after_request))
+        except ValidationError as e:
+            raise ValidationError([(f"$[{index}]{path[1:]}", message) for path, message in e.errors]) from None
+        after_request = raw["kind"] == "request"
+    return Conversation(messages=messages)
+

@@ -1,0 +1,345 @@
+"""A conversation to pydantic-ai's history, in the JSON form ``ModelMessagesTypeAdapter`` validates.
+
+Messages other than the assistant's join one ``ModelRequest`` until an assistant message, or until a message that
+carries request-level data (``pydantic_ai/request``, or metadata of its own) starts the next; each assistant
+message is one ``ModelResponse``. Every field with no place in pydantic-ai is a loss recorded in ``losses``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from ..._conversation import Conversation
+from ..._json import thaw
+from ..._model import (
+    Block,
+    BytesSource,
+    CitedUri,
+    FileBlock,
+    JsonBlock,
+    Message,
+    ReasoningBlock,
+    ReferenceSource,
+    RefusalBlock,
+    TextBlock,
+    ToolCallBlock,
+    ToolResultBlock,
+)
+from ...providers._contract import ISSUER_KEY, LossRecorder
+from ...providers._toolkit import block_path, key_path
+from ._fields import (
+    EXTRA_KEYS,
+    LISTED,
+    METADATA,
+    NAMESPACE,
+    NATIVE,
+    PART_KIND,
+    REQUEST,
+    UPLOADERS,
+    provider_of,
+    url_kind,
+)
+from ._read import REDACTED_ID, _citations
+
+__all__ = ["write_history"]
+
+_OUTCOMES = {"succeeded": "success", "failed": "failed", "denied": "denied"}
+
+
+class _Metadata:
+    """One block's or message's metadata, handed out key by key; what nobody took is reported as not sent."""
+
+    __slots__ = ("losses", "path", "taken", "values")
+
+    def __init__(self, metadata: Mapping[str, Any], path: str, losses: LossRecorder) -> None:
+        self.values, self.path, self.losses, self.taken = metadata, path, losses, set[str]()
+
+    def take(self, key: str, default: Any = None) -> Any:
+        if key not in self.values:
+            return default
+        self.taken.add(key)
+        return thaw(self.values[key])
+
+    def extras(self, kind: str) -> dict[str, Any]:
+        """The ``pydantic_ai/`` fields a part of ``kind`` has, as its fields."""
+        return {key: self.take(NAMESPACE + key) for key in EXTRA_KEYS[kind] if NAMESPACE + key in self.values}
+
+    def own(self) -> Any:
+        """pydantic-ai's ``metadata``: the keys outside the namespaces, or what ``pydantic_ai/metadata`` kept."""
+        flat = {k: self.take(k) for k in self.values if not k.startswith((NAMESPACE, "contentblocks/"))}
+        if METADATA not in self.values:
+            return flat or None
+        kept = self.take(METADATA)
+        if flat and isinstance(kept, dict):
+            return {**kept, **flat}
+        for key in flat:
+            self.taken.discard(key)
+        return kept
+
+    def done(self, where: str) -> None:
+        for key in self.values:
+            if key not in self.taken:
+                self.losses.add(key_path(self.path, key), f"pydantic-ai has no place for this key {where}",
+                                "metadata_not_sent")
+
+
+def _file(block: FileBlock, path: str, losses: LossRecorder, meta: _Metadata) -> dict[str, Any] | None:
+    source = block.source
+    item: dict[str, Any] = {"media_type": block.media_type}
+    if isinstance(source, BytesSource):
+        item.update(kind="binary", data=source.data)
+    elif isinstance(source, ReferenceSource):
+        if source.provider not in UPLOADERS:
+            losses.add(path, f"pydantic-ai's uploaded files name one of {', '.join(UPLOADERS)} as their provider; "
+                       "this file is not written", "content_dropped")
+            meta.taken.update(meta.values)  # dropped with the file
+            return None
+        item.update(kind="uploaded-file", file_id=source.id, provider_name=source.provider)
+    else:
+        item.update(kind=url_kind(block.media_type), url=source.url)
+        if meta.take(NAMESPACE + "media_type", block.media_type) is None:
+            del item["media_type"]
+    item.update(meta.extras(item["kind"]))
+    if block.filename is not None:
+        losses.add(f"{path}.filename", "pydantic-ai's files have no file name", "content_dropped")
+    return item
+
+
+def _user_item(block: Block, path: str, losses: LossRecorder) -> Any:
+    meta = _Metadata(block.metadata, path, losses)
+    item: Any
+    if isinstance(block, TextBlock):
+        if block.citations:
+            losses.add(f"{path}.citations", "pydantic-ai keeps citations on model text only", "content_dropped")
+        own = meta.own()
+        item = {"kind": "text-content", "content": block.text, "metadata": own} if meta.taken else block.text
+    elif isinstance(block, JsonBlock) and meta.take(NATIVE):
+        item = thaw(block.value)
+    elif isinstance(block, JsonBlock):
+        item = {"kind": "structured-content", "value": thaw(block.value), "metadata": meta.own(),
+                **meta.extras("structured-content")}
+    else:
+        assert isinstance(block, FileBlock)  # noqa: S101 - the role table allows nothing else in a user message
+        item = _file(block, path, losses, meta)
+    meta.done("on a user prompt's content")
+    return item
+
+
+def _result_content(block: ToolResultBlock, path: str, losses: LossRecorder, listed: bool) -> Any:
+    items: list[Any] = []
+    for index, part in enumerate(block.content):
+        where = f"{path}.content[{index}]"
+        meta = _Metadata(part.metadata, where, losses)
+        if isinstance(part, TextBlock):
+            items.append(part.text)
+            if part.citations:
+                losses.add(f"{where}.citations", "pydantic-ai keeps citations on model text only", "content_dropped")
+        elif isinstance(part, JsonBlock):
+            items.append(thaw(part.value))
+        elif (item := _file(part, where, losses, meta)) is not None:
+            items.append(item)
+        meta.done("in a tool return's content")
+    for index, part in enumerate(block.content):
+        if isinstance(part, JsonBlock) and isinstance(part.value, str) and part.value:
+            losses.add(f"{path}.content[{index}]", "pydantic-ai holds a JSON string as text; read back as text",
+                       "content_degraded")
+    if len(items) == 1 and not listed:
+        if isinstance(items[0], list):
+            losses.add(f"{path}.content[0]", "pydantic-ai holds a JSON array here as the result's list of parts; "
+                       "read back as one part per item", "content_degraded")
+        return items[0]
+    return items
+
+
+def _tool_return(block: ToolResultBlock, path: str, losses: LossRecorder) -> dict[str, Any]:
+    meta = _Metadata(block.metadata, path, losses)
+    content = _result_content(block, path, losses, bool(meta.take(LISTED)))
+    part = {"part_kind": "tool-return", "tool_name": block.tool_name, "tool_call_id": block.tool_call_id,
+            "content": content, "metadata": meta.own(), "outcome": _OUTCOMES[block.outcome],
+            **meta.extras("tool-return")}
+    if block.outcome != "failed":  # a kept ``interrupted`` or ``retried`` refines ``failed`` only
+        part["outcome"] = _OUTCOMES[block.outcome]
+    meta.done("on a tool return")
+    return part
+
+
+def _request_parts(message: Message, index: int, meta: _Metadata, losses: LossRecorder) -> list[dict[str, Any]]:
+    parts: list[dict[str, Any]] = []
+    if message.role in {"system", "developer"}:
+        if message.role == "developer":
+            losses.add(f"$[{index}].role", "pydantic-ai has no developer role; written as a system prompt",
+                       "content_degraded")
+        for position, block in enumerate(message.content):
+            path = block_path(index, position)
+            block_meta = _Metadata(block.metadata, path, losses)
+            if isinstance(block, TextBlock) and block.citations:
+                losses.add(f"{path}.citations", "pydantic-ai keeps citations on model text only", "content_dropped")
+            assert isinstance(block, TextBlock)  # noqa: S101 - the role table
+            parts.append({"part_kind": "system-prompt", "content": block.text, "metadata": block_meta.own(),
+                          **block_meta.extras("system-prompt")})
+            block_meta.done("on a system prompt")
+    elif message.role == "tool":
+        for position, block in enumerate(message.content):
+            assert isinstance(block, ToolResultBlock)  # noqa: S101 - the role table
+            parts.append(_tool_return(block, block_path(index, position), losses))
+    elif meta.take(PART_KIND) == "retry-feedback" and len(message.content) == 1:
+        block = message.content[0]
+        content = block.text if isinstance(block, TextBlock) else thaw(getattr(block, "value", None))
+        parts.append({"part_kind": "retry-feedback", "content": content, **meta.extras("retry-feedback")})
+    elif all(isinstance(b, JsonBlock) and NATIVE in b.metadata and isinstance(b.value, dict) and "part_kind" in b.value
+             for b in message.content):
+        parts.extend(thaw(block.value) for block in message.content if isinstance(block, JsonBlock))
+    else:
+        meta.taken.discard(PART_KIND)
+        written = [_user_item(block, block_path(index, position), losses)
+                   for position, block in enumerate(message.content)]
+        items = [item for item in written if item is not None]
+        listed = meta.take(LISTED)
+        content = items[0] if len(items) == 1 and isinstance(items[0], str) and not listed else items
+        if items:  # else every block is reported dropped
+            parts.append({"part_kind": "user-prompt", "content": content, **meta.extras("user-prompt")})
+    return parts
+
+
+def _citation(block: TextBlock, path: str, losses: LossRecorder) -> list[dict[str, Any]]:
+    written = []
+    for index, citation in enumerate(block.citations):
+        excerpts = [] if citation.quote is None else [citation.quote]
+        if isinstance(citation.source, CitedUri):
+            source = {"kind": "web", "url": citation.source.value, "title": citation.title, "excerpts": excerpts}
+        else:
+            source = {"kind": "document", "document_id": citation.source.value, "title": citation.title,
+                      "excerpts": excerpts}
+        anchor = None
+        if citation.start is not None and citation.start < citation.end:  # type: ignore[operator]
+            anchor = {"kind": "content", "start": citation.start, "end": citation.end}
+        elif citation.start is not None:
+            losses.add(f"{path}.citations[{index}].start", "pydantic-ai's citation anchors cover at least one "
+                       "character; this empty span is not kept", "content_dropped")
+        written.append({"sources": [source], "anchor": anchor})
+    return written
+
+
+def _text_part(block: TextBlock, path: str, losses: LossRecorder, meta: _Metadata) -> dict[str, Any] | None:
+    part = {"part_kind": "text", "content": block.text, **meta.extras("text")}
+    kept = meta.take(NAMESPACE + "citations", ...)
+    if kept is not ... and _citations(kept)[0] == list(block.citations):
+        part["citations"] = kept
+    else:  # edited since it was read (or never read): the neutral citations are written
+        meta.taken.discard(NAMESPACE + "citations")
+        part["citations"] = _citation(block, path, losses) or None
+    return part
+
+
+def _refusal_part(block: RefusalBlock, path: str, losses: LossRecorder, meta: _Metadata) -> dict[str, Any] | None:  # noqa: ARG001 - the table's signature
+    losses.add(path, "pydantic-ai has no refusal part; written as text", "content_degraded")
+    return {"part_kind": "text", "content": block.text}
+
+
+def _thinking_part(block: ReasoningBlock, path: str, losses: LossRecorder, meta: _Metadata) -> dict[str, Any] | None:
+    issuer = meta.take(ISSUER_KEY)
+    provider = meta.take(NAMESPACE + "provider_name") or (provider_of(issuer) if isinstance(issuer, str) else None)
+    if isinstance(issuer, str) and "/" in issuer:
+        losses.add(key_path(path, ISSUER_KEY), "pydantic-ai names the provider only; the model family is not kept",
+                   "metadata_not_sent")
+    part = {"part_kind": "thinking", "content": block.text or "", "signature": block.signature,
+            "provider_name": provider, **meta.extras("thinking")}
+    if block.redacted is None:
+        return part
+    try:
+        return {**part, "signature": block.redacted.decode("utf-8"), "id": REDACTED_ID}
+    except UnicodeDecodeError:
+        losses.add(path, "pydantic-ai holds redacted reasoning as text; these bytes are not UTF-8", "content_dropped")
+        meta.taken.update(meta.values)  # dropped with the block
+        return None
+
+
+def _call_part(block: ToolCallBlock, path: str, losses: LossRecorder, meta: _Metadata) -> dict[str, Any] | None:  # noqa: ARG001 - the table's signature
+    value = thaw(block.input)
+    text = meta.take(NAMESPACE + "args")
+    if isinstance(text, str) and _parses_to(text, value):
+        args: Any = text
+    else:  # pydantic-ai's args are an object, null, or JSON text
+        meta.taken.discard(NAMESPACE + "args")
+        args = value if value is None or isinstance(value, dict) else json.dumps(value)
+    return {"part_kind": "tool-call", "tool_name": block.tool_name, "tool_call_id": block.tool_call_id,
+            "args": args, **meta.extras("tool-call")}
+
+
+def _json_part(block: JsonBlock, path: str, losses: LossRecorder, meta: _Metadata) -> dict[str, Any] | None:
+    if meta.take(NATIVE):
+        return dict(thaw(block.value))
+    losses.add(path, "pydantic-ai has no JSON part in a response; written as its JSON text", "content_degraded")
+    return {"part_kind": "text", "content": json.dumps(thaw(block.value))}
+
+
+def _file_part(block: FileBlock, path: str, losses: LossRecorder, meta: _Metadata) -> dict[str, Any] | None:
+    if not isinstance(block.source, BytesSource):
+        losses.add(path, "pydantic-ai's response files hold bytes only; a linked file is not written",
+                   "content_dropped")
+        meta.taken.update(meta.values)  # dropped with the file
+        return None
+    content = _file(block, path, losses, meta)
+    return None if content is None else {"part_kind": "file", **meta.extras("file"), "content": content}
+
+
+_RESPONSE_PARTS: dict[type[Any], Callable[[Any, str, LossRecorder, _Metadata], dict[str, Any] | None]] = {
+    TextBlock: _text_part,
+    RefusalBlock: _refusal_part,
+    ReasoningBlock: _thinking_part,
+    ToolCallBlock: _call_part,
+    JsonBlock: _json_part,
+    FileBlock: _file_part,
+}
+
+
+def _response_part(block: Block, path: str, losses: LossRecorder) -> dict[str, Any] | None:
+    """The response part ``block`` becomes (``None`` when it is dropped), its losses recorded."""
+    meta = _Metadata(block.metadata, path, losses)
+    part = _RESPONSE_PARTS[type(block)](block, path, losses, meta)
+    meta.done("on this part")
+    return part
+def _parses_to(text: str, value: Any) -> bool:
+    try:
+        parsed = json.loads(text)
+    except ValueError:
+        return isinstance(value, str) and text == value
+    return json.dumps(parsed, sort_keys=True) == json.dumps(value, sort_keys=True)
+
+
+def _starts_request(message: Message) -> bool:
+    return REQUEST in message.metadata or METADATA in message.metadata or any(
+        not key.startswith((NAMESPACE, "contentblocks/")) for key in message.metadata
+    )
+
+
+def write_history(conversation: Conversation, losses: LossRecorder) -> list[dict[str, Any]]:
+    """The history carrying ``conversation``, as the JSON form of pydantic-ai's messages."""
+    history: list[dict[str, Any]] = []
+    request: dict[str, Any] | None = None
+    for index, message in enumerate(conversation.messages):
+        meta = _Metadata(message.metadata, f"$[{index}]", losses)
+        if message.role == "assistant":
+            written = [_response_part(block, block_path(index, position), losses)
+                       for position, block in enumerate(message.content)]
+            if parts := [part for part in written if part is not None]:
+                request = None
+                history.append({"kind": "response", "parts": parts, "metadata": meta.own(),
+                                **meta.extras("response")})
+            else:  # every block is reported dropped; so is the message's metadata
+                meta.taken.update(meta.values)
+        elif not (parts := _request_parts(message, index, meta, losses)):
+            meta.taken.update(meta.values)  # every block is reported dropped; so is the message's metadata
+        else:
+            if request is None or _starts_request(message):
+                fields = meta.take(REQUEST, {})
+                if not isinstance(fields, dict) or set(fields) - set(EXTRA_KEYS["request"]):
+                    meta.taken.discard(REQUEST)  # reported below, not written
+                    fields = {}
+                request = {"kind": "request", "parts": [], "metadata": meta.own(), **fields}
+                history.append(request)
+            request["parts"].extend(parts)
+        meta.done("on a message")
+    return history
