@@ -100,7 +100,7 @@ class TokenEstimator:
     >>> import contentblocks as cb
     >>> estimate = cb.TokenEstimator("anthropic")
     >>> estimate(cb.Message(role="user", content="How many tokens is this sentence, roughly?"))
-    17
+    16
     >>> words = cb.TokenEstimator("openai_chat", count_text=lambda text: len(text.split()))
     >>> words(cb.Message(role="user", content="How many tokens is this sentence, roughly?"))
     11

@@ -103,8 +103,8 @@ def prune(
     - ``reasoning``: reasoning blocks are dropped, except in an assistant message with tool calls, since the
       reasoning signed them (Anthropic refuses a replayed tool call without its thinking, OpenAI's Responses
       refuses a function call whose reasoning item it references is missing);
-    - ``tool_results``: each tool result's content becomes one text block saying it was pruned
-      (:data:`PRUNED_RESULT_TEXT`); the result, its id, tool name and outcome stay, so the pairing holds;
+    - ``tool_results``: each tool result's content becomes one text block saying it was pruned; the result,
+      its id, tool name and outcome stay, so the pairing holds;
     - ``files``: each file block of a user or assistant message becomes a text note of its media type and
       name (a file inside a tool result goes with the result's content);
     - ``state``: JSON blocks of assistant messages flagged as provider-run items (provider state) are dropped.

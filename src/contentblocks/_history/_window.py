@@ -44,7 +44,7 @@ def window(
     """The newest turns of a history that fit ``budget``, and a loss for each message left out.
 
     The budget counts messages, or tokens when ``estimator`` (a callable from a message to its cost, such
-    as :func:`~contentblocks.token_estimator`'s) is given. The history is cut into turns, each starting at a
+    as :class:`~contentblocks.TokenEstimator`) is given. The history is cut into turns, each starting at a
     user message (every provider accepts a history that starts with one) and never between a tool call and
     its result (nor, since they share a message, between reasoning and the calls it signed); the newest
     turns are kept, as many as fit with what is always kept:
