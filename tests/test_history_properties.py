@@ -88,6 +88,11 @@ def _lost_blocks_gone(before: cb.Conversation | list[cb.Message], after: Convert
     assert all(present_blocks[k] <= n for k, n in blocks.items()), "a dropped block is still there"
 
 
+def _valid(result: Converted[cb.Conversation]) -> None:
+    """The result is what a check of its messages builds (window and prune build it without one)."""
+    assert cb.Conversation(messages=list(result.payload.messages)) == result.payload
+
+
 def _user_texts(history: cb.Conversation) -> list[str]:
     return [m.text() for m in history if m.role == "user"]
 
@@ -104,6 +109,7 @@ def test_repair_makes_a_history_the_provider_accepts(messages: list[cb.Message],
     again = cb.repair(repaired.payload, unanswered=how, provider=provider)  # type: ignore[arg-type]
     assert again.losses == ()
     assert again.payload is repaired.payload
+    assert cb.repair(list(repaired.payload), unanswered=how, provider=provider).losses == ()  # type: ignore[arg-type]
 
 
 @given(broken_histories(), PROVIDERS, st.integers(0, 40), st.booleans(), st.booleans())
@@ -115,6 +121,7 @@ def test_window_keeps_a_repaired_history_acceptable(
     budget = budget * 40 if tokens else budget
     keep = (lambda m: m.role == "assistant" and len(m.content) > 2) if pin else None
     cut = cb.window(history, budget=budget, estimator=estimator, keep=keep)
+    _valid(cut)
     assert _shape_rejections(provider, cut.payload) == []
     users = [m for m in history if m.role == "user"]
     assert users[-1] in cut.payload.messages, "the newest user turn is kept"
@@ -135,6 +142,7 @@ def test_window_keeps_a_repaired_history_acceptable(
 def test_prune_keeps_a_repaired_history_acceptable(messages: list[cb.Message], provider: str, turns: int) -> None:
     history = cb.repair(messages, provider=provider).payload  # type: ignore[arg-type]
     pruned = cb.prune(history, keep_turns=turns)
+    _valid(pruned)
     assert _shape_rejections(provider, pruned.payload) == []
     assert len(_user_texts(pruned.payload)) == len(_user_texts(history)), "no user message is dropped"
     if turns:
@@ -163,7 +171,7 @@ def test_window_and_prune_never_split_a_call_from_a_late_result(
 ) -> None:
     """A ``Conversation`` may answer a call after a user message: no cut falls between them."""
     cut = cb.window(history, budget=budget)
-    assert isinstance(cut.payload, cb.Conversation)  # no result lost its call
+    _valid(cut)  # no result lost its call
     if cut.losses:
         assert len(history) > budget
         newest = history[turn_starts(history.messages)[-1] :]
@@ -173,6 +181,7 @@ def test_window_and_prune_never_split_a_call_from_a_late_result(
     _lost_blocks_gone(history, cut)
     assert cb.window(cut.payload, budget=budget).losses == ()
     pruned = cb.prune(history, keep_turns=turns)
+    _valid(pruned)
     assert [len(m.tool_results()) for m in pruned.payload if m.role == "tool"] == [
         len(m.tool_results()) for m in history if m.role == "tool"
     ]

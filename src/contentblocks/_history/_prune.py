@@ -5,20 +5,24 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import attrs
-
 from .._conversation import Conversation
 from .._model import FileBlock, JsonBlock, Message, ReasoningBlock, TextBlock, ToolCallBlock, ToolResultBlock
 from .._sanitize._walk import NATIVE_FLAGS
 from .._sealing import SEAL_KEY
+from .._unchecked import unchecked
 from ..providers._contract import Converted, Loss
-from ._turns import conversation_argument, turn_starts
+from ._turns import conversation_argument, conversation_turn_starts, trusted
 
 __all__ = ["PRUNED_RESULT_TEXT", "file_note", "prune"]
 
 #: The text of the stub that replaces an old tool result's content.
 PRUNED_RESULT_TEXT = "[This tool result was pruned from the history to save space.]"
 
+_STUB = (TextBlock(text=PRUNED_RESULT_TEXT),)
+# Pruned messages and stubs are built from valid parts (blocks of valid messages, of kinds their role allows):
+# their fields need no check again.
+_new_message = unchecked(Message)
+_new_result = unchecked(ToolResultBlock)
 _NOTE_PREFIX = "[A file was pruned from the history to save space: "
 
 
@@ -39,6 +43,10 @@ class _Pruner:
     def __init__(self, *, reasoning: bool, tool_results: bool, files: bool, state: bool) -> None:
         self.reasoning, self.tool_results, self.files, self.state = reasoning, tool_results, files, state
         self.losses: list[Loss] = []
+        # the kinds of block that may be pruned from a user or assistant message
+        self.kinds = frozenset(kind for kind, on in ((ReasoningBlock, reasoning), (JsonBlock, state),
+                                                     (FileBlock, files)) if on)
+        self.kinds_with_calls = self.kinds - {ReasoningBlock}
 
     def lose(self, path: str, reason: str, kind: Any) -> None:
         self.losses.append(Loss(path, reason, kind))
@@ -59,12 +67,17 @@ class _Pruner:
         if kind is ToolResultBlock and self.tool_results and block.content and not _stub(block):
             reason = "an old tool result's content pruned; a stub keeps its pairing"
             self.lose(f"{path}.content", reason, "content_dropped")
-            return attrs.evolve(block, content=[TextBlock(text=PRUNED_RESULT_TEXT)])
+            return _new_result(block.tool_call_id, block.tool_name, block.outcome, _STUB, block.metadata)
         return block
 
     def message(self, message: Message, i: int) -> Message | None:
-        if message.role in ("system", "developer"):
+        role = message.role
+        if role in ("system", "developer") or (role == "tool" and not self.tool_results):
             return message
+        if role != "tool":  # most messages hold nothing to prune: found from their block types alone
+            kinds = set(map(type, message.content))
+            if (self.kinds_with_calls if ToolCallBlock in kinds else self.kinds).isdisjoint(kinds):
+                return message
         # Reasoning that signed tool calls stays: Anthropic and OpenAI refuse calls replayed without it.
         signs_calls = message.role == "assistant" and any(type(b) is ToolCallBlock for b in message.content)
         assistant = message.role == "assistant"
@@ -77,8 +90,10 @@ class _Pruner:
         kept = [b for b in content if b is not None]
         if not kept:
             return None  # every block of it is reported
-        metadata = {k: v for k, v in message.metadata.items() if k != SEAL_KEY}  # no longer as sealed
-        return Message(role=message.role, content=kept, metadata=metadata)
+        if SEAL_KEY in message.metadata:  # no longer as sealed
+            metadata = {k: v for k, v in message.metadata.items() if k != SEAL_KEY}
+            return Message(role=message.role, content=kept, metadata=metadata)
+        return _new_message(message.role, tuple(kept), message.metadata)  # type: ignore[no-any-return]
 
 
 def _stub(block: ToolResultBlock) -> bool:
@@ -146,7 +161,7 @@ def prune(
             msg = f"{name} must be a bool, got {type(flag).__name__}"
             raise TypeError(msg)
     messages = conversation.messages
-    starts = turn_starts(messages)
+    starts = conversation_turn_starts(conversation)
     boundary = starts[-keep_turns] if 0 < keep_turns <= len(starts) else (0 if keep_turns else len(messages))
     pruner = _Pruner(reasoning=reasoning, tool_results=tool_results, files=files, state=state)
     out = [pruner.message(m, i) for i, m in enumerate(messages[:boundary])]
@@ -154,4 +169,4 @@ def prune(
         return Converted(conversation)
     kept = [m for m in out if m is not None]
     kept.extend(messages[boundary:])
-    return Converted(Conversation(messages=kept), tuple(pruner.losses))
+    return Converted(trusted(kept), tuple(pruner.losses))

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from itertools import pairwise
 from typing import Any, Literal, TypeAlias
 
 import attrs
 
-from .._conversation import Conversation
+from .._conversation import Conversation, tool_summary
 from .._model import Message, Outcome, ReasoningBlock, TextBlock, ToolCallBlock, ToolResultBlock
 from .._sanitize._policy import UNANSWERED_CALLS, UnansweredCalls
 from .._sealing import SEAL_KEY
@@ -50,41 +51,47 @@ class _Pairing:
 
     def __init__(self, messages: Sequence[Message], losses: list[Loss]) -> None:
         self.losses = losses
-        taken = {b.tool_call_id for m in messages for b in m.content if type(b) is ToolCallBlock}
+        summary = tool_summary(messages, 0)  # the messages with tool blocks only
+        taken = {call_id for _, tools in summary for is_call, call_id, _, _ in tools if is_call}
         self.ids: dict[tuple[int, int], str] = {}  # (message, block) of a call -> its id in the result
         self.target: dict[tuple[int, int], str] = {}  # (message, block) of a kept result -> the id it answers
-        self.answers: dict[str, list[tuple[int, int]]] = {}  # call id -> the results answering it (one)
+        self.answers: dict[str, tuple[int, int]] = {}  # call id -> (message, block) of the result answering it
         self.names: dict[str, str] = {}  # call id -> tool name
-        self.paths: dict[str, str] = {}  # call id -> the path of its call
+        self.where: dict[str, tuple[int, int]] = {}  # call id -> (message, block) of its call
         used: set[str] = set()
         latest: dict[str, str] = {}  # id as written -> the id of the newest call written with it
-        for i, message in enumerate(messages):
-            for j, block in enumerate(message.content):
-                if type(block) is ToolCallBlock:
-                    new = block.tool_call_id
+        for i, tools in summary:
+            for is_call, written, name, j in tools:
+                if is_call:
+                    new = written
                     if new in used:
                         new = _fresh(new, taken, used)
                         reason = f"a tool call id used by an earlier call; renamed {new!r} with its result"
                         losses.append(Loss(f"$[{i}].content[{j}].tool_call_id", reason, "content_degraded"))
                     used.add(new)
-                    latest[block.tool_call_id] = new
+                    latest[written] = new
                     self.ids[i, j] = new
-                    self.names[new] = block.tool_name
-                    self.paths[new] = f"$[{i}].content[{j}]"
-                elif type(block) is ToolResultBlock:
-                    self.result(block, i, j, latest.get(block.tool_call_id))
+                    self.names[new] = name
+                    self.where[new] = (i, j)
+                else:
+                    self.result(name, i, j, latest.get(written))
 
-    def result(self, block: ToolResultBlock, i: int, j: int, call_id: str | None) -> None:
+    def path(self, call_id: str) -> str:
+        """The path of a call in the history given."""
+        i, j = self.where[call_id]
+        return f"$[{i}].content[{j}]"
+
+    def result(self, name: str, i: int, j: int, call_id: str | None) -> None:
         path = f"$[{i}].content[{j}]"
         if call_id is None:
             self.losses.append(Loss(path, "a tool result answering no earlier call; dropped", "content_dropped"))
         elif call_id in self.answers:
             self.losses.append(Loss(path, "a tool result for a call already answered; dropped", "content_dropped"))
-        elif self.names[call_id] != block.tool_name:
+        elif self.names[call_id] != name:
             reason = "a tool result naming another tool than its call; dropped"
             self.losses.append(Loss(path, reason, "content_dropped"))
         else:
-            self.answers[call_id] = [(i, j)]
+            self.answers[call_id] = (i, j)
             self.target[i, j] = call_id
 
 
@@ -190,7 +197,7 @@ class _Writer:
             if call_id in placed:
                 continue
             if call_id in pairing.answers:
-                (m, j), = pairing.answers[call_id]
+                m, j = pairing.answers[call_id]
                 block = self.messages[m].content[j]
                 reason = "a tool result moved up to follow the message of its call, as providers require"
                 self.losses.append(Loss(f"$[{m}].content[{j}]", reason, "order_changed"))
@@ -203,7 +210,7 @@ class _Writer:
     def stand_in(self, call_id: str) -> ToolResultBlock:
         outcome: Outcome = "denied" if self.unanswered == "denied" else "failed"
         reason = f"a tool call with no result; answered as {outcome}"
-        self.losses.append(Loss(self.pairing.paths[call_id], reason, "content_degraded"))
+        self.losses.append(Loss(self.pairing.path(call_id), reason, "content_degraded"))
         return ToolResultBlock(tool_call_id=call_id, tool_name=self.pairing.names[call_id], outcome=outcome,
                                content=[TextBlock(text=UNANSWERED_RESULT_TEXT)])
 
@@ -246,6 +253,33 @@ def _merge(messages: list[Message], origins: list[int], losses: list[Loss]) -> l
         out.append(Message(role="assistant", content=content, metadata=metadata))
         k = end
     return out
+
+
+def _in_place(messages: Sequence[Message], *, merging: bool) -> bool:
+    """Whether a valid conversation needs no repair: each call answered in the tool messages right after it.
+
+    It reads only the messages with tool blocks (as the conversation's own check does), so a history that
+    needs nothing costs about one check.
+    """
+    open_calls: set[str] = set()
+    following = -1  # the index where the run of tool messages answering ``open_calls`` goes on
+    for m, tools in tool_summary(messages, 0):
+        if messages[m].role == "tool":
+            if m != following:
+                return False
+            for _, call_id, _, _ in tools:
+                open_calls.discard(call_id)  # the conversation's check saw it answer an open call
+            following = m + 1
+        else:
+            if open_calls:
+                return False
+            open_calls = {call_id for _, call_id, _, _ in tools}
+            following = m + 1
+    if open_calls:
+        return False
+    if merging:
+        return not any(a.role == b.role == "assistant" for a, b in pairwise(messages))
+    return True
 
 
 def repair(
@@ -297,6 +331,8 @@ def repair(
     if provider is not None and provider not in _PROVIDERS:
         msg = f"provider must be one of {', '.join(sorted(_PROVIDERS))} or None, got {provider!r}"
         raise ValueError(msg)
+    if isinstance(conversation, Conversation) and _in_place(messages, merging=provider in MERGING_PROVIDERS):
+        return Converted(conversation)
     losses: list[Loss] = []
     writer = _Writer(messages, _Pairing(messages, losses), unanswered)
     out = writer.run()

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from .._conversation import Conversation
-from .._model import Message, ToolCallBlock, ToolResultBlock
+from .._conversation import Conversation, tool_summary
+from .._growth import Growth
+from .._model import Message
+from .._unchecked import unchecked
 
-__all__ = ["conversation_argument", "turn_starts"]
+__all__ = ["conversation_argument", "conversation_turn_starts", "trusted", "turn_starts"]
 
 
 def conversation_argument(value: object, call: str) -> Conversation:
@@ -41,17 +43,18 @@ def turn_starts(messages: Sequence[Message]) -> list[int]:
     ...              cb.Message(role="tool", content=[late]), cb.Message(role="user", content="c")])
     [0, 1, 5]
     """
-    where: dict[str, int] = {}  # call id -> index of the message that made the call
     reach = [-1] * len(messages)  # reach[m]: the last message answering a call of message m
-    for i, message in enumerate(messages):
-        if message.role == "assistant":
-            for block in message.content:
-                if type(block) is ToolCallBlock:
-                    where[block.tool_call_id] = i
-        elif message.role == "tool":
-            for block in message.content:
-                if type(block) is ToolResultBlock and block.tool_call_id in where:
-                    reach[where[block.tool_call_id]] = i
+    where: dict[str, int] = {}  # call id -> index of the message that made the call
+    for m, tools in tool_summary(messages, 0):  # the messages with tool blocks only
+        for is_call, call_id, _, _ in tools:
+            if is_call:
+                where[call_id] = m
+            elif call_id in where:
+                reach[where[call_id]] = m
+    return _starts(messages, reach)
+
+
+def _starts(messages: Sequence[Message], reach: list[int]) -> list[int]:
     starts = [0]
     furthest = -1  # the last message answering a call made before the current message
     for i, message in enumerate(messages):
@@ -59,3 +62,37 @@ def turn_starts(messages: Sequence[Message]) -> list[int]:
             starts.append(i)
         furthest = max(furthest, reach[i])
     return starts
+
+
+def conversation_turn_starts(conversation: Conversation) -> list[int]:
+    """``turn_starts`` of a conversation's messages, from the pairing its own check recorded (no block is read).
+
+    >>> import contentblocks as cb
+    >>> call = cb.ToolCallBlock(tool_call_id="c1", tool_name="f", input={})
+    >>> late = cb.ToolResultBlock(tool_call_id="c1", tool_name="f", outcome="succeeded")
+    >>> history = cb.Conversation(messages=[cb.Message(role="user", content="a"),
+    ...     cb.Message(role="assistant", content=[call]), cb.Message(role="user", content="b"),
+    ...     cb.Message(role="tool", content=[late]), cb.Message(role="user", content="c")])
+    >>> conversation_turn_starts(history) == turn_starts(history.messages) == [0, 4]
+    True
+    """
+    messages = conversation.messages
+    size = len(messages)
+    growth: Growth = conversation._growth
+    with growth.lock:
+        calls, answers = growth.pairing.calls, growth.pairing.answers
+        pairs = [(calls[call_id][1], m) for call_id, m in answers.items() if m < size]
+    reach = [-1] * size
+    for m, answered in pairs:
+        reach[m] = max(reach[m], answered)
+    return _starts(messages, reach)
+
+
+def trusted(messages: Sequence[Message]) -> Conversation:
+    """A conversation of messages taken from a valid one with their pairing kept, built without a check.
+
+    ``window`` keeps whole turns, and ``prune`` keeps every tool block where it was: what they build pairs as
+    the conversation they read did, so checking it again would only repeat that check. The properties in
+    ``tests/test_history_properties.py`` check every result again.
+    """
+    return unchecked(Conversation)(tuple(messages))  # type: ignore[no-any-return]

@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from .._conversation import Conversation
 from .._model import Message
 from ..providers._contract import Converted, Loss
-from ._turns import conversation_argument, turn_starts
+from ._turns import conversation_argument, conversation_turn_starts, trusted
 
 __all__ = ["window"]
 
@@ -76,7 +76,7 @@ def window(
     costs = _costs(messages, estimator)
     if sum(costs) <= limit:
         return Converted(conversation)
-    starts = turn_starts(messages)
+    starts = conversation_turn_starts(conversation)
     turns = list(zip(starts, [*starts[1:], len(messages)], strict=True))
     pinned = [keep is not None and any(keep(messages[i]) for i in range(start, end)) for start, end in turns]
     first = _first_kept(messages, costs, turns, pinned, limit)
@@ -92,7 +92,7 @@ def window(
                 losses.append(Loss(f"$[{i}]", "an older message outside the window's budget", "content_dropped"))
     if not losses:
         return Converted(conversation)
-    return Converted(Conversation(messages=kept), tuple(losses))
+    return Converted(trusted(kept), tuple(losses))
 
 
 def _first_kept(
