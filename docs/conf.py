@@ -91,6 +91,7 @@ nitpick_ignore = [
     ("py:class", "collections.abc.Iterable"),
     ("py:class", "collections.abc.Iterator"),
     ("py:class", "collections.abc.Sequence"),
+    ("py:class", "collections.abc.Callable"),
 ]
 nitpick_ignore_regex = [
     # The type variable of generic signatures (``structure(data, target: type[T]) -> T``, the preconf ``loads``):

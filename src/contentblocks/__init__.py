@@ -15,6 +15,7 @@ from ._checking import Checker, CheckResult, Problem, check_conversation
 from ._conversation import Conversation
 from ._converter import configure_converter, make_converter
 from ._errors import ValidationError, format_exception, transform_error
+from ._history import TokenEstimator, estimate_tokens, prune, repair, window
 from ._json import JsonArray, JsonObject, JsonValue
 from ._kernels import speedups_enabled
 from ._model import (
@@ -74,6 +75,7 @@ __all__ = [
     "SealKey",
     "SealStatus",
     "TextBlock",
+    "TokenEstimator",
     "ToolCallBlock",
     "ToolResultBlock",
     "ToolResultContent",
@@ -83,12 +85,15 @@ __all__ = [
     "check_conversation",
     "configure_converter",
     "dumps",
+    "estimate_tokens",
     "file_from_data_url",
     "format_exception",
     "json_schema",
     "loads",
     "make_converter",
     "normalize",
+    "prune",
+    "repair",
     "sanitize",
     "seal",
     "speedups_enabled",
@@ -96,6 +101,7 @@ __all__ = [
     "transform_error",
     "unstructure",
     "verify_seals",
+    "window",
 ]
 
 

@@ -236,6 +236,21 @@ class Usage:
 
     >>> Usage(input_tokens=12, output_tokens=3, total_tokens=15).output_tokens
     3
+
+    Usages add up, count by count, so the usage of an agent loop's replies is their ``sum()``: a count is
+    ``None`` in the sum only when it is ``None`` in every term (a provider that reports no cached tokens adds
+    nothing to them). The sum's ``raw`` is empty, since the providers' own objects do not add.
+
+    >>> first = Usage(input_tokens=100, output_tokens=20, cache_read_tokens=80, raw={"id": 1})
+    >>> second = Usage(input_tokens=130, output_tokens=5, reasoning_tokens=4)
+    >>> total = sum([first, second])
+    >>> total.input_tokens, total.output_tokens, total.cache_read_tokens, total.reasoning_tokens, total.total_tokens
+    (230, 25, 80, 4, None)
+    >>> total == first + second, dict(total.raw), sum([], Usage()) == Usage()
+    (True, {}, True)
+
+    .. versionchanged:: 2026.12.0
+       ``+`` and ``sum()``.
     """
 
     input_tokens: int | None = attrs.field(default=None, converter=_count)
@@ -245,6 +260,27 @@ class Usage:
     reasoning_tokens: int | None = attrs.field(default=None, converter=_count)
     total_tokens: int | None = attrs.field(default=None, converter=_count)
     raw: Mapping[str, Any] = attrs.field(factory=dict, converter=_raw, eq=json_key)
+
+    def __add__(self, other: Usage) -> Usage:
+        if not isinstance(other, Usage):
+            return NotImplemented
+        counts: dict[str, Any] = {name: _plus(getattr(self, name), getattr(other, name)) for name in _COUNTS}
+        return Usage(**counts)
+
+    def __radd__(self, other: object) -> Usage:
+        if other == 0 and type(other) is int:  # sum()'s start
+            return self + Usage()
+        return NotImplemented
+
+
+_COUNTS = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "reasoning_tokens",
+           "total_tokens")
+
+
+def _plus(a: int | None, b: int | None) -> int | None:
+    if a is None:
+        return b
+    return a if b is None else a + b
 
 
 @attrs.frozen(kw_only=True)

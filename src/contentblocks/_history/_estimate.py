@@ -1,0 +1,190 @@
+"""Token estimates with no network and no tokenizer: bytes per token by kind, per-provider constants.
+
+An estimate is for budgeting (what :func:`~contentblocks.window` keeps), not billing: text costs its UTF-8
+bytes over the provider's bytes per token, JSON its compact text, images their published formula when the
+bytes give the dimensions, PDFs a cost per page. A caller with an exact tokenizer passes it as ``count_text``
+(``len(encoding.encode(text))`` for tiktoken) and it is used for every piece of text; this module imports none.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from .._conversation import Conversation
+from .._model import (
+    BytesSource,
+    FileBlock,
+    JsonBlock,
+    Message,
+    ReasoningBlock,
+    RefusalBlock,
+    TextBlock,
+    ToolCallBlock,
+    ToolResultBlock,
+)
+from ._images import image_size, image_tokens, pdf_pages
+
+__all__ = ["PROFILES", "Profile", "TokenEstimator", "estimate_tokens"]
+
+
+@attrs.frozen(kw_only=True)
+class Profile:
+    """One provider's constants for estimates (see ``docs/history.md`` for where each comes from).
+
+    Attributes:
+        family: whose image formula applies: ``"anthropic"``, ``"openai"`` or ``"gemini"``.
+        bytes_per_token: UTF-8 bytes of text per token (about 4 for English, fewer tokens per byte for CJK).
+        per_message: the tokens each message adds for its role and separators.
+        per_tool_block: the tokens a tool call or result adds for its name, id and wrapping.
+        image: the tokens of an image whose dimensions are not known (a URL, a reference, an unread format).
+        pdf_page: the tokens of a PDF page (its text and, where the provider sends it, its image).
+        file: the tokens of any other file that is not sent inline as text.
+    """
+
+    family: str
+    bytes_per_token: float
+    per_message: int
+    per_tool_block: int
+    image: int
+    pdf_page: int
+    file: int
+
+
+_OPENAI = Profile(family="openai", bytes_per_token=4.0, per_message=4, per_tool_block=10, image=765, pdf_page=1000,
+                  file=256)
+
+#: The constants of each provider ``TokenEstimator`` knows; ``None`` is the default (OpenAI's).
+PROFILES: Mapping[str | None, Profile] = {
+    None: _OPENAI,
+    "anthropic": Profile(family="anthropic", bytes_per_token=3.5, per_message=4, per_tool_block=12, image=1600,
+                         pdf_page=2300, file=256),
+    "gemini": Profile(family="gemini", bytes_per_token=4.0, per_message=2, per_tool_block=8, image=1032,
+                      pdf_page=258, file=256),
+    "openai_chat": _OPENAI,
+    "openai_responses": _OPENAI,
+}
+
+
+def _count_text_argument(value: object) -> Callable[[str], int] | None:
+    if value is not None and not callable(value):
+        msg = f"count_text must be a callable from a string to its token count, or None, got {type(value).__name__}"
+        raise TypeError(msg)
+    return value
+
+
+def _provider_argument(value: object) -> str | None:
+    if value not in PROFILES:
+        names = ", ".join(sorted(str(k) for k in PROFILES if k is not None))
+        msg = f"provider must be one of {names} or None, got {value!r}"
+        raise ValueError(msg)
+    return value  # type: ignore[return-value]
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+
+
+@attrs.frozen
+class TokenEstimator:
+    """A message's estimated tokens for a provider: ``estimator(message)``, the estimator ``window`` takes.
+
+    ``count_text`` is the hook for an exact tokenizer: a callable from a string to its token count, used for
+    every piece of text (text, reasoning, refusals, tool inputs and JSON as their compact JSON text) instead of
+    the bytes-per-token rule. Files are costed by formula either way.
+
+    >>> import contentblocks as cb
+    >>> estimate = cb.TokenEstimator("anthropic")
+    >>> estimate(cb.Message(role="user", content="How many tokens is this sentence, roughly?"))
+    16
+    >>> words = cb.TokenEstimator("openai_chat", count_text=lambda text: len(text.split()))
+    >>> words(cb.Message(role="user", content="How many tokens is this sentence, roughly?"))
+    11
+
+    .. versionadded:: 2026.12.0
+    """
+
+    provider: str | None = attrs.field(default=None, converter=_provider_argument)
+    count_text: Callable[[str], int] | None = attrs.field(default=None, kw_only=True,
+                                                          converter=_count_text_argument)
+
+    @property
+    def profile(self) -> Profile:
+        """The constants in use."""
+        return PROFILES[self.provider]
+
+    def text(self, text: str) -> int:
+        """The tokens of a piece of text."""
+        if self.count_text is not None:
+            return self.count_text(text)
+        return math.ceil(len(text.encode("utf-8", "surrogatepass")) / self.profile.bytes_per_token)
+
+    def file(self, block: FileBlock) -> int:
+        """The tokens of a file: an image by formula, a PDF by pages, inline text by its text."""
+        profile = self.profile
+        media_type = block.media_type.lower()
+        data = block.source.data if isinstance(block.source, BytesSource) else None
+        if media_type.startswith("image/"):
+            size = image_size(data) if data is not None else None
+            return profile.image if size is None else image_tokens(profile.family, *size)
+        if media_type == "application/pdf":
+            pages = pdf_pages(data) if data is not None else None
+            return profile.pdf_page * (pages or 1)
+        if data is not None and media_type.startswith("text/"):
+            return self.text(data.decode("utf-8", "replace"))
+        return profile.file
+
+    def block(self, block: Any) -> int:
+        """The tokens of one block."""
+        kind = type(block)
+        if kind in (TextBlock, RefusalBlock):
+            return self.text(block.text)
+        if kind is ReasoningBlock:
+            return self.text(block.text) if block.text is not None else self.text(block.signature or "") + (
+                len(block.redacted) // 4 if block.redacted else 0)
+        if kind is JsonBlock:
+            return self.text(_json(block.value))
+        if kind is FileBlock:
+            return self.file(block)
+        if kind is ToolCallBlock:
+            return self.profile.per_tool_block + self.text(block.tool_name) + self.text(_json(block.input))
+        if kind is ToolResultBlock:
+            return self.profile.per_tool_block + sum(self.block(part) for part in block.content)
+        return 0
+
+    def __call__(self, message: Message) -> int:
+        """The tokens of a message: its blocks and the per-message overhead."""
+        return self.profile.per_message + sum(self.block(block) for block in message.content)
+
+    def tools(self, definitions: Iterable[Mapping[str, Any]]) -> int:
+        """The tokens of tool definitions (each a JSON object: name, description, schema), as their JSON text."""
+        return sum(self.profile.per_tool_block + self.text(_json(definition)) for definition in definitions)
+
+
+def estimate_tokens(
+    history: Conversation | Sequence[Message] | Message,
+    *,
+    provider: str | None = None,
+    count_text: Callable[[str], int] | None = None,
+    tools: Iterable[Mapping[str, Any]] = (),
+) -> int:
+    """The estimated input tokens of a history (and of the tool definitions sent with it) for ``provider``.
+
+    A shorthand for summing :class:`TokenEstimator` over the messages; see it for ``count_text``.
+
+    >>> import contentblocks as cb
+    >>> history = [cb.Message(role="user", content="Hello there!"), cb.Message(role="assistant", content="Hi!")]
+    >>> cb.estimate_tokens(history, provider="gemini")
+    8
+    >>> cb.estimate_tokens(history, provider="gemini", tools=[{"name": "search", "parameters": {}}])
+    25
+
+    .. versionadded:: 2026.12.0
+    """
+    estimator = TokenEstimator(provider, count_text=count_text)
+    messages = (history,) if isinstance(history, Message) else history
+    return sum(map(estimator, messages)) + estimator.tools(tools)

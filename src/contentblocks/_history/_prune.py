@@ -1,0 +1,172 @@
+"""Prune: what is old made small, the shape of the history kept, each pruned thing reported."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from .._conversation import Conversation
+from .._model import FileBlock, JsonBlock, Message, ReasoningBlock, TextBlock, ToolCallBlock, ToolResultBlock
+from .._sanitize._walk import NATIVE_FLAGS
+from .._sealing import SEAL_KEY
+from .._unchecked import unchecked
+from ..providers._contract import Converted, Loss
+from ._turns import conversation_argument, conversation_turn_starts, trusted
+
+__all__ = ["PRUNED_RESULT_TEXT", "file_note", "prune"]
+
+#: The text of the stub that replaces an old tool result's content.
+PRUNED_RESULT_TEXT = "[This tool result was pruned from the history to save space.]"
+
+_STUB = (TextBlock(text=PRUNED_RESULT_TEXT),)
+# Pruned messages and stubs are built from valid parts (blocks of valid messages, of kinds their role allows):
+# their fields need no check again.
+_new_message = unchecked(Message)
+_new_result = unchecked(ToolResultBlock)
+_NOTE_PREFIX = "[A file was pruned from the history to save space: "
+
+
+def file_note(block: FileBlock) -> TextBlock:
+    """The text block that stands for a pruned file: its media type and name, so the model knows it was there.
+
+    >>> import contentblocks as cb
+    >>> pdf = cb.FileBlock(media_type="application/pdf", source=cb.UrlSource(url="https://example.com/a.pdf"),
+    ...                    filename="a.pdf")
+    >>> file_note(pdf).text
+    '[A file was pruned from the history to save space: application/pdf, a.pdf]'
+    """
+    named = f", {block.filename}" if block.filename else ""
+    return TextBlock(text=f"{_NOTE_PREFIX}{block.media_type}{named}]")
+
+
+class _Pruner:
+    def __init__(self, *, reasoning: bool, tool_results: bool, files: bool, state: bool) -> None:
+        self.reasoning, self.tool_results, self.files, self.state = reasoning, tool_results, files, state
+        self.losses: list[Loss] = []
+        # the kinds of block that may be pruned from a user or assistant message
+        self.kinds = frozenset(kind for kind, on in ((ReasoningBlock, reasoning), (JsonBlock, state),
+                                                     (FileBlock, files)) if on)
+        self.kinds_with_calls = self.kinds - {ReasoningBlock}
+
+    def lose(self, path: str, reason: str, kind: Any) -> None:
+        self.losses.append(Loss(path, reason, kind))
+
+    def block(self, block: Any, path: str, *, signs_calls: bool, assistant: bool) -> Any:
+        """The block kept, changed (a file as a note, a result as a stub) or ``None`` when it is dropped."""
+        kind = type(block)
+        if kind is ReasoningBlock and self.reasoning and not signs_calls:
+            kind_lost = "content_dropped" if block.text is not None else "state_not_replayed"
+            self.lose(path, "old reasoning pruned", kind_lost)
+            return None
+        if kind is JsonBlock and self.state and assistant and not NATIVE_FLAGS.isdisjoint(block.metadata):
+            self.lose(path, "an old provider-run item (provider state) pruned", "state_not_replayed")
+            return None
+        if kind is FileBlock and self.files:
+            self.lose(path, "an old file pruned; a text note says what it was", "content_dropped")
+            return file_note(block)
+        if kind is ToolResultBlock and self.tool_results and block.content and not _stub(block):
+            reason = "an old tool result's content pruned; a stub keeps its pairing"
+            self.lose(f"{path}.content", reason, "content_dropped")
+            return _new_result(block.tool_call_id, block.tool_name, block.outcome, _STUB, block.metadata)
+        return block
+
+    def message(self, message: Message, i: int) -> Message | None:
+        role = message.role
+        if role in ("system", "developer") or (role == "tool" and not self.tool_results):
+            return message
+        if role != "tool":  # most messages hold nothing to prune: found from their block types alone
+            kinds = set(map(type, message.content))
+            if (self.kinds_with_calls if ToolCallBlock in kinds else self.kinds).isdisjoint(kinds):
+                return message
+        # Reasoning that signed tool calls stays: Anthropic and OpenAI refuse calls replayed without it.
+        signs_calls = message.role == "assistant" and any(type(b) is ToolCallBlock for b in message.content)
+        assistant = message.role == "assistant"
+        content = [
+            self.block(b, f"$[{i}].content[{j}]", signs_calls=signs_calls, assistant=assistant)
+            for j, b in enumerate(message.content)
+        ]
+        if all(new is old for new, old in zip(content, message.content, strict=True)):
+            return message
+        kept = [b for b in content if b is not None]
+        if not kept:
+            return None  # every block of it is reported
+        if SEAL_KEY in message.metadata:  # no longer as sealed
+            metadata = {k: v for k, v in message.metadata.items() if k != SEAL_KEY}
+            return Message(role=message.role, content=kept, metadata=metadata)
+        return _new_message(message.role, tuple(kept), message.metadata)  # type: ignore[no-any-return]
+
+
+def _stub(block: ToolResultBlock) -> bool:
+    content = block.content
+    return len(content) == 1 and type(content[0]) is TextBlock and content[0].text == PRUNED_RESULT_TEXT
+
+
+def prune(
+    conversation: Conversation | Sequence[Message],
+    *,
+    keep_turns: int = 2,
+    reasoning: bool = True,
+    tool_results: bool = True,
+    files: bool = True,
+    state: bool = True,
+) -> Converted[Conversation]:
+    """The history with what is older than the last ``keep_turns`` turns made small, and each thing pruned.
+
+    Turns are those :func:`~contentblocks.window` cuts at (each starts at a user message; a call and its
+    result are in one turn). In the older turns:
+
+    - ``reasoning``: reasoning blocks are dropped, except in an assistant message with tool calls, since the
+      reasoning signed them (Anthropic refuses a replayed tool call without its thinking, OpenAI's Responses
+      refuses a function call whose reasoning item it references is missing);
+    - ``tool_results``: each tool result's content becomes one text block saying it was pruned; the result,
+      its id, tool name and outcome stay, so the pairing holds;
+    - ``files``: each file block of a user or assistant message becomes a text note of its media type and
+      name (a file inside a tool result goes with the result's content);
+    - ``state``: JSON blocks of assistant messages flagged as provider-run items (provider state) are dropped.
+
+    A message left with no block is dropped. System and developer messages are never pruned. Each pruned
+    block is a loss at its path in the history given: ``content_dropped`` for reasoning text, files and result
+    content, ``state_not_replayed`` for reasoning with no text and provider-run items. A changed message loses
+    its seal entry. Pruning a pruned history changes nothing more.
+
+    >>> import contentblocks as cb
+    >>> call = cb.ToolCallBlock(tool_call_id="c1", tool_name="search", input={"q": "attrs"})
+    >>> found = cb.ToolResultBlock(tool_call_id="c1", tool_name="search", outcome="succeeded",
+    ...                            content=[cb.TextBlock(text="attrs is a Python package... " * 100)])
+    >>> history = cb.Conversation(messages=[
+    ...     cb.Message(role="user", content="What is attrs?"),
+    ...     cb.Message(role="assistant", content=[cb.ReasoningBlock(text="Search it."), call]),
+    ...     cb.Message(role="tool", content=[found]),
+    ...     cb.Message(role="assistant", content=[cb.ReasoningBlock(text="Sum up."), cb.TextBlock(text="A library.")]),
+    ...     cb.Message(role="user", content="Thanks!"),
+    ... ])
+    >>> pruned = cb.prune(history, keep_turns=1)
+    >>> pruned.payload[2].tool_results()[0].content[0].text
+    '[This tool result was pruned from the history to save space.]'
+    >>> for loss in pruned.losses:
+    ...     print(loss)
+    $[2].content[0].content: an old tool result's content pruned; a stub keeps its pairing
+    $[3].content[0]: old reasoning pruned
+    >>> cb.prune(pruned.payload, keep_turns=1).losses
+    ()
+
+    .. versionadded:: 2026.12.0
+    """
+    conversation = conversation_argument(conversation, "prune")
+    if type(keep_turns) is not int or keep_turns < 0:
+        msg = f"keep_turns must be a non-negative int, got {keep_turns!r}"
+        raise ValueError(msg)
+    for name, flag in (("reasoning", reasoning), ("tool_results", tool_results), ("files", files), ("state", state)):
+        if type(flag) is not bool:
+            msg = f"{name} must be a bool, got {type(flag).__name__}"
+            raise TypeError(msg)
+    messages = conversation.messages
+    starts = conversation_turn_starts(conversation)
+    boundary = starts[-keep_turns] if 0 < keep_turns <= len(starts) else (0 if keep_turns else len(messages))
+    pruner = _Pruner(reasoning=reasoning, tool_results=tool_results, files=files, state=state)
+    out = [pruner.message(m, i) for i, m in enumerate(messages[:boundary])]
+    if not pruner.losses:
+        return Converted(conversation)
+    kept = [m for m in out if m is not None]
+    kept.extend(messages[boundary:])
+    return Converted(trusted(kept), tuple(pruner.losses))
