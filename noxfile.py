@@ -71,7 +71,7 @@ def docs(session: nox.Session) -> None:
 @nox.session
 def bench(session: nox.Session) -> None:
     """Benchmarks against pydantic, msgspec, pydantic-ai and langchain-core into docs/benchmarks.md (with and
-    without the accelerator); then refusal, growth, seal, streaming, check, bridges."""
+    without the accelerator); then refusal, growth, seal, streaming, check, bridges, history."""
     session.install("-e", ".[bench]")
     session.run("python", "bench/run.py", "--render", "docs/benchmarks.md", *session.posargs)
     session.run("python", "bench/run.py", "--pure", "--render", "docs/benchmarks.md", *session.posargs)
@@ -81,6 +81,7 @@ def bench(session: nox.Session) -> None:
     session.run("python", "bench/streaming.py", "--render", "docs/streaming.md")
     session.run("python", "bench/check.py", "--render", "docs/cli.md")
     session.run("python", "bench/bridges.py", "--render", "docs/benchmarks.md")
+    session.run("python", "bench/history.py")  # the cost table of docs/history.md
 
 
 @nox.session
