@@ -1,0 +1,359 @@
+r"""LangChain's messages (as ``model_dump()`` writes them) to a conversation.
+
+Each ``HumanMessage``, ``SystemMessage`` and ``AIMessage`` (and its chunk) becomes one message; ``ToolMessage``\\ s
+in a row become one tool message of tool results. Content items with a neutral block map to it (text with its
+citations, refusals, reasoning, files, tool calls); the others (``server_tool_call``, ``server_tool_result``,
+``non_standard``, a provider's own format) are kept whole as JSON blocks flagged ``langchain/native_block``, so
+that reading never drops anything. Every key a block mapping does not use is kept as ``langchain/<key>``.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import attrs
+
+from ..._conversation import Conversation
+from ..._errors import ValidationError
+from ..._model import (
+    Block,
+    BytesSource,
+    Citation,
+    CitedReference,
+    CitedUri,
+    FileBlock,
+    JsonBlock,
+    Message,
+    ReasoningBlock,
+    ReferenceSource,
+    RefusalBlock,
+    TextBlock,
+    ToolCallBlock,
+    ToolResultBlock,
+    UrlSource,
+)
+from ...providers._contract import ISSUER_KEY
+from ...providers._toolkit import fail
+from ._fields import (
+    CLASSES,
+    CONTENT_LIST,
+    DEVELOPER,
+    ISSUER_EXTRA,
+    NAMESPACE,
+    NATIVE,
+    OUTSIDE,
+    PLAIN,
+    PROVIDER_EXTRA,
+    REFERENCE_EXTRA,
+    block_kind,
+    issuer_of,
+    message_fields,
+    model_provider,
+)
+
+__all__ = ["EMPTY", "UNLISTED", "citations_of", "read_history"]
+
+#: On the JSON block standing for a message's empty content (``""`` or ``[]``), which no neutral block holds.
+EMPTY = "langchain/empty_content"
+#: On a tool call in an ``AIMessage``'s content that its ``tool_calls`` (or ``invalid_tool_calls``) do not name.
+UNLISTED = "langchain/unlisted"
+_WILDCARDS = {"image": "image/*", "audio": "audio/*", "video": "video/*", "file": "application/octet-stream",
+              "text-plain": "text/plain"}
+_CITATION_KEYS = frozenset({"type", "url", "title", "start_index", "end_index", "cited_text", "extras"})
+_OUTCOMES = {"success": "succeeded", "error": "failed"}
+
+
+def _native(raw: object) -> JsonBlock:
+    return JsonBlock(value=raw, metadata={NATIVE: True})
+
+
+def _rest(item: Mapping[str, Any], metadata: dict[str, Any] | None = None) -> dict[str, Any]:
+    """``metadata`` with every key of ``item`` not yet used kept as ``langchain/<key>``."""
+    return {**(metadata or {}), **{NAMESPACE + key: value for key, value in item.items()}}
+
+
+def _extras(item: dict[str, Any], *keys: str) -> list[Any]:
+    """The values of ``keys`` taken out of ``item["extras"]``; the extras left stay in ``item`` (gone if emptied)."""
+    extras = item.get("extras")
+    if not isinstance(extras, dict):
+        return [None] * len(keys)
+    extras = dict(extras)
+    values = [extras.pop(key, None) for key in keys]
+    if extras or not item["extras"]:
+        item["extras"] = extras
+    else:
+        del item["extras"]
+    return values
+
+
+def _citation(raw: object) -> tuple[Citation | None, bool]:
+    """A neutral citation for one annotation, and whether it says all the annotation says."""
+    if not isinstance(raw, dict) or raw.get("type") != "citation":
+        return None, False
+    item = dict(raw)
+    (reference,) = _extras(item, REFERENCE_EXTRA)
+    exact = set(item) <= _CITATION_KEYS - {"extras"} and ("start_index" in item) == ("end_index" in item)
+    url = item.get("url")
+    try:
+        if url is not None:
+            source: Any = CitedUri(value=url)
+            exact &= reference is None
+        elif reference is not None:
+            source = CitedReference(value=reference)
+        else:
+            return None, False
+        citation = Citation(source=source, title=item.get("title"), quote=item.get("cited_text"),
+                            start=item.get("start_index"), end=item.get("end_index"))
+    except (ValidationError, TypeError):
+        return None, False
+    return citation, exact
+
+
+def citations_of(raw: object) -> tuple[list[Citation], bool]:
+    """Neutral citations for LangChain's ``annotations``, and whether they say all the annotations say.
+
+    LangChain's ``start_index`` and ``end_index`` index the text block's Python string, code points as ours.
+    """
+    if raw is None:
+        return [], True
+    if not isinstance(raw, list) or not raw:
+        return [], False
+    citations, exact = [], True
+    for annotation in raw:
+        citation, same = _citation(annotation)
+        exact &= same
+        if citation is not None:
+            citations.append(citation)
+    return citations, exact
+
+
+def _text(item: dict[str, Any], provider: str | None) -> Block:  # noqa: ARG001 - the table's signature
+    del item["type"]
+    text, annotations = item.pop("text"), item.pop("annotations", None)
+    citations, exact = citations_of(annotations)
+    metadata = _rest(item)
+    if not exact:
+        metadata[NAMESPACE + "annotations"] = annotations
+    try:
+        return TextBlock(text=text, citations=citations, metadata=metadata)
+    except ValidationError:
+        if not citations:
+            raise
+        # a span outside the text: the annotations are kept as they are
+        return TextBlock(text=text, metadata={**metadata, NAMESPACE + "annotations": annotations})
+
+
+def _refusal(item: dict[str, Any], provider: str | None) -> Block:  # noqa: ARG001 - the table's signature
+    del item["type"]
+    return RefusalBlock(text=item.pop("refusal"), metadata=_rest(item))
+
+
+def _reasoning(item: dict[str, Any], provider: str | None) -> Block:
+    del item["type"]
+    signature, issuer = _extras(item, "signature", ISSUER_EXTRA)
+    text = item.pop("reasoning", None)
+    metadata: dict[str, Any] = {}
+    if text == "":
+        metadata[NAMESPACE + "reasoning"], text = text, None
+    if issuer is None and signature is not None:
+        issuer = issuer_of(provider)
+    if issuer is not None:
+        metadata[ISSUER_KEY] = issuer
+    return ReasoningBlock(text=text, signature=signature, metadata=_rest(item, metadata))
+
+
+def _redacted(item: dict[str, Any], provider: str | None) -> Block | None:
+    """Anthropic's redacted thinking, as LangChain keeps it: a ``non_standard`` block of the provider's own."""
+    value = item.get("value")
+    if set(item) != {"type", "value"} or not isinstance(value, dict) or set(value) != {"type", "data"}:
+        return None
+    if value["type"] != "redacted_thinking" or not isinstance(value["data"], str) or not value["data"]:
+        return None
+    issuer = issuer_of(provider)
+    metadata = {} if issuer is None else {ISSUER_KEY: issuer}
+    return ReasoningBlock(redacted=value["data"].encode("utf-8"), metadata=metadata)
+
+
+def _file(item: dict[str, Any], provider: str | None) -> Block:  # noqa: ARG001 - the table's signature
+    kind = item.pop("type")
+    sources = [key for key in ("base64", "url", "file_id", "text") if key in item]
+    if len(sources) != 1 or (sources[0] == "text" and kind != "text-plain"):
+        raise fail("$", "a file block names exactly one source")
+    filename, uploader = _extras(item, "filename", PROVIDER_EXTRA)
+    metadata: dict[str, Any] = {}
+    media_type = item.pop("mime_type", None)
+    if media_type is None:
+        metadata[NAMESPACE + "mime_type"], media_type = None, _WILDCARDS[kind]
+    value = item.pop(sources[0])
+    source: Any
+    if sources[0] == "base64":
+        try:
+            data = base64.b64decode(value, validate=True)
+        except (binascii.Error, TypeError, ValueError):
+            raise fail("$.base64", "not base64") from None
+        if base64.b64encode(data).decode("ascii") != value:
+            raise fail("$.base64", "not base64 as written back")
+        source = BytesSource(data=data)
+    elif sources[0] == "url":
+        source = UrlSource(url=value)
+    elif sources[0] == "file_id":
+        source = ReferenceSource(id=value, provider=uploader)
+        uploader = None
+    else:
+        source, metadata[NAMESPACE + "source"] = BytesSource(data=str(value).encode("utf-8")), "text"
+    if uploader is not None:
+        raise fail("$.extras", "a provider names an uploaded file only")
+    if kind != block_kind(media_type):
+        metadata[NAMESPACE + "type"] = kind
+    return FileBlock(media_type=media_type, source=source, filename=filename, metadata=_rest(item, metadata))
+
+
+def _tool_call(item: dict[str, Any], provider: str | None) -> Block:  # noqa: ARG001 - the table's signature
+    kind = item.pop("type", "tool_call")
+    args = item.pop("args")
+    if kind == "tool_call" and not isinstance(args, dict):
+        raise fail("$.args", "a tool call's args are an object")
+    metadata = {} if kind == "tool_call" else {NAMESPACE + "type": kind}
+    return ToolCallBlock(tool_call_id=item.pop("id"), tool_name=item.pop("name"), input=args,
+                         metadata=_rest(item, metadata))
+
+
+_READERS: Mapping[str, tuple[frozenset[str], Callable[[dict[str, Any], str | None], Block]]] = {
+    "text": (frozenset({"system", "user", "assistant", "tool"}), _text),
+    "refusal": (frozenset({"assistant"}), _refusal),
+    "reasoning": (frozenset({"assistant"}), _reasoning),
+    "tool_call": (frozenset({"assistant"}), _tool_call),
+    "invalid_tool_call": (frozenset({"assistant"}), _tool_call),
+    **{kind: (frozenset({"user", "assistant", "tool"}), _file)
+       for kind in ("image", "audio", "video", "file", "text-plain")},
+}
+
+
+def _item(item: object, role: str, provider: str | None) -> Block:
+    """The block one content item becomes in a message of ``role``: its neutral block, or itself kept whole."""
+    if isinstance(item, str):
+        make: Callable[[], Block] = lambda: TextBlock(text=item, metadata={PLAIN: True})  # noqa: E731
+    elif isinstance(item, dict) and "source_type" not in item and item.get("type") in _READERS:
+        roles, reader = _READERS[item["type"]]
+        if role not in roles:
+            return _native(item)
+        make = lambda: reader(dict(item), provider)  # noqa: E731
+    elif isinstance(item, dict) and role == "assistant" and item.get("type") == "non_standard":
+        return _redacted(item, provider) or _native(item)
+    else:
+        return _native(item)
+    try:
+        return make()
+    except (ValidationError, KeyError, TypeError):
+        return _native(item)
+
+
+def _plain(blocks: list[Block]) -> bool:
+    """Whether a string content would read to the same blocks: none, or one text without citations or metadata."""
+    return not blocks or (len(blocks) == 1 and type(blocks[0]) is TextBlock and not blocks[0].citations
+                          and not blocks[0].metadata)
+
+
+def _content(content: object, role: str, provider: str | None, metadata: dict[str, Any]) -> list[Block]:
+    if isinstance(content, str):
+        return [TextBlock(text=content)] if content else []
+    if not isinstance(content, list):
+        raise fail("$.content", "expected a string or a list")
+    blocks = [_item(item, role, provider) for item in content]
+    if _plain([block for block in blocks if not isinstance(block, ToolCallBlock)]):
+        metadata[CONTENT_LIST] = True
+    return blocks
+
+
+def _calls(raw: Mapping[str, Any], blocks: list[Block], listed: bool, metadata: dict[str, Any]) -> list[Block]:
+    """The tool calls of ``AIMessage.tool_calls`` and ``invalid_tool_calls`` that the content does not hold."""
+    held = {block.tool_call_id for block in blocks if isinstance(block, ToolCallBlock)}
+    for position, block in enumerate(blocks):  # a call in the content that the lists do not name stays out of them
+        if isinstance(block, ToolCallBlock) and all(
+            call.get("id") != block.tool_call_id for key in ("tool_calls", "invalid_tool_calls") for call in raw[key]
+        ):
+            blocks[position] = attrs.evolve(block, metadata={**block.metadata, UNLISTED: True})
+    calls: list[Block] = []
+    for key in ("tool_calls", "invalid_tool_calls"):
+        unmapped = []
+        for call in raw.get(key) or []:
+            if call.get("id") in held:
+                continue
+            try:
+                block = _tool_call({"type": key[:-1], **call}, None)
+            except (ValidationError, KeyError, TypeError):
+                unmapped.append(call)
+                continue
+            calls.append(attrs.evolve(block, metadata={**block.metadata, OUTSIDE: True}) if listed else block)
+        if unmapped:
+            metadata[NAMESPACE + key] = unmapped
+    return calls
+
+
+def _message(raw: Mapping[str, Any], role: str) -> Message:
+    metadata = message_fields(raw)
+    kwargs = metadata.get(NAMESPACE + "additional_kwargs")
+    if role == "system" and isinstance(kwargs, dict) and kwargs.get(DEVELOPER[0]) == DEVELOPER[1]:
+        role = "developer"
+        kwargs = {key: value for key, value in kwargs.items() if key != DEVELOPER[0]}
+        if kwargs:
+            metadata[NAMESPACE + "additional_kwargs"] = kwargs
+        else:
+            del metadata[NAMESPACE + "additional_kwargs"]
+    provider = model_provider(raw.get("response_metadata"))
+    blocks = _content(raw["content"], "system" if role == "developer" else role, provider, metadata)
+    if role == "assistant":
+        blocks += _calls(raw, blocks, isinstance(raw["content"], list), metadata)
+    if not blocks:
+        if role in {"system", "developer"}:
+            raise fail("$.content", "a system message with no content has no neutral message")
+        metadata.pop(CONTENT_LIST, None)
+        blocks = [JsonBlock(value=raw["content"], metadata={EMPTY: True})]
+    for position, block in enumerate(blocks):
+        if role in {"system", "developer"} and not isinstance(block, TextBlock):
+            raise fail(f"$.content[{position}]", "a system message carries text only")
+    return Message(role=role, content=blocks, metadata=metadata)  # type: ignore[arg-type]
+
+
+def _tool_result(raw: Mapping[str, Any], names: Mapping[str, str]) -> ToolResultBlock:
+    metadata = message_fields(raw)
+    name = raw.get("name")
+    metadata.pop(NAMESPACE + "name", None)
+    if name is None:
+        if raw["tool_call_id"] not in names:
+            raise fail("$.name", "a ToolMessage with no name needs the tool call it answers earlier in the history")
+        name, metadata[NAMESPACE + "name"] = names[raw["tool_call_id"]], None
+    content = _content(raw["content"], "tool", None, metadata)
+    if not all(isinstance(block, TextBlock | FileBlock | JsonBlock) for block in content):
+        raise fail("$.content", "a tool message carries text, files and JSON only")
+    status = raw.get("status", "success")
+    if status not in _OUTCOMES:
+        raise fail("$.status", "expected 'success' or 'error'")
+    return ToolResultBlock(tool_call_id=raw["tool_call_id"], tool_name=name, outcome=_OUTCOMES[status],  # type: ignore[arg-type]
+                           content=content, metadata=metadata)  # type: ignore[arg-type]
+
+
+def read_history(history: list[Mapping[str, Any]]) -> Conversation:
+    """The conversation dumped LangChain messages hold; problems are reported at the history's paths."""
+    messages: list[Message] = []
+    names: dict[str, str] = {}
+    for index, raw in enumerate(history):
+        try:
+            if raw.get("type") not in CLASSES:
+                raise fail("$.type", f"LangChain's {raw.get('type')!r} messages have no neutral message")
+            role = CLASSES[raw["type"]][1]
+            if role == "tool":
+                block = _tool_result(raw, names)
+                if messages and messages[-1].role == "tool":
+                    messages[-1] = attrs.evolve(messages[-1], content=[*messages[-1].content, block])
+                else:
+                    messages.append(Message(role="tool", content=[block]))
+                continue
+            messages.append(_message(raw, role))
+            names.update((call.tool_call_id, call.tool_name) for call in messages[-1].tool_calls())
+        except ValidationError as e:
+            raise ValidationError([(f"$[{index}]{path[1:]}", message) for path, message in e.errors]) from None
+    return Conversation(messages=messages)
