@@ -139,6 +139,24 @@ def test_blocks_map_to_their_neutral_blocks():
     assert (invalid.input, invalid.metadata["langchain/error"]) == ('{"a": ', "bad JSON")
 
 
+def test_gemini_offsets_count_bytes_both_ways():
+    """LangChain passes Gemini's UTF-8 byte offsets through: they read as code points and are written back as bytes."""
+    text = "Café ☕ is open."
+    start, end = len("Café ".encode()), len("Café ☕".encode())
+    history = [lc.AIMessage(content=[{"type": "text", "text": text, "annotations": [
+        {"type": "citation", "url": "https://example.com/cafe", "start_index": start, "end_index": end}]}],
+        response_metadata={"model_provider": "google_genai"})]
+    block = bridge.from_messages(history)[0].content[0]
+    assert text[block.citations[0].start:block.citations[0].end] == "☕"
+    assert "langchain/annotations" not in block.metadata
+    assert bridge.to_messages(bridge.from_messages(history)).payload == history
+    edited = cb.Message(role="assistant", content=[cb.TextBlock(text=text, citations=[cb.Citation(
+        source=cb.CitedUri(value="https://example.com/cafe"), start=5, end=6)])],
+        metadata={"langchain/response_metadata": {"model_provider": "google_genai"}})
+    written = bridge.to_messages([edited]).payload[0].content[0]["annotations"][0]
+    assert (written["start_index"], written["end_index"]) == (start, end)
+
+
 def test_an_anthropic_reply_joins_a_langchain_history_in_one_line():
     """A reply read by the Anthropic adapter is appended to a LangChain history, its signature's issuer kept."""
     response = {"id": "msg_1", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5",
@@ -276,3 +294,4 @@ def test_a_missing_langchain_is_a_clear_error(monkeypatch):
     monkeypatch.setattr(bridge.importlib.metadata, "version", missing)
     with pytest.raises(ImportError, match=r"contentblocks\[langchain\]"):
         bridge.to_messages(cb.Conversation(messages=[]))
+

@@ -30,6 +30,7 @@ __all__ = [
     "PROVIDER_EXTRA",
     "REFERENCE_EXTRA",
     "block_kind",
+    "byte_offsets",
     "issuer_of",
     "message_fields",
     "model_provider",
@@ -108,6 +109,19 @@ def issuer_of(provider: str | None) -> str | None:
     ('gemini', 'anthropic', 'xai', None)
     """
     return None if provider is None else _ISSUERS.get(provider, provider)
+
+
+def byte_offsets(provider: str | None) -> bool:
+    """Whether LangChain's citation offsets count UTF-8 bytes in a message of ``provider``, not code points.
+
+    LangChain documents ``start_index`` and ``end_index`` as indices into the text block's string (code points,
+    as ours), and its OpenAI and Anthropic translators keep them so; its Gemini translator passes Gemini's
+    grounding segments through as they are, and Gemini counts UTF-8 bytes.
+
+    >>> byte_offsets("google_genai"), byte_offsets("openai"), byte_offsets(None)
+    (True, False, False)
+    """
+    return provider in {"google_genai", "google_vertexai"}
 
 
 def block_kind(media_type: str) -> str:

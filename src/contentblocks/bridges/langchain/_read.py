@@ -36,7 +36,7 @@ from ..._model import (
     UrlSource,
 )
 from ...providers._contract import ISSUER_KEY
-from ...providers._toolkit import fail
+from ...providers._toolkit import fail, utf8_to_index
 from ._fields import (
     CLASSES,
     CONTENT_LIST,
@@ -49,6 +49,7 @@ from ._fields import (
     PROVIDER_EXTRA,
     REFERENCE_EXTRA,
     block_kind,
+    byte_offsets,
     issuer_of,
     message_fields,
     model_provider,
@@ -89,7 +90,15 @@ def _extras(item: dict[str, Any], *keys: str) -> list[Any]:
     return values
 
 
-def _citation(raw: object) -> tuple[Citation | None, bool]:
+def _code_points(text: str, offset: object) -> tuple[Any, bool]:
+    """A UTF-8 byte offset into ``text`` as a code-point index, and whether it falls between characters."""
+    if type(offset) is not int:
+        return offset, True
+    index = utf8_to_index(text, offset)
+    return index, len(text[:index].encode("utf-8", "surrogatepass")) == offset
+
+
+def _citation(raw: object, text: str, in_bytes: bool) -> tuple[Citation | None, bool]:
     """A neutral citation for one annotation, and whether it says all the annotation says."""
     if not isinstance(raw, dict) or raw.get("type") != "citation":
         return None, False
@@ -105,17 +114,21 @@ def _citation(raw: object) -> tuple[Citation | None, bool]:
             source = CitedReference(value=reference)
         else:
             return None, False
-        citation = Citation(source=source, title=item.get("title"), quote=item.get("cited_text"),
-                            start=item.get("start_index"), end=item.get("end_index"))
+        start, end = item.get("start_index"), item.get("end_index")
+        if in_bytes:
+            (start, exact_start), (end, exact_end) = _code_points(text, start), _code_points(text, end)
+            exact &= exact_start and exact_end
+        citation = Citation(source=source, title=item.get("title"), quote=item.get("cited_text"), start=start, end=end)
     except (ValidationError, TypeError):
         return None, False
     return citation, exact
 
 
-def citations_of(raw: object) -> tuple[list[Citation], bool]:
-    """Neutral citations for LangChain's ``annotations``, and whether they say all the annotations say.
+def citations_of(raw: object, text: str, in_bytes: bool) -> tuple[list[Citation], bool]:
+    """Neutral citations for LangChain's ``annotations`` on ``text``, and whether they say all the annotations say.
 
-    LangChain's ``start_index`` and ``end_index`` index the text block's Python string, code points as ours.
+    LangChain's ``start_index`` and ``end_index`` index the text block's Python string, code points as ours, but
+    for Gemini, whose UTF-8 byte offsets LangChain passes through (``in_bytes``).
     """
     if raw is None:
         return [], True
@@ -123,17 +136,17 @@ def citations_of(raw: object) -> tuple[list[Citation], bool]:
         return [], False
     citations, exact = [], True
     for annotation in raw:
-        citation, same = _citation(annotation)
+        citation, same = _citation(annotation, text, in_bytes)
         exact &= same
         if citation is not None:
             citations.append(citation)
     return citations, exact
 
 
-def _text(item: dict[str, Any], provider: str | None) -> Block:  # noqa: ARG001 - the table's signature
+def _text(item: dict[str, Any], provider: str | None) -> Block:
     del item["type"]
     text, annotations = item.pop("text"), item.pop("annotations", None)
-    citations, exact = citations_of(annotations)
+    citations, exact = citations_of(annotations, text, byte_offsets(provider))
     metadata = _rest(item)
     if not exact:
         metadata[NAMESPACE + "annotations"] = annotations
@@ -251,21 +264,28 @@ def _item(item: object, role: str, provider: str | None) -> Block:
         return _native(item)
 
 
-def _plain(blocks: list[Block]) -> bool:
-    """Whether a string content would read to the same blocks: none, or one text without citations or metadata."""
-    return not blocks or (len(blocks) == 1 and type(blocks[0]) is TextBlock and not blocks[0].citations
-                          and not blocks[0].metadata)
+def _as_string(content: object, blocks: list[Block], metadata: dict[str, Any]) -> None:
+    """Flag a list ``content`` whose string form would read to the same ``blocks``.
+
+    That is: no block but calls the lists name (valid ones first), or one bare text first.
+    """
+    kinds = [block.metadata.get(NAMESPACE + "type", "tool_call")
+             for block in blocks if isinstance(block, ToolCallBlock)]
+    if (not isinstance(content, list) or any(UNLISTED in block.metadata for block in blocks)
+            or kinds != sorted(kinds, key=lambda kind: kind != "tool_call")):
+        return  # a string content holds calls in the lists alone, ``tool_calls`` first
+    others = [block for block in blocks if not isinstance(block, ToolCallBlock)]
+    if not others or (len(others) == 1 and blocks[0] is others[0] and type(others[0]) is TextBlock
+                      and not others[0].citations and not others[0].metadata):
+        metadata[CONTENT_LIST] = True
 
 
-def _content(content: object, role: str, provider: str | None, metadata: dict[str, Any]) -> list[Block]:
+def _content(content: object, role: str, provider: str | None) -> list[Block]:
     if isinstance(content, str):
         return [TextBlock(text=content)] if content else []
     if not isinstance(content, list):
         raise fail("$.content", "expected a string or a list")
-    blocks = [_item(item, role, provider) for item in content]
-    if _plain([block for block in blocks if not isinstance(block, ToolCallBlock)]):
-        metadata[CONTENT_LIST] = True
-    return blocks
+    return [_item(item, role, provider) for item in content]
 
 
 def _calls(raw: Mapping[str, Any], blocks: list[Block], listed: bool, metadata: dict[str, Any]) -> list[Block]:
@@ -304,9 +324,10 @@ def _message(raw: Mapping[str, Any], role: str) -> Message:
         else:
             del metadata[NAMESPACE + "additional_kwargs"]
     provider = model_provider(raw.get("response_metadata"))
-    blocks = _content(raw["content"], "system" if role == "developer" else role, provider, metadata)
+    blocks = _content(raw["content"], "system" if role == "developer" else role, provider)
     if role == "assistant":
         blocks += _calls(raw, blocks, isinstance(raw["content"], list), metadata)
+    _as_string(raw["content"], blocks, metadata)
     if not blocks:
         if role in {"system", "developer"}:
             raise fail("$.content", "a system message with no content has no neutral message")
@@ -326,7 +347,8 @@ def _tool_result(raw: Mapping[str, Any], names: Mapping[str, str]) -> ToolResult
         if raw["tool_call_id"] not in names:
             raise fail("$.name", "a ToolMessage with no name needs the tool call it answers earlier in the history")
         name, metadata[NAMESPACE + "name"] = names[raw["tool_call_id"]], None
-    content = _content(raw["content"], "tool", None, metadata)
+    content = _content(raw["content"], "tool", None)
+    _as_string(raw["content"], content, metadata)
     if not all(isinstance(block, TextBlock | FileBlock | JsonBlock) for block in content):
         raise fail("$.content", "a tool message carries text, files and JSON only")
     status = raw.get("status", "success")

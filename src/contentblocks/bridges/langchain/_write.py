@@ -40,6 +40,7 @@ from ._fields import (
     PROVIDER_EXTRA,
     REFERENCE_EXTRA,
     block_kind,
+    byte_offsets,
     issuer_of,
     model_provider,
 )
@@ -82,9 +83,9 @@ class _Metadata:
                                 "metadata_not_sent")
 
 
-def _annotations(block: TextBlock, meta: _Metadata) -> list[dict[str, Any]] | None:
+def _annotations(block: TextBlock, meta: _Metadata, in_bytes: bool) -> list[dict[str, Any]] | None:
     kept = meta.take(NAMESPACE + "annotations", ...)
-    if kept is not ... and citations_of(kept)[0] == list(block.citations):
+    if kept is not ... and citations_of(kept, block.text, in_bytes)[0] == list(block.citations):
         return kept  # type: ignore[no-any-return]
     meta.taken.discard(NAMESPACE + "annotations")  # edited since it was read (or never read)
     written = []
@@ -96,8 +97,11 @@ def _annotations(block: TextBlock, meta: _Metadata) -> list[dict[str, Any]] | No
             item["extras"] = {REFERENCE_EXTRA: citation.source.value}
         if citation.title is not None:
             item["title"] = citation.title
-        if citation.start is not None:
-            item.update(start_index=citation.start, end_index=citation.end)
+        if citation.start is not None and citation.end is not None:
+            start, end = citation.start, citation.end
+            if in_bytes:
+                start, end = (len(block.text[:at].encode("utf-8", "surrogatepass")) for at in (start, end))
+            item.update(start_index=start, end_index=end)
         if citation.quote is not None:
             item["cited_text"] = citation.quote
         written.append(item)
@@ -121,7 +125,7 @@ def _text(block: TextBlock, path: str, losses: LossRecorder, meta: _Metadata, pr
     if meta.take(PLAIN) and not block.citations and set(block.metadata) == {PLAIN}:
         return block.text
     item: dict[str, Any] = {"type": "text", "text": block.text}
-    if (annotations := _annotations(block, meta)) is not None:
+    if (annotations := _annotations(block, meta, byte_offsets(provider))) is not None:
         item["annotations"] = annotations
     return _finish(item, meta)
 
@@ -229,8 +233,10 @@ def _call(block: ToolCallBlock, path: str, losses: LossRecorder) -> tuple[dict[s
 def _plain(written: list[tuple[bool, Any]], listed: object) -> bool:
     """Whether a string says what the written items say: no item but list-only calls, or one bare text first."""
     others = [item for call, item in written if not call]
-    if listed or not all(item[1] for call, item in written if call):
-        return False  # a list content kept as one, or a call only the content holds
+    kinds = [item[0]["type"] for call, item in written if call]
+    if (listed or not all(item[1] for call, item in written if call)
+            or kinds != sorted(kinds, key=lambda kind: kind != "tool_call")):
+        return False  # a list content kept as one, a call only the content holds, or calls the lists reorder
     if not others:
         return True
     first = next(position for position, (call, _) in enumerate(written) if not call)
