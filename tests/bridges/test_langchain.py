@@ -6,6 +6,7 @@ import json
 import re
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -295,3 +296,81 @@ def test_a_missing_langchain_is_a_clear_error(monkeypatch):
     with pytest.raises(ImportError, match=r"contentblocks\[langchain\]"):
         bridge.to_messages(cb.Conversation(messages=[]))
 
+
+# --- the docs table -----------------------------------------------------------------------------------------
+
+_DOCS = Path(__file__).resolve().parents[2] / "docs" / "bridges" / "langchain.md"
+
+
+def _rows() -> dict[str, str]:
+    """The docs table: each row's first cell, and its last (what is lost on the way to LangChain)."""
+    lines = _DOCS.read_text(encoding="utf-8").split("## What maps to what", 1)[1].splitlines()
+    cells = [[cell.strip() for cell in line.strip().strip("|").split("|")] for line in lines if line.startswith("|")]
+    return {row[0]: row[2] for row in cells[2:]}
+
+
+def _call(tool_input: Any) -> cb.Message:
+    return cb.Message(role="assistant", content=[cb.ToolCallBlock(tool_call_id="c1", tool_name="f", input=tool_input)])
+
+
+def _answered(result: cb.ToolResultBlock, message_metadata: Any = None) -> list[cb.Message]:
+    return [_call({}), cb.Message(role="tool", content=[result], metadata=message_metadata or {})]
+
+
+_RESULT = {"tool_call_id": "c1", "tool_name": "f"}
+_ANTHROPIC = {"langchain/response_metadata": {"model_provider": "anthropic"}}
+_OWN = {"app/trace": 1}
+
+#: For each row of the table, a conversation that crosses it, for its losses to be what the row says.
+ROW_EXAMPLES: dict[str, list[cb.Message]] = {
+    "`SystemMessage`": [cb.Message(role="system", content="Be brief."), cb.Message(role="developer", content="No.")],
+    "`HumanMessage`": [cb.Message(role="user", content="Hi")],
+    "`AIMessage`": [cb.Message(role="assistant", content="Hi", metadata={"langchain/usage_metadata": {
+        "input_tokens": 1, "output_tokens": 1, "total_tokens": 2}})],
+    "`ToolMessage`": _answered(cb.ToolResultBlock(**_RESULT, outcome="denied"), _OWN),
+    "`AIMessageChunk`, `HumanMessageChunk`, `SystemMessageChunk`, `ToolMessageChunk`": [
+        cb.Message(role="assistant", content="par", metadata={"langchain/type": "AIMessageChunk"})],
+    "`text` (and a plain string item)": [cb.Message(role="assistant", content=[cb.TextBlock(
+        text="See.", metadata=_OWN, citations=[cb.Citation(source=cb.CitedUri(value="https://a.example"), start=0,
+                                                            end=3)])])],
+    "`refusal`": [cb.Message(role="assistant", content=[cb.RefusalBlock(text="No.")])],
+    "`reasoning`": [cb.Message(role="assistant", content=[cb.ReasoningBlock(
+        text="Hm.", signature="s", metadata={"contentblocks/issuer": "anthropic"})], metadata=_ANTHROPIC)],
+    "`non_standard` holding Anthropic's `redacted_thinking`": [cb.Message(role="assistant", content=[
+        cb.ReasoningBlock(redacted=b"\xff", metadata={"contentblocks/issuer": "anthropic"}),
+        cb.ReasoningBlock(redacted=b"abc", metadata={"contentblocks/issuer": "openai"})], metadata=_ANTHROPIC)],
+    "`image`, `audio`, `video`, `file`, `text-plain`": [cb.Message(role="user", content=[
+        cb.FileBlock(media_type="image/png", source=cb.BytesSource(data=b"\x89PNG")),
+        cb.FileBlock(media_type="application/pdf", source=cb.ReferenceSource(id="file-1", provider="openai"),
+                     filename="a.pdf"),
+        cb.FileBlock(media_type="audio/wav", source=cb.UrlSource(url="https://a.example/a.wav"))])],
+    "`tool_call` (and `AIMessage.tool_calls`)": [_call([1, 2])],
+    "`invalid_tool_call` (and `AIMessage.invalid_tool_calls`)": [cb.Message(role="assistant", content=[
+        cb.ToolCallBlock(tool_call_id="c1", tool_name="f", input='{"a": ',
+                         metadata={"langchain/type": "invalid_tool_call", "langchain/error": "bad"})])],
+    "`server_tool_call`, `server_tool_call_chunk`, `server_tool_result`, `tool_call_chunk`, `non_standard` and every "
+    "other block": [cb.Message(role="assistant", content=[cb.JsonBlock(
+        value={"type": "server_tool_call", "id": "s1", "name": "web_search", "args": {}},
+        metadata={"langchain/native_block": True})])],
+    "—": [cb.Message(role="user", content=[cb.JsonBlock(value={"rows": [1]})])],
+}
+
+
+def test_the_docs_table_names_every_langchain_construct():
+    """Every message class langchain-core exports and every v1 block type has its row in the docs table."""
+    named = set(re.findall(r"`([\w-]+)`", " ".join(_rows())))
+    classes = {name for name in dir(lc) if name.endswith(("Message", "MessageChunk")) and name != "BaseMessageChunk"
+               and isinstance(getattr(lc, name), type) and issubclass(getattr(lc, name), lc.BaseMessage)}
+    assert classes - {"BaseMessage"} <= named
+    assert set(lc.content.KNOWN_BLOCK_TYPES) <= named
+
+
+@pytest.mark.parametrize("row", sorted(ROW_EXAMPLES))
+def test_each_docs_row_loses_what_it_says(row):
+    """Each row's example loses exactly the kinds its last cell names, and its messages read back."""
+    rows = _rows()
+    refused = "`ChatMessage`, `ChatMessageChunk`, `FunctionMessage`, `FunctionMessageChunk`, `RemoveMessage`"
+    assert set(rows) - {refused} == set(ROW_EXAMPLES)
+    result = bridge.to_messages(cb.Conversation(messages=ROW_EXAMPLES[row]))
+    assert {loss.kind for loss in result.losses} == set(re.findall(r"\(`(\w+)`\)", rows[row]))
+    assert bridge.from_messages(result.payload)
