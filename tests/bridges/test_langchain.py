@@ -187,6 +187,33 @@ def test_what_is_no_langchain_message_is_refused_with_its_path():
         bridge.from_messages([lc.FunctionMessage("x", name="f")])
 
 
+def test_what_convert_to_messages_takes_reads_too():
+    """OpenAI-style dicts and ``(role, content)`` pairs read as LangChain itself reads them."""
+    conversation = bridge.from_messages([{"role": "developer", "content": "Be brief."}, ("human", "Hi"),
+                                         {"role": "assistant", "content": "Hello."}])
+    assert [(message.role, message.text()) for message in conversation] == [
+        ("developer", "Be brief."), ("user", "Hi"), ("assistant", "Hello.")]
+
+
+def test_a_kept_field_the_conversation_writes_is_reported_not_used():
+    """A ``langchain/`` key naming a field the bridge writes from the conversation itself is a reported loss."""
+    call = cb.ToolCallBlock(tool_call_id="c1", tool_name="f", input={})
+    result = cb.ToolResultBlock(tool_call_id="c1", tool_name="f", outcome="succeeded",
+                                metadata={"langchain/status": "error", "langchain/id": "t1"})
+    converted = bridge.to_messages([cb.Message(role="assistant", content=[call]), cb.Message(role="tool",
+                                                                                              content=[result])])
+    assert (converted.payload[1].status, converted.payload[1].id) == ("success", "t1")
+    assert [(loss.path, loss.kind) for loss in converted.losses] == [
+        ('$[1].content[0].metadata["langchain/status"]', "metadata_not_sent")]
+
+
+def test_a_kept_field_langchain_refuses_is_a_validation_error_at_its_path():
+    """A kept field edited into a value LangChain's classes refuse is a ValidationError at the message's path."""
+    with pytest.raises(cb.ValidationError) as error:
+        bridge.to_messages([cb.Message(role="user", content="x", metadata={"langchain/id": [1]})])
+    assert error.value.errors[0][0] == "$[0]"
+
+
 def test_our_own_objects_are_refused_as_input():
     """A conversation handed to the reader is a TypeError that names the call."""
     with pytest.raises(TypeError, match=r"langchain\.from_messages"):

@@ -162,9 +162,9 @@ def to_messages(
     messages = conversation.messages if isinstance(conversation, Conversation) else list(conversation)
     losses = LossRecorder()
     built = []
-    for index, (name, kwargs) in enumerate(write_history(list(messages), losses)):
+    for path, name, kwargs in write_history(list(messages), losses):
         try:
             built.append(getattr(module, name)(**kwargs))
         except Exception as e:  # noqa: BLE001 - pydantic's or LangChain's own refusal of a kept field
-            raise ValidationError([(f"$[{index}]", f"LangChain refuses this message: {_problem(e)}")]) from None
+            raise ValidationError([(path, f"LangChain refuses this message: {_problem(e)}")]) from None
     return losses.finish(built, strict=raising)

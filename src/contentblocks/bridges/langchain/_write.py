@@ -67,10 +67,15 @@ class _Metadata:
         self.taken.add(key)
         return thaw(self.values[key])
 
-    def fields(self) -> dict[str, Any]:
-        """The ``langchain/`` keys not taken yet, as LangChain's fields."""
-        return {key.removeprefix(NAMESPACE): self.take(key) for key in list(self.values)
-                if key.startswith(NAMESPACE) and key not in self.taken}
+    def give_back(self, target: dict[str, Any]) -> None:
+        """Put the ``langchain/`` keys not taken yet into ``target`` as LangChain's fields.
+
+        A key naming a field the conversation itself writes there is left for ``done`` to report.
+        """
+        for key in self.values:
+            field = key.removeprefix(NAMESPACE)
+            if key.startswith(NAMESPACE) and key not in self.taken and field not in target:
+                target[field] = self.take(key)
 
     def drop(self) -> None:
         """Everything is reported with the block it belongs to."""
@@ -116,8 +121,7 @@ def _finish(item: dict[str, Any], meta: _Metadata, extras: Mapping[str, Any] | N
         item["extras"] = merged
     elif kept is not None:
         item["extras"] = kept
-    for key, value in meta.fields().items():
-        item.setdefault(key, value)
+    meta.give_back(item)
     return item
 
 
@@ -288,8 +292,7 @@ def _message(message: Message, index: int, losses: LossRecorder) -> tuple[str, d
     kwargs: dict[str, Any] = {}
     blocks = [(block, block_path(index, position)) for position, block in enumerate(message.content)]
     kwargs["content"] = _content(blocks, meta, losses, provider, kwargs)
-    for key, value in meta.fields().items():
-        kwargs.setdefault(key, value)
+    meta.give_back(kwargs)
     if message.role == "developer":
         kwargs["additional_kwargs"] = {**(kwargs.get("additional_kwargs") or {}), DEVELOPER[0]: DEVELOPER[1]}
     meta.done("on a message")
@@ -305,21 +308,22 @@ def _tool_message(block: ToolResultBlock, path: str, losses: LossRecorder) -> tu
         losses.add(f"{path}.outcome", "LangChain has no denied outcome; written as an error", "content_degraded")
     parts = [(part, f"{path}.content[{position}]") for position, part in enumerate(block.content)]
     kwargs["content"] = _content(parts, meta, losses, None, kwargs)
-    for key, value in meta.fields().items():
-        kwargs.setdefault(key, value)
+    meta.give_back(kwargs)
     meta.done("on a tool result")
     return name, kwargs
 
 
-def write_history(messages: list[Message], losses: LossRecorder) -> list[tuple[str, dict[str, Any]]]:
-    """The LangChain messages carrying ``messages``: each as its class name and keyword arguments."""
-    history: list[tuple[str, dict[str, Any]]] = []
+def write_history(messages: list[Message], losses: LossRecorder) -> list[tuple[str, str, dict[str, Any]]]:
+    """The LangChain messages carrying ``messages``: each as its path in them, its class name and arguments."""
+    history: list[tuple[str, str, dict[str, Any]]] = []
     for index, message in enumerate(messages):
         if message.role != "tool":
-            history.append(_message(message, index, losses))
+            history.append((f"$[{index}]", *_message(message, index, losses)))
             continue
         meta = _Metadata(message.metadata, f"$[{index}]", losses)
-        history.extend(_tool_message(block, block_path(index, position), losses)
-                       for position, block in enumerate(message.content) if isinstance(block, ToolResultBlock))
+        for position, block in enumerate(message.content):
+            if isinstance(block, ToolResultBlock):
+                path = block_path(index, position)
+                history.append((path, *_tool_message(block, path, losses)))
         meta.done("on a tool message (LangChain keeps fields per ToolMessage)")
     return history
