@@ -309,6 +309,7 @@ def test_importing_contentblocks_imports_no_langchain():
 
 def test_a_version_outside_the_tested_range_is_a_clear_error(monkeypatch):
     """An installed langchain-core outside ``SUPPORTED`` is an ImportError naming both versions and the extra."""
+    bridge._messages_module.cache_clear()  # the check runs once, on the first call
     monkeypatch.setattr(bridge.importlib.metadata, "version", lambda name: "2.0.1")
     with pytest.raises(ImportError, match=r"tested with langchain-core>=1.8,<2, and 2.0.1 is installed"):
         bridge.from_messages([])
@@ -319,6 +320,7 @@ def test_a_missing_langchain_is_a_clear_error(monkeypatch):
     def missing(name: str) -> str:
         raise bridge.importlib.metadata.PackageNotFoundError(name)
 
+    bridge._messages_module.cache_clear()
     monkeypatch.setattr(bridge.importlib.metadata, "version", missing)
     with pytest.raises(ImportError, match=r"contentblocks\[langchain\]"):
         bridge.to_messages(cb.Conversation(messages=[]))

@@ -25,6 +25,7 @@ langchain-core is imported on the first call, never when ``contentblocks`` is im
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.metadata
 import re
@@ -52,6 +53,7 @@ def _version(text: str) -> tuple[int, ...]:
     return tuple(int(part) for part in re.findall(r"\d+", text)[:3])
 
 
+@functools.cache
 def _messages_module() -> Any:
     """``langchain_core.messages``, once the installed version is checked."""
     try:
@@ -121,7 +123,8 @@ def from_messages(messages: Any) -> Conversation:
     """
     module = _messages_module()
     loaded = _loaded(module, reading_argument(messages, "LangChain messages", "langchain.from_messages"))
-    return read_history([message.model_dump() for message in loaded])
+    # the fields as they are (``model_dump`` would copy every content block first; the reader copies what it edits)
+    return read_history([{**message.__dict__, **(message.__pydantic_extra__ or {})} for message in loaded])
 
 
 def to_messages(

@@ -269,10 +269,11 @@ def _as_string(content: object, blocks: list[Block], metadata: dict[str, Any]) -
 
     That is: no block but calls the lists name (valid ones first), or one bare text first.
     """
-    kinds = [block.metadata.get(NAMESPACE + "type", "tool_call")
-             for block in blocks if isinstance(block, ToolCallBlock)]
-    if (not isinstance(content, list) or any(UNLISTED in block.metadata for block in blocks)
-            or kinds != sorted(kinds, key=lambda kind: kind != "tool_call")):
+    if not isinstance(content, list):
+        return
+    calls = [block for block in blocks if isinstance(block, ToolCallBlock)]
+    kinds = [call.metadata.get(NAMESPACE + "type", "tool_call") for call in calls]
+    if any(UNLISTED in call.metadata for call in calls) or kinds != sorted(kinds, key=lambda kind: kind != "tool_call"):
         return  # a string content holds calls in the lists alone, ``tool_calls`` first
     others = [block for block in blocks if not isinstance(block, ToolCallBlock)]
     if not others or (len(others) == 1 and blocks[0] is others[0] and type(others[0]) is TextBlock
@@ -361,6 +362,7 @@ def _tool_result(raw: Mapping[str, Any], names: Mapping[str, str]) -> ToolResult
 def read_history(history: list[Mapping[str, Any]]) -> Conversation:
     """The conversation dumped LangChain messages hold; problems are reported at the history's paths."""
     messages: list[Message] = []
+    results: list[ToolResultBlock] = []  # the ToolMessages of the current run, one tool message when it ends
     names: dict[str, str] = {}
     for index, raw in enumerate(history):
         try:
@@ -368,14 +370,15 @@ def read_history(history: list[Mapping[str, Any]]) -> Conversation:
                 raise fail("$.type", f"LangChain's {raw.get('type')!r} messages have no neutral message")
             role = CLASSES[raw["type"]][1]
             if role == "tool":
-                block = _tool_result(raw, names)
-                if messages and messages[-1].role == "tool":
-                    messages[-1] = attrs.evolve(messages[-1], content=[*messages[-1].content, block])
-                else:
-                    messages.append(Message(role="tool", content=[block]))
+                results.append(_tool_result(raw, names))
                 continue
+            if results:
+                messages.append(Message(role="tool", content=results))
+                results = []
             messages.append(_message(raw, role))
             names.update((call.tool_call_id, call.tool_name) for call in messages[-1].tool_calls())
         except ValidationError as e:
             raise ValidationError([(f"$[{index}]{path[1:]}", message) for path, message in e.errors]) from None
+    if results:
+        messages.append(Message(role="tool", content=results))
     return Conversation(messages=messages)

@@ -59,7 +59,8 @@ class _Metadata:
     __slots__ = ("losses", "path", "taken", "values")
 
     def __init__(self, metadata: Mapping[str, Any], path: str, losses: LossRecorder) -> None:
-        self.values, self.path, self.losses, self.taken = metadata, path, losses, set[str]()
+        self.values, self.path, self.losses = metadata, path, losses
+        self.taken: set[str] = set()
 
     def take(self, key: str, default: Any = None) -> Any:
         if key not in self.values:
