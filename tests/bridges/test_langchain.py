@@ -277,15 +277,26 @@ def test_our_conversation_comes_back_as_the_losses_say(conversation):
     assert cb.unstructure(back) == _expected(conversation, result.losses)
 
 
+def _standard(message: Any) -> list[Any]:
+    """The v1 blocks LangChain's ``content_blocks`` should give for what the bridge wrote: its items as they are,
+    a string as a text block, and the calls ``tool_calls`` alone holds after them."""
+    content = [message.content] if isinstance(message.content, str) and message.content else message.content
+    blocks = [{"type": "text", "text": item} if isinstance(item, str) else item for item in content]
+    held = {block.get("id") for block in blocks if block["type"] == "tool_call"}
+    blocks += [{"type": "tool_call", "id": call["id"], "name": call["name"], "args": call["args"]}
+               for call in getattr(message, "tool_calls", []) if call["id"] not in held]
+    return blocks
+
+
 @given(conversations())
 def test_langchain_accepts_what_we_write(conversation):
     """What ``to_messages`` writes survives LangChain's own ``convert_to_messages`` and dict round trip unchanged,
-    and its standard ``content_blocks`` view reads every item."""
+    and LangChain's standard ``content_blocks`` view reads every block as the v1 block it is."""
     payload = bridge.to_messages(conversation).payload
     assert lc.convert_to_messages(payload) == payload
     assert lc.messages_from_dict(lc.messages_to_dict(payload)) == payload
     for message in payload:
-        assert len(message.content_blocks) >= (1 if isinstance(message.content, list) and message.content else 0)
+        assert message.content_blocks == _standard(message)
 
 
 def test_strict_raises_on_content_losses():
