@@ -7,8 +7,10 @@ What maps where, and every loss, is in the docs page ``bridges/langchain``. In s
   calls (from the content and from ``tool_calls``/``invalid_tool_calls``) and tool results with their outcome;
 - every LangChain field with no neutral home (``id``, ``name``, ``response_metadata``, ``usage_metadata``,
   ``artifact``, a block's ``id`` or ``extras``...) is kept as ``langchain/<field>`` metadata and written back to
-  the same place; content items with no neutral block (``server_tool_call``, ``server_tool_result``,
-  ``non_standard``, a provider's own format) are kept whole as JSON blocks flagged ``langchain/native_block``;
+  the same place; a provider's format (OpenAI's ``image_url``, Anthropic's ``image`` with a ``source``...) is
+  read as LangChain's own ``content_blocks`` translates it, and written back as it was; content items with no
+  neutral block (``server_tool_call``, ``server_tool_result``, ``non_standard``...) are kept whole as JSON blocks
+  flagged ``langchain/native_block``;
 - a reasoning signature records its issuer under ``contentblocks/issuer`` (from the message's
   ``model_provider``), so that the provider adapters send it back only to its issuer.
 

@@ -1,16 +1,19 @@
-r"""LangChain's messages (as ``model_dump()`` writes them) to a conversation.
+"""LangChain's messages (their fields, as ``model_dump()`` names them) to a conversation.
 
-Each ``HumanMessage``, ``SystemMessage`` and ``AIMessage`` (and its chunk) becomes one message; ``ToolMessage``\\ s
-in a row become one tool message of tool results. Content items with a neutral block map to it (text with its
-citations, refusals, reasoning, files, tool calls); the others (``server_tool_call``, ``server_tool_result``,
-``non_standard``, a provider's own format) are kept whole as JSON blocks flagged ``langchain/native_block``, so
-that reading never drops anything. Every key a block mapping does not use is kept as ``langchain/<key>``.
+Each ``HumanMessage``, ``SystemMessage`` and ``AIMessage`` (and its chunk) becomes one message; ``ToolMessage``
+objects in a row become one tool message of tool results. Content items with a neutral block map to it (text
+with its citations, refusals, reasoning, files, tool calls); a provider's format (or a v0 block) is read as what
+LangChain's own ``content_blocks`` translates it to, the item kept to be written back as it was; the others
+(``server_tool_call``, ``server_tool_result``, ``non_standard``...) are kept whole as JSON blocks flagged
+``langchain/native_block``, so that reading never drops anything. Every key a block mapping does not use is
+kept as ``langchain/<key>``.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
+import importlib
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -21,9 +24,6 @@ from ..._errors import ValidationError
 from ..._model import (
     Block,
     BytesSource,
-    Citation,
-    CitedReference,
-    CitedUri,
     FileBlock,
     JsonBlock,
     Message,
@@ -36,7 +36,8 @@ from ..._model import (
     UrlSource,
 )
 from ...providers._contract import ISSUER_KEY
-from ...providers._toolkit import fail, utf8_to_index
+from ...providers._toolkit import fail
+from ._citations import citations_of, extras_taken
 from ._fields import (
     CLASSES,
     CONTENT_LIST,
@@ -47,7 +48,6 @@ from ._fields import (
     OUTSIDE,
     PLAIN,
     PROVIDER_EXTRA,
-    REFERENCE_EXTRA,
     block_kind,
     byte_offsets,
     issuer_of,
@@ -55,15 +55,18 @@ from ._fields import (
     model_provider,
 )
 
-__all__ = ["EMPTY", "UNLISTED", "citations_of", "read_history"]
+__all__ = ["EMPTY", "ORIGINAL", "UNLISTED", "read_history", "read_item"]
 
 #: On the JSON block standing for a message's empty content (``""`` or ``[]``), which no neutral block holds.
 EMPTY = "langchain/empty_content"
+#: On a block read through LangChain's translation of a provider's format: the item as it was.
+ORIGINAL = "langchain/original"
+#: The v1 blocks a translated item may become to be read as a neutral block.
+_TRANSLATED = frozenset({"text", "reasoning", "refusal", "image", "audio", "video", "file", "text-plain"})
 #: On a tool call in an ``AIMessage``'s content that its ``tool_calls`` (or ``invalid_tool_calls``) do not name.
 UNLISTED = "langchain/unlisted"
 _WILDCARDS = {"image": "image/*", "audio": "audio/*", "video": "video/*", "file": "application/octet-stream",
               "text-plain": "text/plain"}
-_CITATION_KEYS = frozenset({"type", "url", "title", "start_index", "end_index", "cited_text", "extras"})
 _OUTCOMES = {"success": "succeeded", "error": "failed"}
 
 
@@ -74,73 +77,6 @@ def _native(raw: object) -> JsonBlock:
 def _rest(item: Mapping[str, Any], metadata: dict[str, Any] | None = None) -> dict[str, Any]:
     """``metadata`` with every key of ``item`` not yet used kept as ``langchain/<key>``."""
     return {**(metadata or {}), **{NAMESPACE + key: value for key, value in item.items()}}
-
-
-def _extras(item: dict[str, Any], *keys: str) -> list[Any]:
-    """The values of ``keys`` taken out of ``item["extras"]``; the extras left stay in ``item`` (gone if emptied)."""
-    extras = item.get("extras")
-    if not isinstance(extras, dict):
-        return [None] * len(keys)
-    extras = dict(extras)
-    values = [extras.pop(key, None) for key in keys]
-    if extras or not item["extras"]:
-        item["extras"] = extras
-    else:
-        del item["extras"]
-    return values
-
-
-def _code_points(text: str, offset: object) -> tuple[Any, bool]:
-    """A UTF-8 byte offset into ``text`` as a code-point index, and whether it falls between characters."""
-    if type(offset) is not int:
-        return offset, True
-    index = utf8_to_index(text, offset)
-    return index, len(text[:index].encode("utf-8", "surrogatepass")) == offset
-
-
-def _citation(raw: object, text: str, in_bytes: bool) -> tuple[Citation | None, bool]:
-    """A neutral citation for one annotation, and whether it says all the annotation says."""
-    if not isinstance(raw, dict) or raw.get("type") != "citation":
-        return None, False
-    item = dict(raw)
-    (reference,) = _extras(item, REFERENCE_EXTRA)
-    exact = set(item) <= _CITATION_KEYS - {"extras"} and ("start_index" in item) == ("end_index" in item)
-    url = item.get("url")
-    try:
-        if url is not None:
-            source: Any = CitedUri(value=url)
-            exact &= reference is None
-        elif reference is not None:
-            source = CitedReference(value=reference)
-        else:
-            return None, False
-        start, end = item.get("start_index"), item.get("end_index")
-        if in_bytes:
-            (start, exact_start), (end, exact_end) = _code_points(text, start), _code_points(text, end)
-            exact &= exact_start and exact_end
-        citation = Citation(source=source, title=item.get("title"), quote=item.get("cited_text"), start=start, end=end)
-    except (ValidationError, TypeError):
-        return None, False
-    return citation, exact
-
-
-def citations_of(raw: object, text: str, in_bytes: bool) -> tuple[list[Citation], bool]:
-    """Neutral citations for LangChain's ``annotations`` on ``text``, and whether they say all the annotations say.
-
-    LangChain's ``start_index`` and ``end_index`` index the text block's Python string, code points as ours, but
-    for Gemini, whose UTF-8 byte offsets LangChain passes through (``in_bytes``).
-    """
-    if raw is None:
-        return [], True
-    if not isinstance(raw, list) or not raw:
-        return [], False
-    citations, exact = [], True
-    for annotation in raw:
-        citation, same = _citation(annotation, text, in_bytes)
-        exact &= same
-        if citation is not None:
-            citations.append(citation)
-    return citations, exact
 
 
 def _text(item: dict[str, Any], provider: str | None) -> Block:
@@ -166,7 +102,7 @@ def _refusal(item: dict[str, Any], provider: str | None) -> Block:  # noqa: ARG0
 
 def _reasoning(item: dict[str, Any], provider: str | None) -> Block:
     del item["type"]
-    signature, issuer = _extras(item, "signature", ISSUER_EXTRA)
+    signature, issuer = extras_taken(item, "signature", ISSUER_EXTRA)
     text = item.pop("reasoning", None)
     metadata: dict[str, Any] = {}
     if text == "":
@@ -195,7 +131,7 @@ def _file(item: dict[str, Any], provider: str | None) -> Block:  # noqa: ARG001 
     sources = [key for key in ("base64", "url", "file_id", "text") if key in item]
     if len(sources) != 1 or (sources[0] == "text" and kind != "text-plain"):
         raise fail("$", "a file block names exactly one source")
-    filename, uploader = _extras(item, "filename", PROVIDER_EXTRA)
+    filename, uploader = extras_taken(item, "filename", PROVIDER_EXTRA)
     metadata: dict[str, Any] = {}
     media_type = item.pop("mime_type", None)
     if media_type is None:
@@ -245,6 +181,36 @@ _READERS: Mapping[str, tuple[frozenset[str], Callable[[dict[str, Any], str | Non
 }
 
 
+def _translated(item: dict[str, Any], role: str, provider: str | None) -> Block | None:
+    """The block a provider's format (or a v0 block) becomes through LangChain's own translation to v1.
+
+    Only a translation to one block with a neutral home is read; the item is kept in ``langchain/original``, to
+    be written back as it was while the block is not edited.
+    """
+    messages = importlib.import_module("langchain_core.messages")  # imported (and checked) by the facade
+    try:
+        if role == "assistant":
+            translated = messages.AIMessage(content=[item], response_metadata={"model_provider": provider}
+                                            if provider else {}).content_blocks
+        else:
+            translated = messages.HumanMessage(content=[item]).content_blocks
+    except Exception:  # noqa: BLE001 - a format LangChain cannot translate stays whole
+        return None
+    if len(translated) != 1 or translated[0].get("type") not in _TRANSLATED:
+        return None
+    block = dict(translated[0])
+    if "id" not in item:
+        block.pop("id", None)  # LangChain makes one up for each translation
+    roles, reader = _READERS[block["type"]]
+    if role not in roles:
+        return None
+    try:
+        read = reader(block, provider)
+    except (ValidationError, KeyError, TypeError):
+        return None
+    return attrs.evolve(read, metadata={**read.metadata, ORIGINAL: item})
+
+
 def _item(item: object, role: str, provider: str | None) -> Block:
     """The block one content item becomes in a message of ``role``: its neutral block, or itself kept whole."""
     if isinstance(item, str):
@@ -256,12 +222,16 @@ def _item(item: object, role: str, provider: str | None) -> Block:
         make = lambda: reader(dict(item), provider)  # noqa: E731
     elif isinstance(item, dict) and role == "assistant" and item.get("type") == "non_standard":
         return _redacted(item, provider) or _native(item)
+    elif isinstance(item, dict) and role != "system":
+        return _translated(item, role, provider) or _native(item)
     else:
         return _native(item)
     try:
         return make()
     except (ValidationError, KeyError, TypeError):
-        return _native(item)
+        # a provider's block under a v1 name (Anthropic's ``image`` with a ``source``, OpenAI's ``file``)
+        translated = _translated(item, role, provider) if isinstance(item, dict) and role != "system" else None
+        return translated or _native(item)
 
 
 def _as_string(content: object, blocks: list[Block], metadata: dict[str, Any]) -> None:
@@ -279,6 +249,9 @@ def _as_string(content: object, blocks: list[Block], metadata: dict[str, Any]) -
     if not others or (len(others) == 1 and blocks[0] is others[0] and type(others[0]) is TextBlock
                       and not others[0].citations and not others[0].metadata):
         metadata[CONTENT_LIST] = True
+
+
+read_item = _item
 
 
 def _content(content: object, role: str, provider: str | None) -> list[Block]:

@@ -28,6 +28,7 @@ from ..._model import (
 )
 from ...providers._contract import ISSUER_KEY, LossRecorder
 from ...providers._toolkit import b64encode, block_path, key_path
+from ._citations import citations_of
 from ._fields import (
     CLASSES,
     CONTENT_LIST,
@@ -44,7 +45,7 @@ from ._fields import (
     issuer_of,
     model_provider,
 )
-from ._read import EMPTY, UNLISTED, citations_of
+from ._read import EMPTY, ORIGINAL, UNLISTED, read_item
 
 __all__ = ["write_history"]
 
@@ -205,8 +206,11 @@ _WRITERS: dict[type[Any], Callable[[Any, str, LossRecorder, _Metadata, str | Non
 }
 
 
-def _item(block: Block, path: str, losses: LossRecorder, provider: str | None) -> Any:
+def _item(block: Block, path: str, losses: LossRecorder, provider: str | None, role: str) -> Any:
     meta = _Metadata(block.metadata, path, losses)
+    original = meta.take(ORIGINAL, ...)
+    if original is not ... and read_item(original, role, provider) == block:
+        return original  # read through LangChain's translation, and not edited since: written back as it was
     item = _WRITERS[type(block)](block, path, losses, meta, provider)
     meta.done("on this block")
     return item
@@ -250,7 +254,7 @@ def _plain(written: list[tuple[bool, Any]], listed: object) -> bool:
 
 
 def _content(blocks: Sequence[tuple[Block, str]], meta: _Metadata, losses: LossRecorder, provider: str | None,
-             kwargs: dict[str, Any]) -> Any:
+             kwargs: dict[str, Any], role: str) -> Any:
     """The content of one message (or tool result), its tool calls put in ``kwargs``; a string where it can be."""
     listed = meta.take(CONTENT_LIST)
     others = [block for block, _ in blocks if not isinstance(block, ToolCallBlock)]
@@ -264,7 +268,7 @@ def _content(blocks: Sequence[tuple[Block, str]], meta: _Metadata, losses: LossR
             if entry is not None:
                 calls[f"{item['type']}s"].append(entry)
             written.append((True, (item, entry is not None, outside and entry is not None)))
-        elif not empty and (item := _item(block, path, losses, provider)) is not None:
+        elif not empty and (item := _item(block, path, losses, provider, role)) is not None:
             written.append((False, item))
     for key, entries in calls.items():
         kept = meta.take(NAMESPACE + key)
@@ -292,7 +296,8 @@ def _message(message: Message, index: int, losses: LossRecorder) -> tuple[str, d
     provider = model_provider(message.metadata.get(NAMESPACE + "response_metadata"))
     kwargs: dict[str, Any] = {}
     blocks = [(block, block_path(index, position)) for position, block in enumerate(message.content)]
-    kwargs["content"] = _content(blocks, meta, losses, provider, kwargs)
+    role = "system" if message.role == "developer" else message.role
+    kwargs["content"] = _content(blocks, meta, losses, provider, kwargs, role)
     meta.give_back(kwargs)
     if message.role == "developer":
         kwargs["additional_kwargs"] = {**(kwargs.get("additional_kwargs") or {}), DEVELOPER[0]: DEVELOPER[1]}
@@ -308,7 +313,7 @@ def _tool_message(block: ToolResultBlock, path: str, losses: LossRecorder) -> tu
     if block.outcome == "denied":
         losses.add(f"{path}.outcome", "LangChain has no denied outcome; written as an error", "content_degraded")
     parts = [(part, f"{path}.content[{position}]") for position, part in enumerate(block.content)]
-    kwargs["content"] = _content(parts, meta, losses, None, kwargs)
+    kwargs["content"] = _content(parts, meta, losses, None, kwargs, "tool")
     meta.give_back(kwargs)
     meta.done("on a tool result")
     return name, kwargs
