@@ -190,6 +190,17 @@ def test_gemini_offsets_count_bytes_both_ways():
     assert (written["start_index"], written["end_index"]) == (start, end)
 
 
+def test_a_gemini_signature_is_issued_by_its_model_family():
+    """A Gemini reasoning signature records the issuer the Gemini adapter records: the provider and model family."""
+    history = [lc.AIMessage(content=[{"type": "reasoning", "reasoning": "Hm.", "extras": {"signature": "c2ln"}},
+                                     {"type": "text", "text": "Yes."}],
+                            response_metadata={"model_provider": "google_genai",
+                                               "model_name": "gemini-2.5-flash-preview-05-20"})]
+    thought = bridge.from_messages(history)[0].content[0]
+    assert thought.metadata["contentblocks/issuer"] == "gemini/gemini-2.5-flash"
+    assert bridge.to_messages(bridge.from_messages(history)).payload == history
+
+
 def test_an_anthropic_reply_joins_a_langchain_history_in_one_line():
     """A reply read by the Anthropic adapter is appended to a LangChain history, its signature's issuer kept."""
     response = {"id": "msg_1", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5",

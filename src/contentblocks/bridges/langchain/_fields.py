@@ -16,7 +16,9 @@ standard keys do not name.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
+
+from ...providers._toolkit import model_family
 
 __all__ = [
     "CLASSES",
@@ -25,15 +27,17 @@ __all__ = [
     "ISSUER_EXTRA",
     "NAMESPACE",
     "NATIVE",
+    "NO_ORIGIN",
     "OUTSIDE",
     "PLAIN",
     "PROVIDER_EXTRA",
     "REFERENCE_EXTRA",
+    "Origin",
     "block_kind",
     "byte_offsets",
     "issuer_of",
     "message_fields",
-    "model_provider",
+    "origin_of",
 ]
 
 NAMESPACE = "langchain/"
@@ -95,11 +99,36 @@ def message_fields(dumped: Mapping[str, Any]) -> dict[str, Any]:
     return kept
 
 
-def model_provider(response_metadata: object) -> str | None:
-    """The ``model_provider`` LangChain's chat models record in ``response_metadata``, when there is one."""
-    if isinstance(response_metadata, Mapping) and isinstance(provider := response_metadata.get("model_provider"), str):
-        return provider
-    return None
+class Origin(NamedTuple):
+    """Who wrote a message, as its ``response_metadata`` says.
+
+    ``provider`` is LangChain's ``model_provider``; ``issuer`` the one the adapters record for reasoning state
+    from that provider (with the model family, where the provider ties state to it).
+    """
+
+    provider: str | None
+    issuer: str | None
+
+
+NO_ORIGIN = Origin(None, None)
+
+
+def origin_of(response_metadata: object) -> Origin:
+    """The origin a message's ``response_metadata`` names (``model_provider``, and ``model_name`` for Gemini).
+
+    >>> origin_of({"model_provider": "google_genai", "model_name": "gemini-2.5-flash-preview-05-20"})
+    Origin(provider='google_genai', issuer='gemini/gemini-2.5-flash')
+    >>> origin_of({"model_provider": "anthropic", "model_name": "claude-sonnet-4-5"}), origin_of(None)
+    (Origin(provider='anthropic', issuer='anthropic'), Origin(provider=None, issuer=None))
+    """
+    if not isinstance(response_metadata, Mapping) or not isinstance(
+        provider := response_metadata.get("model_provider"), str
+    ):
+        return NO_ORIGIN
+    issuer = issuer_of(provider)
+    if issuer == "gemini" and isinstance(model := response_metadata.get("model_name"), str) and model:
+        issuer = f"gemini/{model_family(model)}"  # as the Gemini adapter records it: signatures are per family
+    return Origin(provider, issuer)
 
 
 def issuer_of(provider: str | None) -> str | None:

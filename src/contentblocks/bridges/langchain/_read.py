@@ -45,14 +45,15 @@ from ._fields import (
     ISSUER_EXTRA,
     NAMESPACE,
     NATIVE,
+    NO_ORIGIN,
     OUTSIDE,
     PLAIN,
     PROVIDER_EXTRA,
+    Origin,
     block_kind,
     byte_offsets,
-    issuer_of,
     message_fields,
-    model_provider,
+    origin_of,
 )
 
 __all__ = ["EMPTY", "ORIGINAL", "UNLISTED", "read_history", "read_item"]
@@ -63,6 +64,8 @@ EMPTY = "langchain/empty_content"
 ORIGINAL = "langchain/original"
 #: The v1 blocks a translated item may become to be read as a neutral block.
 _TRANSLATED = frozenset({"text", "reasoning", "refusal", "image", "audio", "video", "file", "text-plain"})
+#: The v1 blocks LangChain passes through as they are: no translation gives them a neutral home.
+_PASSED = frozenset({"server_tool_call", "server_tool_call_chunk", "server_tool_result", "tool_call_chunk"})
 #: On a tool call in an ``AIMessage``'s content that its ``tool_calls`` (or ``invalid_tool_calls``) do not name.
 UNLISTED = "langchain/unlisted"
 _WILDCARDS = {"image": "image/*", "audio": "audio/*", "video": "video/*", "file": "application/octet-stream",
@@ -79,10 +82,10 @@ def _rest(item: Mapping[str, Any], metadata: dict[str, Any] | None = None) -> di
     return {**(metadata or {}), **{NAMESPACE + key: value for key, value in item.items()}}
 
 
-def _text(item: dict[str, Any], provider: str | None) -> Block:
+def _text(item: dict[str, Any], origin: Origin) -> Block:
     del item["type"]
     text, annotations = item.pop("text"), item.pop("annotations", None)
-    citations, exact = citations_of(annotations, text, byte_offsets(provider))
+    citations, exact = citations_of(annotations, text, byte_offsets(origin.provider))
     metadata = _rest(item)
     if not exact:
         metadata[NAMESPACE + "annotations"] = annotations
@@ -95,12 +98,12 @@ def _text(item: dict[str, Any], provider: str | None) -> Block:
         return TextBlock(text=text, metadata={**metadata, NAMESPACE + "annotations": annotations})
 
 
-def _refusal(item: dict[str, Any], provider: str | None) -> Block:  # noqa: ARG001 - the table's signature
+def _refusal(item: dict[str, Any], origin: Origin) -> Block:  # noqa: ARG001 - the table's signature
     del item["type"]
     return RefusalBlock(text=item.pop("refusal"), metadata=_rest(item))
 
 
-def _reasoning(item: dict[str, Any], provider: str | None) -> Block:
+def _reasoning(item: dict[str, Any], origin: Origin) -> Block:
     del item["type"]
     signature, issuer = extras_taken(item, "signature", ISSUER_EXTRA)
     text = item.pop("reasoning", None)
@@ -108,25 +111,25 @@ def _reasoning(item: dict[str, Any], provider: str | None) -> Block:
     if text == "":
         metadata[NAMESPACE + "reasoning"], text = text, None
     if issuer is None and signature is not None:
-        issuer = issuer_of(provider)
+        issuer = origin.issuer
     if issuer is not None:
         metadata[ISSUER_KEY] = issuer
     return ReasoningBlock(text=text, signature=signature, metadata=_rest(item, metadata))
 
 
-def _redacted(item: dict[str, Any], provider: str | None) -> Block | None:
+def _redacted(item: dict[str, Any], origin: Origin) -> Block | None:
     """Anthropic's redacted thinking, as LangChain keeps it: a ``non_standard`` block of the provider's own."""
     value = item.get("value")
     if set(item) != {"type", "value"} or not isinstance(value, dict) or set(value) != {"type", "data"}:
         return None
     if value["type"] != "redacted_thinking" or not isinstance(value["data"], str) or not value["data"]:
         return None
-    issuer = issuer_of(provider)
+    issuer = origin.issuer
     metadata = {} if issuer is None else {ISSUER_KEY: issuer}
     return ReasoningBlock(redacted=value["data"].encode("utf-8"), metadata=metadata)
 
 
-def _file(item: dict[str, Any], provider: str | None) -> Block:  # noqa: ARG001 - the table's signature
+def _file(item: dict[str, Any], origin: Origin) -> Block:  # noqa: ARG001 - the table's signature
     kind = item.pop("type")
     sources = [key for key in ("base64", "url", "file_id", "text") if key in item]
     if len(sources) != 1 or (sources[0] == "text" and kind != "text-plain"):
@@ -160,7 +163,7 @@ def _file(item: dict[str, Any], provider: str | None) -> Block:  # noqa: ARG001 
     return FileBlock(media_type=media_type, source=source, filename=filename, metadata=_rest(item, metadata))
 
 
-def _tool_call(item: dict[str, Any], provider: str | None) -> Block:  # noqa: ARG001 - the table's signature
+def _tool_call(item: dict[str, Any], origin: Origin) -> Block:  # noqa: ARG001 - the table's signature
     kind = item.pop("type", "tool_call")
     args = item.pop("args")
     if kind == "tool_call" and not isinstance(args, dict):
@@ -170,7 +173,7 @@ def _tool_call(item: dict[str, Any], provider: str | None) -> Block:  # noqa: AR
                          metadata=_rest(item, metadata))
 
 
-_READERS: Mapping[str, tuple[frozenset[str], Callable[[dict[str, Any], str | None], Block]]] = {
+_READERS: Mapping[str, tuple[frozenset[str], Callable[[dict[str, Any], Origin], Block]]] = {
     "text": (frozenset({"system", "user", "assistant", "tool"}), _text),
     "refusal": (frozenset({"assistant"}), _refusal),
     "reasoning": (frozenset({"assistant"}), _reasoning),
@@ -181,7 +184,7 @@ _READERS: Mapping[str, tuple[frozenset[str], Callable[[dict[str, Any], str | Non
 }
 
 
-def _translated(item: dict[str, Any], role: str, provider: str | None) -> Block | None:
+def _translated(item: dict[str, Any], role: str, origin: Origin) -> Block | None:
     """The block a provider's format (or a v0 block) becomes through LangChain's own translation to v1.
 
     Only a translation to one block with a neutral home is read; the item is kept in ``langchain/original``, to
@@ -190,8 +193,8 @@ def _translated(item: dict[str, Any], role: str, provider: str | None) -> Block 
     messages = importlib.import_module("langchain_core.messages")  # imported (and checked) by the facade
     try:
         if role == "assistant":
-            translated = messages.AIMessage(content=[item], response_metadata={"model_provider": provider}
-                                            if provider else {}).content_blocks
+            translated = messages.AIMessage(content=[item], response_metadata={"model_provider": origin.provider}
+                                            if origin.provider else {}).content_blocks
         else:
             translated = messages.HumanMessage(content=[item]).content_blocks
     except Exception:  # noqa: BLE001 - a format LangChain cannot translate stays whole
@@ -205,13 +208,13 @@ def _translated(item: dict[str, Any], role: str, provider: str | None) -> Block 
     if role not in roles:
         return None
     try:
-        read = reader(block, provider)
+        read = reader(block, origin)
     except (ValidationError, KeyError, TypeError):
         return None
     return attrs.evolve(read, metadata={**read.metadata, ORIGINAL: item})
 
 
-def _item(item: object, role: str, provider: str | None) -> Block:
+def _item(item: object, role: str, origin: Origin) -> Block:
     """The block one content item becomes in a message of ``role``: its neutral block, or itself kept whole."""
     if isinstance(item, str):
         make: Callable[[], Block] = lambda: TextBlock(text=item, metadata={PLAIN: True})  # noqa: E731
@@ -219,18 +222,18 @@ def _item(item: object, role: str, provider: str | None) -> Block:
         roles, reader = _READERS[item["type"]]
         if role not in roles:
             return _native(item)
-        make = lambda: reader(dict(item), provider)  # noqa: E731
+        make = lambda: reader(dict(item), origin)  # noqa: E731
     elif isinstance(item, dict) and role == "assistant" and item.get("type") == "non_standard":
-        return _redacted(item, provider) or _native(item)
-    elif isinstance(item, dict) and role != "system":
-        return _translated(item, role, provider) or _native(item)
+        return _redacted(item, origin) or _native(item)
+    elif isinstance(item, dict) and role != "system" and item.get("type") not in _PASSED:
+        return _translated(item, role, origin) or _native(item)
     else:
         return _native(item)
     try:
         return make()
     except (ValidationError, KeyError, TypeError):
         # a provider's block under a v1 name (Anthropic's ``image`` with a ``source``, OpenAI's ``file``)
-        translated = _translated(item, role, provider) if isinstance(item, dict) and role != "system" else None
+        translated = _translated(item, role, origin) if isinstance(item, dict) and role != "system" else None
         return translated or _native(item)
 
 
@@ -254,12 +257,12 @@ def _as_string(content: object, blocks: list[Block], metadata: dict[str, Any]) -
 read_item = _item
 
 
-def _content(content: object, role: str, provider: str | None) -> list[Block]:
+def _content(content: object, role: str, origin: Origin) -> list[Block]:
     if isinstance(content, str):
         return [TextBlock(text=content)] if content else []
     if not isinstance(content, list):
         raise fail("$.content", "expected a string or a list")
-    return [_item(item, role, provider) for item in content]
+    return [_item(item, role, origin) for item in content]
 
 
 def _calls(raw: Mapping[str, Any], blocks: list[Block], listed: bool, metadata: dict[str, Any]) -> list[Block]:
@@ -277,7 +280,7 @@ def _calls(raw: Mapping[str, Any], blocks: list[Block], listed: bool, metadata: 
             if call.get("id") in held:
                 continue
             try:
-                block = _tool_call({"type": key[:-1], **call}, None)
+                block = _tool_call({"type": key[:-1], **call}, NO_ORIGIN)
             except (ValidationError, KeyError, TypeError):
                 unmapped.append(call)
                 continue
@@ -297,8 +300,8 @@ def _message(raw: Mapping[str, Any], role: str) -> Message:
             metadata[NAMESPACE + "additional_kwargs"] = kwargs
         else:
             del metadata[NAMESPACE + "additional_kwargs"]
-    provider = model_provider(raw.get("response_metadata"))
-    blocks = _content(raw["content"], "system" if role == "developer" else role, provider)
+    origin = origin_of(raw.get("response_metadata"))
+    blocks = _content(raw["content"], "system" if role == "developer" else role, origin)
     if role == "assistant":
         blocks += _calls(raw, blocks, isinstance(raw["content"], list), metadata)
     _as_string(raw["content"], blocks, metadata)
@@ -321,7 +324,7 @@ def _tool_result(raw: Mapping[str, Any], names: Mapping[str, str]) -> ToolResult
         if raw["tool_call_id"] not in names:
             raise fail("$.name", "a ToolMessage with no name needs the tool call it answers earlier in the history")
         name, metadata[NAMESPACE + "name"] = names[raw["tool_call_id"]], None
-    content = _content(raw["content"], "tool", None)
+    content = _content(raw["content"], "tool", NO_ORIGIN)
     _as_string(raw["content"], content, metadata)
     if not all(isinstance(block, TextBlock | FileBlock | JsonBlock) for block in content):
         raise fail("$.content", "a tool message carries text, files and JSON only")

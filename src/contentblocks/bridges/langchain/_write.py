@@ -36,14 +36,15 @@ from ._fields import (
     ISSUER_EXTRA,
     NAMESPACE,
     NATIVE,
+    NO_ORIGIN,
     OUTSIDE,
     PLAIN,
     PROVIDER_EXTRA,
     REFERENCE_EXTRA,
+    Origin,
     block_kind,
     byte_offsets,
-    issuer_of,
-    model_provider,
+    origin_of,
 )
 from ._read import EMPTY, ORIGINAL, UNLISTED, read_item
 
@@ -127,23 +128,23 @@ def _finish(item: dict[str, Any], meta: _Metadata, extras: Mapping[str, Any] | N
     return item
 
 
-def _text(block: TextBlock, path: str, losses: LossRecorder, meta: _Metadata, provider: str | None) -> Any:  # noqa: ARG001 - the table's signature
+def _text(block: TextBlock, path: str, losses: LossRecorder, meta: _Metadata, origin: Origin) -> Any:  # noqa: ARG001 - the table's signature
     if meta.take(PLAIN) and not block.citations and set(block.metadata) == {PLAIN}:
         return block.text
     item: dict[str, Any] = {"type": "text", "text": block.text}
-    if (annotations := _annotations(block, meta, byte_offsets(provider))) is not None:
+    if (annotations := _annotations(block, meta, byte_offsets(origin.provider))) is not None:
         item["annotations"] = annotations
     return _finish(item, meta)
 
 
-def _refusal(block: RefusalBlock, path: str, losses: LossRecorder, meta: _Metadata, provider: str | None) -> Any:  # noqa: ARG001 - the table's signature
+def _refusal(block: RefusalBlock, path: str, losses: LossRecorder, meta: _Metadata, origin: Origin) -> Any:  # noqa: ARG001 - the table's signature
     return _finish({"type": "refusal", "refusal": block.text}, meta)
 
 
-def _reasoning(block: ReasoningBlock, path: str, losses: LossRecorder, meta: _Metadata, provider: str | None) -> Any:
+def _reasoning(block: ReasoningBlock, path: str, losses: LossRecorder, meta: _Metadata, origin: Origin) -> Any:
     issuer = meta.take(ISSUER_KEY)
     if block.redacted is not None:
-        if issuer != issuer_of(provider):
+        if issuer != origin.issuer:
             meta.taken.discard(ISSUER_KEY)  # reported: LangChain's redacted block says no issuer of its own
         try:
             data = block.redacted.decode("utf-8")
@@ -158,12 +159,12 @@ def _reasoning(block: ReasoningBlock, path: str, losses: LossRecorder, meta: _Me
     if text is not None:
         item["reasoning"] = text
     extras = {} if block.signature is None else {"signature": block.signature}
-    if issuer != (issuer_of(provider) if block.signature is not None else None):
+    if issuer != (origin.issuer if block.signature is not None else None):
         extras[ISSUER_EXTRA] = issuer
     return _finish(item, meta, extras)
 
 
-def _file(block: FileBlock, path: str, losses: LossRecorder, meta: _Metadata, provider: str | None) -> Any:  # noqa: ARG001 - the table's signature
+def _file(block: FileBlock, path: str, losses: LossRecorder, meta: _Metadata, origin: Origin) -> Any:  # noqa: ARG001 - the table's signature
     source, extras = block.source, {}
     kind = meta.take(NAMESPACE + "type") or block_kind(block.media_type)
     item: dict[str, Any] = {"type": kind}
@@ -188,7 +189,7 @@ def _file(block: FileBlock, path: str, losses: LossRecorder, meta: _Metadata, pr
     return _finish(item, meta, extras)
 
 
-def _json(block: JsonBlock, path: str, losses: LossRecorder, meta: _Metadata, provider: str | None) -> Any:  # noqa: ARG001 - the table's signature
+def _json(block: JsonBlock, path: str, losses: LossRecorder, meta: _Metadata, origin: Origin) -> Any:  # noqa: ARG001 - the table's signature
     value = thaw(block.value)
     if meta.take(NATIVE) and isinstance(value, str | dict):
         return value
@@ -197,7 +198,7 @@ def _json(block: JsonBlock, path: str, losses: LossRecorder, meta: _Metadata, pr
     return {"type": "text", "text": json.dumps(value, ensure_ascii=False)}
 
 
-_WRITERS: dict[type[Any], Callable[[Any, str, LossRecorder, _Metadata, str | None], Any]] = {
+_WRITERS: dict[type[Any], Callable[[Any, str, LossRecorder, _Metadata, Origin], Any]] = {
     TextBlock: _text,
     RefusalBlock: _refusal,
     ReasoningBlock: _reasoning,
@@ -206,12 +207,12 @@ _WRITERS: dict[type[Any], Callable[[Any, str, LossRecorder, _Metadata, str | Non
 }
 
 
-def _item(block: Block, path: str, losses: LossRecorder, provider: str | None, role: str) -> Any:
+def _item(block: Block, path: str, losses: LossRecorder, origin: Origin, role: str) -> Any:
     meta = _Metadata(block.metadata, path, losses)
     original = meta.take(ORIGINAL, ...)
-    if original is not ... and read_item(original, role, provider) == block:
+    if original is not ... and read_item(original, role, origin) == block:
         return original  # read through LangChain's translation, and not edited since: written back as it was
-    item = _WRITERS[type(block)](block, path, losses, meta, provider)
+    item = _WRITERS[type(block)](block, path, losses, meta, origin)
     meta.done("on this block")
     return item
 
@@ -253,7 +254,7 @@ def _plain(written: list[tuple[bool, Any]], listed: object) -> bool:
             and others[0]["type"] == "text" and first == 0)
 
 
-def _content(blocks: Sequence[tuple[Block, str]], meta: _Metadata, losses: LossRecorder, provider: str | None,
+def _content(blocks: Sequence[tuple[Block, str]], meta: _Metadata, losses: LossRecorder, origin: Origin,
              kwargs: dict[str, Any], role: str) -> Any:
     """The content of one message (or tool result), its tool calls put in ``kwargs``; a string where it can be."""
     listed = meta.take(CONTENT_LIST)
@@ -268,7 +269,7 @@ def _content(blocks: Sequence[tuple[Block, str]], meta: _Metadata, losses: LossR
             if entry is not None:
                 calls[f"{item['type']}s"].append(entry)
             written.append((True, (item, entry is not None, outside and entry is not None)))
-        elif not empty and (item := _item(block, path, losses, provider, role)) is not None:
+        elif not empty and (item := _item(block, path, losses, origin, role)) is not None:
             written.append((False, item))
     for key, entries in calls.items():
         kept = meta.take(NAMESPACE + key)
@@ -293,11 +294,11 @@ def _class(meta: _Metadata, role: str) -> str:
 def _message(message: Message, index: int, losses: LossRecorder) -> tuple[str, dict[str, Any]]:
     meta = _Metadata(message.metadata, f"$[{index}]", losses)
     name = _class(meta, message.role)
-    provider = model_provider(message.metadata.get(NAMESPACE + "response_metadata"))
+    origin = origin_of(message.metadata.get(NAMESPACE + "response_metadata"))
     kwargs: dict[str, Any] = {}
     blocks = [(block, block_path(index, position)) for position, block in enumerate(message.content)]
     role = "system" if message.role == "developer" else message.role
-    kwargs["content"] = _content(blocks, meta, losses, provider, kwargs, role)
+    kwargs["content"] = _content(blocks, meta, losses, origin, kwargs, role)
     meta.give_back(kwargs)
     if message.role == "developer":
         kwargs["additional_kwargs"] = {**(kwargs.get("additional_kwargs") or {}), DEVELOPER[0]: DEVELOPER[1]}
@@ -313,7 +314,7 @@ def _tool_message(block: ToolResultBlock, path: str, losses: LossRecorder) -> tu
     if block.outcome == "denied":
         losses.add(f"{path}.outcome", "LangChain has no denied outcome; written as an error", "content_degraded")
     parts = [(part, f"{path}.content[{position}]") for position, part in enumerate(block.content)]
-    kwargs["content"] = _content(parts, meta, losses, None, kwargs, "tool")
+    kwargs["content"] = _content(parts, meta, losses, NO_ORIGIN, kwargs, "tool")
     meta.give_back(kwargs)
     meta.done("on a tool result")
     return name, kwargs
