@@ -12,6 +12,8 @@ A bridge imports its framework only when called, and checks the installed versio
 ran with: importing ``contentblocks`` (or this package) imports no framework.
 
 - ``contentblocks.bridges.pydantic_ai``: pydantic-ai's ``ModelRequest`` and ``ModelResponse`` history.
+- ``contentblocks.bridges.langchain``: LangChain's ``SystemMessage``, ``HumanMessage``, ``AIMessage`` and
+  ``ToolMessage`` (and their chunks), with the v1 standard content blocks.
 """
 
 from __future__ import annotations

@@ -1,0 +1,91 @@
+"""LangChain's ``citation`` annotations and the neutral citations they say.
+
+LangChain's ``start_index`` and ``end_index`` index the text block's Python string, code points as ours, but in
+a Gemini message, whose UTF-8 byte offsets LangChain passes through. A neutral citation's reference source (not a
+URL) goes into the annotation's ``extras`` under ``contentblocks/reference``.
+
+>>> citations, exact = citations_of([{"type": "citation", "url": "https://a.example", "start_index": 0,
+...                                   "end_index": 2}], "Hi there", in_bytes=False)
+>>> citations[0].source.value, citations[0].end, exact
+('https://a.example', 2, True)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..._errors import ValidationError
+from ..._model import Citation, CitedReference, CitedUri
+from ...providers._toolkit import utf8_to_index
+from ._fields import REFERENCE_EXTRA
+
+__all__ = ["citations_of", "extras_taken"]
+
+_CITATION_KEYS = frozenset({"type", "url", "title", "start_index", "end_index", "cited_text", "extras"})
+
+
+def extras_taken(item: dict[str, Any], *keys: str) -> list[Any]:
+    """The values of ``keys`` taken out of ``item["extras"]``; the extras left stay in ``item`` (gone if emptied)."""
+    extras = item.get("extras")
+    if not isinstance(extras, dict):
+        return [None] * len(keys)
+    extras = dict(extras)
+    values = [extras.pop(key, None) for key in keys]
+    if extras or not item["extras"]:
+        item["extras"] = extras
+    else:
+        del item["extras"]
+    return values
+
+
+def _code_points(text: str, offset: object) -> tuple[Any, bool]:
+    """A UTF-8 byte offset into ``text`` as a code-point index, and whether it falls between characters."""
+    if type(offset) is not int:
+        return offset, True
+    index = utf8_to_index(text, offset)
+    return index, len(text[:index].encode("utf-8", "surrogatepass")) == offset
+
+
+def _citation(raw: object, text: str, in_bytes: bool) -> tuple[Citation | None, bool]:
+    """A neutral citation for one annotation, and whether it says all the annotation says."""
+    if not isinstance(raw, dict) or raw.get("type") != "citation":
+        return None, False
+    item = dict(raw)
+    (reference,) = extras_taken(item, REFERENCE_EXTRA)
+    exact = set(item) <= _CITATION_KEYS - {"extras"} and ("start_index" in item) == ("end_index" in item)
+    url = item.get("url")
+    try:
+        if url is not None:
+            source: Any = CitedUri(value=url)
+            exact &= reference is None
+        elif reference is not None:
+            source = CitedReference(value=reference)
+        else:
+            return None, False
+        start, end = item.get("start_index"), item.get("end_index")
+        if in_bytes:
+            (start, exact_start), (end, exact_end) = _code_points(text, start), _code_points(text, end)
+            exact &= exact_start and exact_end
+        citation = Citation(source=source, title=item.get("title"), quote=item.get("cited_text"), start=start, end=end)
+    except (ValidationError, TypeError):
+        return None, False
+    return citation, exact
+
+
+def citations_of(raw: object, text: str, in_bytes: bool) -> tuple[list[Citation], bool]:
+    """Neutral citations for LangChain's ``annotations`` on ``text``, and whether they say all the annotations say.
+
+    LangChain's ``start_index`` and ``end_index`` index the text block's Python string, code points as ours, but
+    for Gemini, whose UTF-8 byte offsets LangChain passes through (``in_bytes``).
+    """
+    if raw is None:
+        return [], True
+    if not isinstance(raw, list) or not raw:
+        return [], False
+    citations, exact = [], True
+    for annotation in raw:
+        citation, same = _citation(annotation, text, in_bytes)
+        exact &= same
+        if citation is not None:
+            citations.append(citation)
+    return citations, exact

@@ -1,0 +1,360 @@
+"""LangChain's messages (their fields, as ``model_dump()`` names them) to a conversation.
+
+Each ``HumanMessage``, ``SystemMessage`` and ``AIMessage`` (and its chunk) becomes one message; ``ToolMessage``
+objects in a row become one tool message of tool results. Content items with a neutral block map to it (text
+with its citations, refusals, reasoning, files, tool calls); a provider's format (or a v0 block) is read as what
+LangChain's own ``content_blocks`` translates it to, the item kept to be written back as it was; the others
+(``server_tool_call``, ``server_tool_result``, ``non_standard``...) are kept whole as JSON blocks flagged
+``langchain/native_block``, so that reading never drops anything. Every key a block mapping does not use is
+kept as ``langchain/<key>``.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import importlib
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import attrs
+
+from ..._conversation import Conversation
+from ..._errors import ValidationError
+from ..._model import (
+    Block,
+    BytesSource,
+    FileBlock,
+    JsonBlock,
+    Message,
+    ReasoningBlock,
+    ReferenceSource,
+    RefusalBlock,
+    TextBlock,
+    ToolCallBlock,
+    ToolResultBlock,
+    UrlSource,
+)
+from ...providers._contract import ISSUER_KEY
+from ...providers._toolkit import fail
+from ._citations import citations_of, extras_taken
+from ._fields import (
+    CLASSES,
+    CONTENT_LIST,
+    DEVELOPER,
+    ISSUER_EXTRA,
+    NAMESPACE,
+    NATIVE,
+    NO_ORIGIN,
+    OUTSIDE,
+    PLAIN,
+    PROVIDER_EXTRA,
+    Origin,
+    block_kind,
+    byte_offsets,
+    message_fields,
+    origin_of,
+)
+
+__all__ = ["EMPTY", "ORIGINAL", "UNLISTED", "read_history", "read_item"]
+
+#: On the JSON block standing for a message's empty content (``""`` or ``[]``), which no neutral block holds.
+EMPTY = "langchain/empty_content"
+#: On a block read through LangChain's translation of a provider's format: the item as it was.
+ORIGINAL = "langchain/original"
+#: The v1 blocks a translated item may become to be read as a neutral block.
+_TRANSLATED = frozenset({"text", "reasoning", "refusal", "image", "audio", "video", "file", "text-plain"})
+#: The v1 blocks LangChain passes through as they are: no translation gives them a neutral home.
+_PASSED = frozenset({"server_tool_call", "server_tool_call_chunk", "server_tool_result", "tool_call_chunk"})
+#: On a tool call in an ``AIMessage``'s content that its ``tool_calls`` (or ``invalid_tool_calls``) do not name.
+UNLISTED = "langchain/unlisted"
+_WILDCARDS = {"image": "image/*", "audio": "audio/*", "video": "video/*", "file": "application/octet-stream",
+              "text-plain": "text/plain"}
+_OUTCOMES = {"success": "succeeded", "error": "failed"}
+
+
+def _native(raw: object) -> JsonBlock:
+    return JsonBlock(value=raw, metadata={NATIVE: True})
+
+
+def _rest(item: Mapping[str, Any], metadata: dict[str, Any] | None = None) -> dict[str, Any]:
+    """``metadata`` with every key of ``item`` not yet used kept as ``langchain/<key>``."""
+    return {**(metadata or {}), **{NAMESPACE + key: value for key, value in item.items()}}
+
+
+def _text(item: dict[str, Any], origin: Origin) -> Block:
+    del item["type"]
+    text, annotations = item.pop("text"), item.pop("annotations", None)
+    citations, exact = citations_of(annotations, text, byte_offsets(origin.provider))
+    metadata = _rest(item)
+    if not exact:
+        metadata[NAMESPACE + "annotations"] = annotations
+    try:
+        return TextBlock(text=text, citations=citations, metadata=metadata)
+    except ValidationError:
+        if not citations:
+            raise
+        # a span outside the text: the annotations are kept as they are
+        return TextBlock(text=text, metadata={**metadata, NAMESPACE + "annotations": annotations})
+
+
+def _refusal(item: dict[str, Any], origin: Origin) -> Block:  # noqa: ARG001 - the table's signature
+    del item["type"]
+    return RefusalBlock(text=item.pop("refusal"), metadata=_rest(item))
+
+
+def _reasoning(item: dict[str, Any], origin: Origin) -> Block:
+    del item["type"]
+    signature, issuer = extras_taken(item, "signature", ISSUER_EXTRA)
+    text = item.pop("reasoning", None)
+    metadata: dict[str, Any] = {}
+    if text == "":
+        metadata[NAMESPACE + "reasoning"], text = text, None
+    if issuer is None and signature is not None:
+        issuer = origin.issuer
+    if issuer is not None:
+        metadata[ISSUER_KEY] = issuer
+    return ReasoningBlock(text=text, signature=signature, metadata=_rest(item, metadata))
+
+
+def _redacted(item: dict[str, Any], origin: Origin) -> Block | None:
+    """Anthropic's redacted thinking, as LangChain keeps it: a ``non_standard`` block of the provider's own."""
+    value = item.get("value")
+    if set(item) != {"type", "value"} or not isinstance(value, dict) or set(value) != {"type", "data"}:
+        return None
+    if value["type"] != "redacted_thinking" or not isinstance(value["data"], str) or not value["data"]:
+        return None
+    issuer = origin.issuer
+    metadata = {} if issuer is None else {ISSUER_KEY: issuer}
+    return ReasoningBlock(redacted=value["data"].encode("utf-8"), metadata=metadata)
+
+
+def _file(item: dict[str, Any], origin: Origin) -> Block:  # noqa: ARG001 - the table's signature
+    kind = item.pop("type")
+    sources = [key for key in ("base64", "url", "file_id", "text") if key in item]
+    if len(sources) != 1 or (sources[0] == "text" and kind != "text-plain"):
+        raise fail("$", "a file block names exactly one source")
+    filename, uploader = extras_taken(item, "filename", PROVIDER_EXTRA)
+    metadata: dict[str, Any] = {}
+    media_type = item.pop("mime_type", None)
+    if media_type is None:
+        metadata[NAMESPACE + "mime_type"], media_type = None, _WILDCARDS[kind]
+    value = item.pop(sources[0])
+    source: Any
+    if sources[0] == "base64":
+        try:
+            data = base64.b64decode(value, validate=True)
+        except (binascii.Error, TypeError, ValueError):
+            raise fail("$.base64", "not base64") from None
+        if base64.b64encode(data).decode("ascii") != value:
+            raise fail("$.base64", "not base64 as written back")
+        source = BytesSource(data=data)
+    elif sources[0] == "url":
+        source = UrlSource(url=value)
+    elif sources[0] == "file_id":
+        source = ReferenceSource(id=value, provider=uploader)
+        uploader = None
+    else:
+        source, metadata[NAMESPACE + "source"] = BytesSource(data=str(value).encode("utf-8")), "text"
+    if uploader is not None:
+        raise fail("$.extras", "a provider names an uploaded file only")
+    if kind != block_kind(media_type):
+        metadata[NAMESPACE + "type"] = kind
+    return FileBlock(media_type=media_type, source=source, filename=filename, metadata=_rest(item, metadata))
+
+
+def _tool_call(item: dict[str, Any], origin: Origin) -> Block:  # noqa: ARG001 - the table's signature
+    kind = item.pop("type", "tool_call")
+    args = item.pop("args")
+    if kind == "tool_call" and not isinstance(args, dict):
+        raise fail("$.args", "a tool call's args are an object")
+    metadata = {} if kind == "tool_call" else {NAMESPACE + "type": kind}
+    return ToolCallBlock(tool_call_id=item.pop("id"), tool_name=item.pop("name"), input=args,
+                         metadata=_rest(item, metadata))
+
+
+_READERS: Mapping[str, tuple[frozenset[str], Callable[[dict[str, Any], Origin], Block]]] = {
+    "text": (frozenset({"system", "user", "assistant", "tool"}), _text),
+    "refusal": (frozenset({"assistant"}), _refusal),
+    "reasoning": (frozenset({"assistant"}), _reasoning),
+    "tool_call": (frozenset({"assistant"}), _tool_call),
+    "invalid_tool_call": (frozenset({"assistant"}), _tool_call),
+    **{kind: (frozenset({"user", "assistant", "tool"}), _file)
+       for kind in ("image", "audio", "video", "file", "text-plain")},
+}
+
+
+def _translated(item: dict[str, Any], role: str, origin: Origin) -> Block | None:
+    """The block a provider's format (or a v0 block) becomes through LangChain's own translation to v1.
+
+    Only a translation to one block with a neutral home is read; the item is kept in ``langchain/original``, to
+    be written back as it was while the block is not edited.
+    """
+    messages = importlib.import_module("langchain_core.messages")  # imported (and checked) by the facade
+    try:
+        if role == "assistant":
+            translated = messages.AIMessage(content=[item], response_metadata={"model_provider": origin.provider}
+                                            if origin.provider else {}).content_blocks
+        else:
+            translated = messages.HumanMessage(content=[item]).content_blocks
+    except Exception:  # noqa: BLE001 - a format LangChain cannot translate stays whole
+        return None
+    if len(translated) != 1 or translated[0].get("type") not in _TRANSLATED:
+        return None
+    block = dict(translated[0])
+    if "id" not in item:
+        block.pop("id", None)  # LangChain makes one up for each translation
+    roles, reader = _READERS[block["type"]]
+    if role not in roles:
+        return None
+    try:
+        read = reader(block, origin)
+    except (ValidationError, KeyError, TypeError):
+        return None
+    return attrs.evolve(read, metadata={**read.metadata, ORIGINAL: item})
+
+
+def _item(item: object, role: str, origin: Origin) -> Block:
+    """The block one content item becomes in a message of ``role``: its neutral block, or itself kept whole."""
+    if isinstance(item, str):
+        make: Callable[[], Block] = lambda: TextBlock(text=item, metadata={PLAIN: True})  # noqa: E731
+    elif isinstance(item, dict) and "source_type" not in item and item.get("type") in _READERS:
+        roles, reader = _READERS[item["type"]]
+        if role not in roles:
+            return _native(item)
+        make = lambda: reader(dict(item), origin)  # noqa: E731
+    elif isinstance(item, dict) and role == "assistant" and item.get("type") == "non_standard":
+        return _redacted(item, origin) or _native(item)
+    elif isinstance(item, dict) and role != "system" and item.get("type") not in _PASSED:
+        return _translated(item, role, origin) or _native(item)
+    else:
+        return _native(item)
+    try:
+        return make()
+    except (ValidationError, KeyError, TypeError):
+        # a provider's block under a v1 name (Anthropic's ``image`` with a ``source``, OpenAI's ``file``)
+        translated = _translated(item, role, origin) if isinstance(item, dict) and role != "system" else None
+        return translated or _native(item)
+
+
+def _as_string(content: object, blocks: list[Block], metadata: dict[str, Any]) -> None:
+    """Flag a list ``content`` whose string form would read to the same ``blocks``.
+
+    That is: no block but calls the lists name (valid ones first), or one bare text first.
+    """
+    if not isinstance(content, list):
+        return
+    calls = [block for block in blocks if isinstance(block, ToolCallBlock)]
+    kinds = [call.metadata.get(NAMESPACE + "type", "tool_call") for call in calls]
+    if any(UNLISTED in call.metadata for call in calls) or kinds != sorted(kinds, key=lambda kind: kind != "tool_call"):
+        return  # a string content holds calls in the lists alone, ``tool_calls`` first
+    others = [block for block in blocks if not isinstance(block, ToolCallBlock)]
+    if not others or (len(others) == 1 and blocks[0] is others[0] and type(others[0]) is TextBlock
+                      and not others[0].citations and not others[0].metadata):
+        metadata[CONTENT_LIST] = True
+
+
+read_item = _item
+
+
+def _content(content: object, role: str, origin: Origin) -> list[Block]:
+    if isinstance(content, str):
+        return [TextBlock(text=content)] if content else []
+    if not isinstance(content, list):
+        raise fail("$.content", "expected a string or a list")
+    return [_item(item, role, origin) for item in content]
+
+
+def _calls(raw: Mapping[str, Any], blocks: list[Block], listed: bool, metadata: dict[str, Any]) -> list[Block]:
+    """The tool calls of ``AIMessage.tool_calls`` and ``invalid_tool_calls`` that the content does not hold."""
+    held = {block.tool_call_id for block in blocks if isinstance(block, ToolCallBlock)}
+    for position, block in enumerate(blocks):  # a call in the content that the lists do not name stays out of them
+        if isinstance(block, ToolCallBlock) and all(
+            call.get("id") != block.tool_call_id for key in ("tool_calls", "invalid_tool_calls") for call in raw[key]
+        ):
+            blocks[position] = attrs.evolve(block, metadata={**block.metadata, UNLISTED: True})
+    calls: list[Block] = []
+    for key in ("tool_calls", "invalid_tool_calls"):
+        unmapped = []
+        for call in raw.get(key) or []:
+            if call.get("id") in held:
+                continue
+            try:
+                block = _tool_call({"type": key[:-1], **call}, NO_ORIGIN)
+            except (ValidationError, KeyError, TypeError):
+                unmapped.append(call)
+                continue
+            calls.append(attrs.evolve(block, metadata={**block.metadata, OUTSIDE: True}) if listed else block)
+        if unmapped:
+            metadata[NAMESPACE + key] = unmapped
+    return calls
+
+
+def _message(raw: Mapping[str, Any], role: str) -> Message:
+    metadata = message_fields(raw)
+    kwargs = metadata.get(NAMESPACE + "additional_kwargs")
+    if role == "system" and isinstance(kwargs, dict) and kwargs.get(DEVELOPER[0]) == DEVELOPER[1]:
+        role = "developer"
+        kwargs = {key: value for key, value in kwargs.items() if key != DEVELOPER[0]}
+        if kwargs:
+            metadata[NAMESPACE + "additional_kwargs"] = kwargs
+        else:
+            del metadata[NAMESPACE + "additional_kwargs"]
+    origin = origin_of(raw.get("response_metadata"))
+    blocks = _content(raw["content"], "system" if role == "developer" else role, origin)
+    if role == "assistant":
+        blocks += _calls(raw, blocks, isinstance(raw["content"], list), metadata)
+    _as_string(raw["content"], blocks, metadata)
+    if not blocks:
+        if role in {"system", "developer"}:
+            raise fail("$.content", "a system message with no content has no neutral message")
+        metadata.pop(CONTENT_LIST, None)
+        blocks = [JsonBlock(value=raw["content"], metadata={EMPTY: True})]
+    for position, block in enumerate(blocks):
+        if role in {"system", "developer"} and not isinstance(block, TextBlock):
+            raise fail(f"$.content[{position}]", "a system message carries text only")
+    return Message(role=role, content=blocks, metadata=metadata)  # type: ignore[arg-type]
+
+
+def _tool_result(raw: Mapping[str, Any], names: Mapping[str, str]) -> ToolResultBlock:
+    metadata = message_fields(raw)
+    name = raw.get("name")
+    metadata.pop(NAMESPACE + "name", None)
+    if name is None:
+        if raw["tool_call_id"] not in names:
+            raise fail("$.name", "a ToolMessage with no name needs the tool call it answers earlier in the history")
+        name, metadata[NAMESPACE + "name"] = names[raw["tool_call_id"]], None
+    content = _content(raw["content"], "tool", NO_ORIGIN)
+    _as_string(raw["content"], content, metadata)
+    if not all(isinstance(block, TextBlock | FileBlock | JsonBlock) for block in content):
+        raise fail("$.content", "a tool message carries text, files and JSON only")
+    status = raw.get("status", "success")
+    if status not in _OUTCOMES:
+        raise fail("$.status", "expected 'success' or 'error'")
+    return ToolResultBlock(tool_call_id=raw["tool_call_id"], tool_name=name, outcome=_OUTCOMES[status],  # type: ignore[arg-type]
+                           content=content, metadata=metadata)  # type: ignore[arg-type]
+
+
+def read_history(history: list[Mapping[str, Any]]) -> Conversation:
+    """The conversation dumped LangChain messages hold; problems are reported at the history's paths."""
+    messages: list[Message] = []
+    results: list[ToolResultBlock] = []  # the ToolMessages of the current run, one tool message when it ends
+    names: dict[str, str] = {}
+    for index, raw in enumerate(history):
+        try:
+            if raw.get("type") not in CLASSES:
+                raise fail("$.type", f"LangChain's {raw.get('type')!r} messages have no neutral message")
+            role = CLASSES[raw["type"]][1]
+            if role == "tool":
+                results.append(_tool_result(raw, names))
+                continue
+            if results:
+                messages.append(Message(role="tool", content=results))
+                results = []
+            messages.append(_message(raw, role))
+            names.update((call.tool_call_id, call.tool_name) for call in messages[-1].tool_calls())
+        except ValidationError as e:
+            raise ValidationError([(f"$[{index}]{path[1:]}", message) for path, message in e.errors]) from None
+    if results:
+        messages.append(Message(role="tool", content=results))
+    return Conversation(messages=messages)

@@ -1,0 +1,336 @@
+"""A conversation to LangChain's messages, as ``(class name, keyword arguments)`` the facade builds them from.
+
+Each system, developer, user and assistant message is one message; each tool result one ``ToolMessage``. Content
+is a string where one plain text (or nothing) says it all, else a list of LangChain's v1 standard content blocks.
+Every field with no place in LangChain is a loss recorded in ``losses``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from ..._json import thaw
+from ..._model import (
+    Block,
+    BytesSource,
+    CitedUri,
+    FileBlock,
+    JsonBlock,
+    Message,
+    ReasoningBlock,
+    ReferenceSource,
+    RefusalBlock,
+    TextBlock,
+    ToolCallBlock,
+    ToolResultBlock,
+)
+from ...providers._contract import ISSUER_KEY, LossRecorder
+from ...providers._toolkit import b64encode, block_path, key_path
+from ._citations import citations_of
+from ._fields import (
+    CLASSES,
+    CONTENT_LIST,
+    DEVELOPER,
+    ISSUER_EXTRA,
+    NAMESPACE,
+    NATIVE,
+    NO_ORIGIN,
+    OUTSIDE,
+    PLAIN,
+    PROVIDER_EXTRA,
+    REFERENCE_EXTRA,
+    Origin,
+    block_kind,
+    byte_offsets,
+    origin_of,
+)
+from ._read import EMPTY, ORIGINAL, UNLISTED, read_item
+
+__all__ = ["write_history"]
+
+_STATUS = {"succeeded": "success", "failed": "error", "denied": "error"}
+_DEFAULT_CLASS = {"system": "SystemMessage", "developer": "SystemMessage", "user": "HumanMessage",
+                  "assistant": "AIMessage", "tool": "ToolMessage"}
+
+
+class _Metadata:
+    """One block's or message's metadata, handed out key by key; what nobody took is reported as not sent."""
+
+    __slots__ = ("losses", "path", "taken", "values")
+
+    def __init__(self, metadata: Mapping[str, Any], path: str, losses: LossRecorder) -> None:
+        self.values, self.path, self.losses = metadata, path, losses
+        self.taken: set[str] = set()
+
+    def take(self, key: str, default: Any = None) -> Any:
+        if key not in self.values:
+            return default
+        self.taken.add(key)
+        return thaw(self.values[key])
+
+    def give_back(self, target: dict[str, Any]) -> None:
+        """Put the ``langchain/`` keys not taken yet into ``target`` as LangChain's fields.
+
+        A key naming a field the conversation itself writes there is left for ``done`` to report.
+        """
+        for key in self.values:
+            field = key.removeprefix(NAMESPACE)
+            if key.startswith(NAMESPACE) and key not in self.taken and field not in target:
+                target[field] = self.take(key)
+
+    def drop(self) -> None:
+        """Everything is reported with the block it belongs to."""
+        self.taken.update(self.values)
+
+    def done(self, where: str) -> None:
+        for key in self.values:
+            if key not in self.taken:
+                self.losses.add(key_path(self.path, key), f"LangChain has no place for this key {where}",
+                                "metadata_not_sent")
+
+
+def _annotations(block: TextBlock, meta: _Metadata, in_bytes: bool) -> list[dict[str, Any]] | None:
+    kept = meta.take(NAMESPACE + "annotations", ...)
+    if kept is not ... and citations_of(kept, block.text, in_bytes)[0] == list(block.citations):
+        return kept  # type: ignore[no-any-return]
+    meta.taken.discard(NAMESPACE + "annotations")  # edited since it was read (or never read)
+    written = []
+    for citation in block.citations:
+        item: dict[str, Any] = {"type": "citation"}
+        if isinstance(citation.source, CitedUri):
+            item["url"] = citation.source.value
+        else:
+            item["extras"] = {REFERENCE_EXTRA: citation.source.value}
+        if citation.title is not None:
+            item["title"] = citation.title
+        if citation.start is not None and citation.end is not None:
+            start, end = citation.start, citation.end
+            if in_bytes:
+                start, end = (len(block.text[:at].encode("utf-8", "surrogatepass")) for at in (start, end))
+            item.update(start_index=start, end_index=end)
+        if citation.quote is not None:
+            item["cited_text"] = citation.quote
+        written.append(item)
+    return written or None
+
+
+def _finish(item: dict[str, Any], meta: _Metadata, extras: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """``item`` with ``extras`` merged into the kept ones, and every other kept key given back."""
+    kept = meta.take(NAMESPACE + "extras")
+    merged = {**(kept if isinstance(kept, dict) else {}), **(extras or {})}
+    if merged or isinstance(kept, dict):
+        item["extras"] = merged
+    elif kept is not None:
+        item["extras"] = kept
+    meta.give_back(item)
+    return item
+
+
+def _text(block: TextBlock, path: str, losses: LossRecorder, meta: _Metadata, origin: Origin) -> Any:  # noqa: ARG001 - the table's signature
+    if meta.take(PLAIN) and not block.citations and set(block.metadata) == {PLAIN}:
+        return block.text
+    item: dict[str, Any] = {"type": "text", "text": block.text}
+    if (annotations := _annotations(block, meta, byte_offsets(origin.provider))) is not None:
+        item["annotations"] = annotations
+    return _finish(item, meta)
+
+
+def _refusal(block: RefusalBlock, path: str, losses: LossRecorder, meta: _Metadata, origin: Origin) -> Any:  # noqa: ARG001 - the table's signature
+    return _finish({"type": "refusal", "refusal": block.text}, meta)
+
+
+def _reasoning(block: ReasoningBlock, path: str, losses: LossRecorder, meta: _Metadata, origin: Origin) -> Any:
+    issuer = meta.take(ISSUER_KEY)
+    if block.redacted is not None:
+        if issuer != origin.issuer:
+            meta.taken.discard(ISSUER_KEY)  # reported: LangChain's redacted block says no issuer of its own
+        try:
+            data = block.redacted.decode("utf-8")
+        except UnicodeDecodeError:
+            losses.add(path, "LangChain holds redacted reasoning as text; these bytes are not UTF-8",
+                       "content_dropped")
+            meta.drop()
+            return None
+        return {"type": "non_standard", "value": {"type": "redacted_thinking", "data": data}}
+    item: dict[str, Any] = {"type": "reasoning"}
+    text = block.text if block.text is not None else meta.take(NAMESPACE + "reasoning")
+    if text is not None:
+        item["reasoning"] = text
+    extras = {} if block.signature is None else {"signature": block.signature}
+    if issuer != (origin.issuer if block.signature is not None else None):
+        extras[ISSUER_EXTRA] = issuer
+    return _finish(item, meta, extras)
+
+
+def _file(block: FileBlock, path: str, losses: LossRecorder, meta: _Metadata, origin: Origin) -> Any:  # noqa: ARG001 - the table's signature
+    source, extras = block.source, {}
+    kind = meta.take(NAMESPACE + "type") or block_kind(block.media_type)
+    item: dict[str, Any] = {"type": kind}
+    if meta.take(NAMESPACE + "mime_type", block.media_type) is not None:
+        item["mime_type"] = block.media_type
+    if isinstance(source, BytesSource):
+        if meta.take(NAMESPACE + "source") == "text" and kind == "text-plain":
+            try:
+                item["text"] = source.data.decode("utf-8")
+            except UnicodeDecodeError:
+                item["base64"] = b64encode(source.data)
+        else:
+            item["base64"] = b64encode(source.data)
+    elif isinstance(source, ReferenceSource):
+        item["file_id"] = source.id
+        if source.provider is not None:
+            extras[PROVIDER_EXTRA] = source.provider
+    else:
+        item["url"] = source.url
+    if block.filename is not None:
+        extras["filename"] = block.filename
+    return _finish(item, meta, extras)
+
+
+def _json(block: JsonBlock, path: str, losses: LossRecorder, meta: _Metadata, origin: Origin) -> Any:  # noqa: ARG001 - the table's signature
+    value = thaw(block.value)
+    if meta.take(NATIVE) and isinstance(value, str | dict):
+        return value
+    meta.taken.discard(NATIVE)
+    losses.add(path, "LangChain has no JSON content block; written as its JSON text", "content_degraded")
+    return {"type": "text", "text": json.dumps(value, ensure_ascii=False)}
+
+
+_WRITERS: dict[type[Any], Callable[[Any, str, LossRecorder, _Metadata, Origin], Any]] = {
+    TextBlock: _text,
+    RefusalBlock: _refusal,
+    ReasoningBlock: _reasoning,
+    FileBlock: _file,
+    JsonBlock: _json,
+}
+
+
+def _item(block: Block, path: str, losses: LossRecorder, origin: Origin, role: str) -> Any:
+    meta = _Metadata(block.metadata, path, losses)
+    original = meta.take(ORIGINAL, ...)
+    if original is not ... and read_item(original, role, origin) == block:
+        return original  # read through LangChain's translation, and not edited since: written back as it was
+    item = _WRITERS[type(block)](block, path, losses, meta, origin)
+    meta.done("on this block")
+    return item
+
+
+def _call(block: ToolCallBlock, path: str, losses: LossRecorder) -> tuple[dict[str, Any], dict[str, Any] | None, bool]:
+    """A tool call as a content block, its entry in ``tool_calls`` (or ``invalid_tool_calls``), and list-only."""
+    meta = _Metadata(block.metadata, path, losses)
+    outside = bool(meta.take(OUTSIDE))
+    unlisted = bool(meta.take(UNLISTED))
+    value = thaw(block.input)
+    if meta.take(NAMESPACE + "type") == "invalid_tool_call":
+        args = value if value is None or isinstance(value, str) else json.dumps(value)
+        entry = {"type": "invalid_tool_call", "id": block.tool_call_id, "name": block.tool_name, "args": args,
+                 "error": meta.take(NAMESPACE + "error")}
+    elif isinstance(value, dict):
+        entry = {"type": "tool_call", "id": block.tool_call_id, "name": block.tool_name, "args": value}
+    else:
+        losses.add(f"{path}.input", "LangChain's tool calls take an object; written as an invalid tool call "
+                   "with its JSON text", "content_degraded")
+        entry = {"type": "invalid_tool_call", "id": block.tool_call_id, "name": block.tool_name,
+                 "args": json.dumps(value), "error": None}
+    listed = None if unlisted else {key: value for key, value in entry.items() if key != "type"}
+    item = _finish(dict(entry), meta)
+    meta.done("on a tool call")
+    return item, listed, outside
+
+
+def _plain(written: list[tuple[bool, Any]], listed: object) -> bool:
+    """Whether a string says what the written items say: no item but list-only calls, or one bare text first."""
+    others = [item for call, item in written if not call]
+    kinds = [item[0]["type"] for call, item in written if call]
+    if (listed or not all(item[1] for call, item in written if call)
+            or kinds != sorted(kinds, key=lambda kind: kind != "tool_call")):
+        return False  # a list content kept as one, a call only the content holds, or calls the lists reorder
+    if not others:
+        return True
+    first = next(position for position, (call, _) in enumerate(written) if not call)
+    return (len(others) == 1 and isinstance(others[0], dict) and others[0].keys() == {"type", "text"}
+            and others[0]["type"] == "text" and first == 0)
+
+
+def _content(blocks: Sequence[tuple[Block, str]], meta: _Metadata, losses: LossRecorder, origin: Origin,
+             kwargs: dict[str, Any], role: str) -> Any:
+    """The content of one message (or tool result), its tool calls put in ``kwargs``; a string where it can be."""
+    listed = meta.take(CONTENT_LIST)
+    others = [block for block, _ in blocks if not isinstance(block, ToolCallBlock)]
+    empty = len(others) == 1 and isinstance(others[0], JsonBlock) and EMPTY in others[0].metadata
+    calls: dict[str, list[dict[str, Any]]] = {"tool_calls": [], "invalid_tool_calls": []}
+    # each item: (is a call, the call's (content block, in a list, in a list only) or the block's item)
+    written: list[tuple[bool, Any]] = []
+    for block, path in blocks:
+        if isinstance(block, ToolCallBlock):
+            item, entry, outside = _call(block, path, losses)
+            if entry is not None:
+                calls[f"{item['type']}s"].append(entry)
+            written.append((True, (item, entry is not None, outside and entry is not None)))
+        elif not empty and (item := _item(block, path, losses, origin, role)) is not None:
+            written.append((False, item))
+    for key, entries in calls.items():
+        kept = meta.take(NAMESPACE + key)
+        if every := entries + (kept if isinstance(kept, list) else []):
+            kwargs[key] = every
+    if empty:
+        value = thaw(others[0].value)  # type: ignore[union-attr]
+        return value if value in ("", []) else ""
+    if _plain(written, listed):
+        return next((item["text"] for call, item in written if not call), "")
+    return [item[0] if call else item for call, item in written if not (call and item[2])]
+
+
+def _class(meta: _Metadata, role: str) -> str:
+    kept = meta.take(NAMESPACE + "type")
+    if kept in CLASSES and CLASSES[kept][1] == ("system" if role == "developer" else role):
+        return CLASSES[kept][0]
+    meta.taken.discard(NAMESPACE + "type")  # reported: no class of this role
+    return _DEFAULT_CLASS[role]
+
+
+def _message(message: Message, index: int, losses: LossRecorder) -> tuple[str, dict[str, Any]]:
+    meta = _Metadata(message.metadata, f"$[{index}]", losses)
+    name = _class(meta, message.role)
+    origin = origin_of(message.metadata.get(NAMESPACE + "response_metadata"))
+    kwargs: dict[str, Any] = {}
+    blocks = [(block, block_path(index, position)) for position, block in enumerate(message.content)]
+    role = "system" if message.role == "developer" else message.role
+    kwargs["content"] = _content(blocks, meta, losses, origin, kwargs, role)
+    meta.give_back(kwargs)
+    if message.role == "developer":
+        kwargs["additional_kwargs"] = {**(kwargs.get("additional_kwargs") or {}), DEVELOPER[0]: DEVELOPER[1]}
+    meta.done("on a message")
+    return name, kwargs
+
+
+def _tool_message(block: ToolResultBlock, path: str, losses: LossRecorder) -> tuple[str, dict[str, Any]]:
+    meta = _Metadata(block.metadata, path, losses)
+    name = _class(meta, "tool")
+    kwargs: dict[str, Any] = {"tool_call_id": block.tool_call_id, "status": _STATUS[block.outcome]}
+    kwargs["name"] = block.tool_name if meta.take(NAMESPACE + "name", ...) is ... else None
+    if block.outcome == "denied":
+        losses.add(f"{path}.outcome", "LangChain has no denied outcome; written as an error", "content_degraded")
+    parts = [(part, f"{path}.content[{position}]") for position, part in enumerate(block.content)]
+    kwargs["content"] = _content(parts, meta, losses, NO_ORIGIN, kwargs, "tool")
+    meta.give_back(kwargs)
+    meta.done("on a tool result")
+    return name, kwargs
+
+
+def write_history(messages: list[Message], losses: LossRecorder) -> list[tuple[str, str, dict[str, Any]]]:
+    """The LangChain messages carrying ``messages``: each as its path in them, its class name and arguments."""
+    history: list[tuple[str, str, dict[str, Any]]] = []
+    for index, message in enumerate(messages):
+        if message.role != "tool":
+            history.append((f"$[{index}]", *_message(message, index, losses)))
+            continue
+        meta = _Metadata(message.metadata, f"$[{index}]", losses)
+        for position, block in enumerate(message.content):
+            if isinstance(block, ToolResultBlock):
+                path = block_path(index, position)
+                history.append((path, *_tool_message(block, path, losses)))
+        meta.done("on a tool message (LangChain keeps fields per ToolMessage)")
+    return history
