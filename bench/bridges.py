@@ -7,7 +7,8 @@
 The history is the first N messages of the benchmark corpus (``bench/corpus.py``: text with citations,
 reasoning with signatures, tool calls and results, inline images, metadata), written into the framework's own
 messages by the bridge's ``to_messages`` and stored as the framework stores them (pydantic-ai:
-``ModelMessagesTypeAdapter.dump_json``). Each repeat times, on the process's CPU clock with garbage
+``ModelMessagesTypeAdapter.dump_json``; LangChain: ``json.dumps(messages_to_dict(...))``, loaded by
+``messages_from_dict(json.loads(text))``). Each repeat times, on the process's CPU clock with garbage
 collection off and in an order that rotates from one repeat to the next: the framework's own load of that
 JSON (its baseline), ``from_messages`` of the framework's objects, and ``to_messages`` of the conversation.
 Reported are the medians of the times and of the per-repeat ratios to the baseline. The issue's target: a
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import json
 import statistics
 import sys
 import time
@@ -51,7 +53,15 @@ def _pydantic_ai() -> Framework:
                      ModelMessagesTypeAdapter.validate_json)  # fmt: skip
 
 
-FRAMEWORKS: dict[str, Callable[[], Framework]] = {"pydantic-ai": _pydantic_ai}
+def _langchain() -> Framework:
+    # a benchmark peer: LangChain stores a chat history as messages_to_dict's JSON
+    from langchain_core.messages import messages_from_dict, messages_to_dict  # noqa: PLC0415
+
+    return Framework("langchain-core", "langchain", lambda messages: json.dumps(messages_to_dict(messages)).encode(),
+                     lambda text: messages_from_dict(json.loads(text)))  # fmt: skip
+
+
+FRAMEWORKS: dict[str, Callable[[], Framework]] = {"langchain-core": _langchain, "pydantic-ai": _pydantic_ai}
 
 
 def history(messages: int) -> cb.Conversation:
