@@ -331,11 +331,63 @@ def _unmarked(raw: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return raw
 
 
+_RESULT_PART = re.compile(r"^\$\[(\d+)\]\.content\[(\d+)\]\.content\[\d+\]$")
+
+
+def _text_of(part: dict[str, Any]) -> str:
+    return part["text"] if part["type"] == "text" else json.dumps(part["value"])
+
+
+def _degrade(raw: list[Any], loss: cb.providers.Loss, node: Any, key: Any, marks: dict[str, set[int]]) -> None:
+    """Record or apply what a ``content_degraded`` loss says comes back."""
+    reason, result = loss.reason, _RESULT_PART.match(loss.path)
+    owner = raw[int(result[1])]["content"][int(result[2])] if result else None
+    if "refusal" in reason or "JSON string" in reason:
+        node[key] = {"type": "text", "text": node[key]["text" if "refusal" in reason else "value"]}
+    elif "system message is one text" in reason:
+        marks["system"].add(id(node[key]))
+    elif "one array" in reason:
+        marks["array"].add(id(owner))
+    elif owner is not None and owner["outcome"] != "succeeded":  # an error's or a denial's one text
+        marks["joined"].add(id(owner))
+    else:  # JSON in a message or a content output: its JSON text
+        node[key] = {"type": "text", "text": json.dumps(node[key]["value"])}
+
+
+def _result_content(block: dict[str, Any], dropped: set[int], marks: dict[str, set[int]]) -> list[Any]:
+    parts = [part for part in block["content"] if id(part) not in dropped]
+    kept = [part for part in parts if part["type"] != "file"]
+    if id(block) in marks["joined"]:
+        text = "\n".join(_text_of(part) for part in kept)
+        return [{"type": "text", "text": text}] if text else []
+    if id(block) in marks["array"]:
+        return [{"type": "json", "value": [part.get("text", part.get("value")) for part in kept]}]
+    return parts
+
+
+def _placed(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Messages as the UI form reads them back: each step's results in a tool message right after it."""
+    results = {block["tool_call_id"]: block for m in messages if m["role"] == "tool" for block in m["content"]}
+    out = []
+    for message in messages:
+        if message["role"] == "tool":
+            continue
+        out.append(message)
+        if message["role"] == "assistant":
+            ids = [block["tool_call_id"] for block in message["content"] if block["type"] == "tool_call"]
+            if answered := [results[i] for i in ids if i in results]:
+                out.append({"role": "tool", "content": answered})
+    return out
+
+
 def _expected(conversation: cb.Conversation, losses: tuple[cb.providers.Loss, ...], form: str) -> list[Any]:
-    """``conversation`` as each loss says it comes back (a result's parts an output as one JSON part...)."""
+    """``conversation`` as each loss says it comes back (JSON as its text, an error's parts joined...)."""
     raw = cb.unstructure(conversation)
     dropped: set[int] = set()
+    marks: dict[str, set[int]] = {"system": set(), "array": set(), "joined": set()}
     for loss in sorted(losses, key=lambda loss: loss.kind != "metadata_not_sent"):  # keys before their blocks
+        if loss.kind == "order_changed":
+            continue
         node, key = _locate(raw, loss.path)
         if loss.kind == "metadata_not_sent" or key in {"citations", "filename", "signature", "redacted"}:
             del node[key]
@@ -348,24 +400,25 @@ def _expected(conversation: cb.Conversation, losses: tuple[cb.providers.Loss, ..
             dropped.add(id(node[key]))
         elif key == "role":
             node[key] = "system"
-        elif loss.kind == "content_degraded" and node[key]["type"] == "refusal":
-            node[key] = {"type": "text", "text": node[key]["text"]}
-    out = []
-    for message in raw:
-        message["content"] = [block for block in message["content"] if id(block) not in dropped]
-        for block in message["content"]:
-            if block["type"] == "tool_result":
-                block["content"] = [part for part in block["content"] if id(part) not in dropped]
-        if message["content"]:
-            out.append(message)
-    del form
-    return out
+        else:
+            _degrade(raw, loss, node, key, marks)
+    out = [{**message, "content": content} for message in raw if (content := _kept(message, dropped, marks))]
+    return _placed(out) if form == "ui" else out
 
 
-def _degrading(losses: tuple[cb.providers.Loss, ...]) -> bool:
-    """Whether a loss changes the form of content (JSON as text, joined texts, order), checked apart."""
-    return any(loss.kind in {"content_degraded", "order_changed"} and not loss.path.endswith(".role")
-               and "refusal" not in loss.reason for loss in losses)
+def _kept(message: dict[str, Any], dropped: set[int], marks: dict[str, set[int]]) -> list[Any]:
+    """A message's blocks that come back: none dropped, a system message's joined, results as they read back."""
+    content: list[Any] = []
+    for block in message["content"]:
+        if id(block) in dropped:
+            continue
+        if block["type"] == "tool_result":
+            block["content"] = _result_content(block, dropped, marks)
+        if id(block) in marks["system"]:
+            content[-1]["text"] += "\n" + block["text"]
+        else:
+            content.append(block)
+    return content
 
 
 @settings(max_examples=150)
@@ -374,8 +427,7 @@ def test_our_conversation_comes_back_from_model_messages_as_the_losses_say(conve
     result = bridge.to_model_messages(conversation)
     json.dumps(result.payload)
     back = bridge.from_model_messages(result.payload)
-    if not _degrading(result.losses):
-        assert _unmarked(cb.unstructure(back)) == _expected(conversation, result.losses, "model")
+    assert _unmarked(cb.unstructure(back)) == _expected(conversation, result.losses, "model")
     assert bridge.to_model_messages(back).payload == result.payload
 
 
@@ -385,8 +437,7 @@ def test_our_conversation_comes_back_from_ui_messages_as_the_losses_say(conversa
     result = bridge.to_ui_messages(conversation)
     json.dumps(result.payload)
     back = bridge.from_ui_messages(result.payload)
-    if not _degrading(result.losses):
-        assert _unmarked(cb.unstructure(back)) == _expected(conversation, result.losses, "ui")
+    assert _unmarked(cb.unstructure(back)) == _expected(conversation, result.losses, "ui")
     assert bridge.to_ui_messages(back).payload == result.payload
 
 

@@ -144,11 +144,15 @@ def _output(block: ToolResultBlock, path: str, losses: LossRecorder, kind: str, 
             reason = ""
         return {"type": kind} if reason is None else {"type": kind, "reason": reason}
     if kind in {"json", "error-json"}:
+        Meta(content[0].metadata, f"{path}.content[0]", losses).done("in a tool output")
         return {"type": kind, "value": thaw(content[0].value)}  # type: ignore[union-attr]
     if kind in {"text", "error-text"}:
         return {"type": kind, "value": result_text(block, path, losses, "this output") or ""}
     items = [_item(part, f"{path}.content[{index}]", losses) for index, part in enumerate(content)]
-    return {"type": "content", "value": [item for item in items if item is not None]}
+    written = [item for item in items if item is not None]
+    if content and not written:  # every part is reported dropped: an empty text reads back as no content
+        return {"type": "text", "value": ""}
+    return {"type": "content", "value": written}
 
 
 def _result(block: ToolResultBlock, path: str, losses: LossRecorder) -> dict[str, Any]:

@@ -152,6 +152,9 @@ def _succeeded(block: ToolResultBlock, path: str, losses: LossRecorder) -> dict[
     if not items:
         return {}
     if len(block.content) == 1:
+        if isinstance(block.content[0], JsonBlock) and isinstance(items[0], str) and items[0]:
+            losses.add(f"{path}.content[0]", "the SDK's tool output holds a JSON string as a string; read back as "
+                       "text", "content_degraded")
         return {"output": items[0]}
     for index, part in enumerate(block.content):
         if not isinstance(part, FileBlock):
