@@ -14,6 +14,9 @@ to ``generateText`` (``ModelMessage``). Its shapes follow the SDK's own validato
 - sources (which carry no span), approval requests and provider-run results are kept as JSON blocks flagged
   ``vercel_ai/native_part``, written back as they were.
 
+``from_messages`` and ``to_messages``, the verbs every bridge has, are the ``UIMessage`` pair: the form a front
+end posts and a server stores.
+
 The JSON comes from a browser: every value is checked, and what is not the SDK's shape is a ``ValidationError``
 with its path, never another exception.
 
@@ -39,7 +42,15 @@ from ._model_write import write_model
 from ._ui_read import read_ui
 from ._ui_write import write_ui
 
-__all__ = ["SDK_VERSION", "from_model_messages", "from_ui_messages", "to_model_messages", "to_ui_messages"]
+__all__ = [
+    "SDK_VERSION",
+    "from_messages",
+    "from_model_messages",
+    "from_ui_messages",
+    "to_messages",
+    "to_model_messages",
+    "to_ui_messages",
+]
 
 #: The AI SDK release whose published types the bridge's shapes follow (its tests build payloads as these do).
 SDK_VERSION = "6.0"
@@ -142,3 +153,8 @@ def to_model_messages(
         conversation = Conversation(messages=conversation)
     losses = LossRecorder()
     return losses.finish(write_model(conversation, losses), strict=raising)
+
+
+#: The verbs every bridge has (``contentblocks.bridges``): here the ``UIMessage`` form, the one a front end posts.
+from_messages = from_ui_messages
+to_messages = to_ui_messages
