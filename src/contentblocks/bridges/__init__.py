@@ -12,9 +12,10 @@ A bridge imports its framework only when called, and checks the installed versio
 ran with: importing ``contentblocks`` (or this package) imports no framework.
 
 - ``contentblocks.bridges.pydantic_ai``: pydantic-ai's ``ModelRequest`` and ``ModelResponse`` history.
-- ``contentblocks.bridges.vercel_ai``: the Vercel AI SDK's ``UIMessage`` and ``ModelMessage`` JSON (the SDK has no
-  Python package, so the verbs are ``from_ui_messages``/``to_ui_messages`` and ``from_model_messages``/
-  ``to_model_messages``, and there is no version to check).
+- ``contentblocks.bridges.vercel_ai``: the Vercel AI SDK's ``UIMessage`` and ``ModelMessage`` JSON
+  (``from_messages``/``to_messages`` are its ``UIMessage`` pair, ``from_ui_messages``/``to_ui_messages``;
+  ``from_model_messages``/``to_model_messages`` the other form). The SDK has no Python package: nothing to import,
+  no version to check.
 """
 
 from __future__ import annotations
