@@ -8,7 +8,8 @@ The history is the first N messages of the benchmark corpus (``bench/corpus.py``
 reasoning with signatures, tool calls and results, inline images, metadata), written into the framework's own
 messages by the bridge's ``to_messages`` and stored as the framework stores them (pydantic-ai:
 ``ModelMessagesTypeAdapter.dump_json``; LangChain: ``json.dumps(messages_to_dict(...))``, loaded by
-``messages_from_dict(json.loads(text))``). Each repeat times, on the process's CPU clock with garbage
+``messages_from_dict(json.loads(text))``; the Vercel AI SDK, which has no Python package: its ``UIMessage`` list
+as JSON text, whose baseline load is ``json.loads``). Each repeat times, on the process's CPU clock with garbage
 collection off and in an order that rotates from one repeat to the next: the framework's own load of that
 JSON (its baseline), ``from_messages`` of the framework's objects, and ``to_messages`` of the conversation.
 Reported are the medians of the times and of the per-repeat ratios to the baseline. The issue's target: a
@@ -61,7 +62,14 @@ def _langchain() -> Framework:
                      lambda text: messages_from_dict(json.loads(text)))  # fmt: skip
 
 
-FRAMEWORKS: dict[str, Callable[[], Framework]] = {"langchain-core": _langchain, "pydantic-ai": _pydantic_ai}
+def _vercel_ai() -> Framework:
+    # the SDK has no Python loader: its baseline is parsing the stored JSON
+    return Framework("vercel-ai", "vercel_ai", lambda messages: json.dumps(messages).encode(), json.loads)
+
+
+FRAMEWORKS: dict[str, Callable[[], Framework]] = {
+    "langchain-core": _langchain, "pydantic-ai": _pydantic_ai, "vercel-ai": _vercel_ai
+}  # fmt: skip
 
 
 def history(messages: int) -> cb.Conversation:

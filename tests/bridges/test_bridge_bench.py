@@ -23,10 +23,11 @@ def test_quick_run_renders_between_its_markers(tmp_path: Path) -> None:
                           capture_output=True, text=True, timeout=300, check=False)  # fmt: skip
     assert done.returncode == 0, done.stderr
     rows = [line.split(" | ")[0] for line in page.read_text("utf-8").splitlines() if " | 200 | " in line]
-    assert rows == ["| langchain-core", "| pydantic-ai"]
+    assert rows == ["| langchain-core", "| pydantic-ai", "| vercel-ai"]
     assert "stale" not in page.read_text("utf-8")
     assert page.read_text("utf-8").endswith("<!-- bridge-benchmark:end -->\n\nkept\n")
     verdicts = [line for line in done.stdout.splitlines() if line.startswith(("PASS", "FAIL"))]
+    frameworks = ("langchain-core", "pydantic-ai", "vercel-ai")
     assert [v.split()[1:3] for v in verdicts] == [
-        [framework, op] for framework in ("langchain-core", "pydantic-ai") for op in ("from_messages", "to_messages")
+        [framework, op] for framework in frameworks for op in ("from_messages", "to_messages")
     ]

@@ -14,6 +14,10 @@ ran with: importing ``contentblocks`` (or this package) imports no framework.
 - ``contentblocks.bridges.pydantic_ai``: pydantic-ai's ``ModelRequest`` and ``ModelResponse`` history.
 - ``contentblocks.bridges.langchain``: LangChain's ``SystemMessage``, ``HumanMessage``, ``AIMessage`` and
   ``ToolMessage`` (and their chunks), with the v1 standard content blocks.
+- ``contentblocks.bridges.vercel_ai``: the Vercel AI SDK's ``UIMessage`` and ``ModelMessage`` JSON
+  (``from_messages``/``to_messages`` are its ``UIMessage`` pair, ``from_ui_messages``/``to_ui_messages``;
+  ``from_model_messages``/``to_model_messages`` the other form). The SDK has no Python package: nothing to import,
+  no version to check.
 """
 
 from __future__ import annotations

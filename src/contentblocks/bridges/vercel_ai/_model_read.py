@@ -1,0 +1,213 @@
+"""The SDK's ``ModelMessage`` JSON (what ``convertToModelMessages`` returns, ``generateText`` takes) to a conversation.
+
+Each ``ModelMessage`` is one message of the same role. A part with no neutral block (a provider-run tool result in
+an assistant message, an approval request) is kept whole as a JSON block flagged ``vercel_ai/native_part``; the
+approval responses of a tool message, which no neutral block holds, are kept in its metadata.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from ..._conversation import Conversation
+from ..._errors import ValidationError
+from ..._model import Block, JsonBlock, Message, Outcome, TextBlock, ToolCallBlock, ToolResultBlock
+from ._values import NAMESPACE, Part, fail, file_block, kept, native, reasoning_block, rebased
+
+__all__ = ["AFTER", "APPROVALS", "AS_STRING", "EMPTY_REASON", "OUTPUT", "default_output", "read_model"]
+
+#: On a message whose ``content`` was a string rather than an array of parts.
+AS_STRING = "vercel_ai/content_string"
+#: On a tool result: the output ``type`` when it is not the one the writer picks for the result's content.
+OUTPUT = "vercel_ai/output"
+#: On a denied tool result: its reason was the empty string (rather than absent).
+EMPTY_REASON = "vercel_ai/empty_reason"
+#: On a tool message: its ``tool-approval-response`` parts, with their positions among the results.
+APPROVALS = "vercel_ai/approval_responses"
+#: On a message: the approval-only tool messages that followed it (each its list of ``[position, part]``).
+AFTER = "vercel_ai/approvals_after"
+_ROLES = ("system", "user", "assistant", "tool")
+_FILE_ITEMS = {"file-data": None, "image-data": None, "media": None, "file-url": "application/octet-stream",
+               "image-url": "image/*"}
+
+
+def default_output(outcome: str, content: tuple[Block, ...] | list[Block]) -> str:
+    """The output ``type`` the writer gives a result of ``outcome`` holding ``content``."""
+    if outcome == "denied":
+        return "execution-denied"
+    single = content[0] if len(content) == 1 else None
+    if outcome == "failed":
+        return "error-json" if isinstance(single, JsonBlock) else "error-text"
+    if isinstance(single, JsonBlock):
+        return "json"
+    return "text" if not content or isinstance(single, TextBlock) else "content"
+
+
+def _options(part: Part) -> dict[str, Any]:
+    provider = part.object("providerOptions")
+    return {} if provider is None else {NAMESPACE + "providerOptions": provider}
+
+
+def _text(part: Part) -> Block:
+    return TextBlock(text=part.string("text"), metadata={**_options(part), **part.rest()})
+
+
+def _file(part: Part) -> Block:
+    image = part.raw["type"] == "image"
+    data = part.string("image" if image else "data")
+    media_type = part.string("mediaType", optional=image)
+    metadata = _options(part)
+    if image:
+        metadata[NAMESPACE + "part"] = "image"
+        if media_type is None:
+            media_type, metadata[NAMESPACE + "media_type"] = "image/*", None
+    filename = None if image else part.string("filename", optional=True)
+    where = f"{part.path}.{'image' if image else 'data'}"
+    return file_block(data, media_type, filename, {**metadata, **part.rest()}, where)
+
+
+def _reasoning(part: Part) -> Block:
+    text = part.string("text")
+    provider = part.object("providerOptions")
+    return reasoning_block(text, provider, "providerOptions", part.rest())
+
+
+def _call(part: Part) -> Block:
+    call_id, name = part.string("toolCallId"), part.string("toolName")
+    value = part.value("input")
+    metadata = _options(part)
+    if (executed := part.boolean("providerExecuted")) is not None:
+        metadata[NAMESPACE + "providerExecuted"] = executed
+    return ToolCallBlock(tool_call_id=call_id, tool_name=name, input=value, metadata={**metadata, **part.rest()})
+
+
+def _item(raw: object, path: str) -> Block:
+    item = Part(raw, path)
+    kind = item.string("type")
+    if kind == "text":
+        return kept(lambda: _text(item), item.raw, path)
+    if kind not in _FILE_ITEMS:
+        if kind not in {"file-id", "image-file-id", "file-reference", "custom"}:
+            raise fail(f"{path}.type", f"unknown output part type {kind[:40]!r}")
+        return native(item.raw, path)  # a provider's file id, a custom part
+    metadata = _options(item)
+    if kind not in {"file-data", "file-url"}:
+        metadata[NAMESPACE + "item"] = kind
+    if kind.endswith("-url"):
+        url = item.string("url")
+        media_type = item.string("mediaType", optional=True)
+        if media_type is None:
+            media_type, metadata[NAMESPACE + "media_type"] = _FILE_ITEMS[kind], None
+        filename = None
+    else:
+        url, media_type = item.string("data"), item.string("mediaType")
+        filename = item.string("filename", optional=True) if kind == "file-data" else None
+    more = {**metadata, **item.rest()}
+    return kept(lambda: file_block(url, media_type, filename, more, f"{path}.data"), item.raw, path)
+
+
+def _result(part: Part) -> ToolResultBlock:
+    call_id, name = part.string("toolCallId"), part.string("toolName")
+    output = Part(part.object("output", optional=False), f"{part.path}.output")
+    kind = output.string("type")
+    outcome: Outcome = "failed" if kind.startswith("error-") else "denied" if kind == "execution-denied" else (
+        "succeeded")
+    content: list[Block]
+    if kind in {"text", "error-text"}:
+        value = output.string("value")
+        content = [TextBlock(text=value)] if value else []
+    elif kind in {"json", "error-json"}:
+        content = [JsonBlock(value=output.value("value"))]
+    elif kind == "execution-denied":
+        reason = output.string("reason", optional=True)
+        content = [TextBlock(text=reason)] if reason else []
+    elif kind == "content":
+        content = [_item(item, f"{output.path}.value[{i}]") for i, item in enumerate(output.array("value"))]
+    else:
+        raise fail(f"{output.path}.type", f"unknown output type {kind[:40]!r}")
+    metadata = _options(part)
+    if kind == "execution-denied" and output.raw.get("reason") == "":
+        metadata[EMPTY_REASON] = True
+    if default_output(outcome, content) != kind:
+        metadata[OUTPUT] = kind
+    if (output_options := output.object("providerOptions")) is not None:
+        metadata[NAMESPACE + "outputProviderOptions"] = output_options
+    metadata.update({NAMESPACE + "outputExtra": extra[NAMESPACE + "extra"]} if (extra := output.rest()) else {})
+    return ToolResultBlock(tool_call_id=call_id, tool_name=name, outcome=outcome, content=content,  # type: ignore[arg-type]
+                           metadata={**metadata, **part.rest()})
+
+
+_ASSISTANT: Mapping[str, Callable[[Part], Block]] = {
+    "text": _text, "file": _file, "reasoning": _reasoning, "tool-call": _call,
+}
+_USER: Mapping[str, Callable[[Part], Block]] = {"text": _text, "image": _file, "file": _file}
+
+
+def _at(path: str, read: Callable[[], Any]) -> Any:
+    try:
+        return read()
+    except ValidationError as e:
+        if all(p.startswith(path) for p, _ in e.errors):
+            raise
+        raise rebased(e, path) from None
+
+
+def _content(message: Part, role: str) -> tuple[list[Block], dict[str, Any]]:
+    """The blocks a message's content holds, and metadata it needs besides (string content, approvals)."""
+    if role != "tool" and isinstance(message.raw.get("content"), str):
+        message.taken.add("content")
+        text = message.raw["content"]
+        return [_at(f"{message.path}.content", lambda: TextBlock(text=text))], {} if role == "system" else {
+            AS_STRING: True}
+    blocks: list[Block] = []
+    approvals: list[Any] = []
+    known = {"system": {}, "user": _USER, "assistant": _ASSISTANT, "tool": {}}[role]
+    for index, raw in enumerate(message.array("content")):
+        part = Part(raw, f"{message.path}.content[{index}]")
+        kind = part.string("type")
+        if kind in known:
+            blocks.append(_at(part.path, lambda: kept(lambda: known[kind](part), part.raw, part.path)))  # noqa: B023
+        elif role == "tool" and kind == "tool-result":
+            blocks.append(_at(part.path, lambda: _result(part)))  # noqa: B023
+        elif role == "tool" and kind == "tool-approval-response":
+            part.string("approvalId"), part.boolean("approved", optional=False), part.string("reason", optional=True)
+            approvals.append([index, part.raw])
+        elif role == "assistant" and kind in {"tool-result", "tool-approval-request"}:
+            blocks.append(native(part.raw, part.path))
+        else:
+            raise fail(f"{part.path}.type", f"no {kind[:40]!r} part in a {role} message")
+    return blocks, ({APPROVALS: approvals} if approvals else {})
+
+
+def _message(raw: object, path: str) -> tuple[str, list[Block], dict[str, Any]]:
+    message = Part(raw, path)
+    message.taken.discard("type")
+    role = message.string("role")
+    if role not in _ROLES:
+        raise fail(f"{path}.role", f"expected one of {', '.join(_ROLES)}")
+    if role == "system":
+        message.string("content")
+    blocks, metadata = _content(message, role)
+    if not blocks and not (role == "tool" and APPROVALS in metadata):
+        raise fail(f"{path}.content", "a message has at least one part")
+    metadata.update(_options(message))
+    metadata.update(message.rest())
+    return role, blocks, metadata
+
+
+def read_model(messages: object) -> Conversation:
+    """The conversation a list of ``ModelMessage`` holds; problems are reported at their paths in it."""
+    if not isinstance(messages, list):
+        raise fail("$", "expected an array of ModelMessage objects")
+    read: list[tuple[str, list[Block], dict[str, Any]]] = []
+    for index, raw in enumerate(messages):
+        role, blocks, metadata = _at(f"$[{index}]", lambda: _message(raw, f"$[{index}]"))  # noqa: B023
+        if blocks:
+            read.append((role, blocks, metadata))
+        elif read and len(metadata) == 1:  # approval responses alone: kept on the message before
+            read[-1][2].setdefault(AFTER, []).append(metadata[APPROVALS])
+        else:
+            raise fail(f"$[{index}].content", "approval responses alone, with no message before to keep them on")
+    return Conversation(messages=[_at(f"$[{index}]", lambda: Message(role=role, content=blocks, metadata=metadata))  # type: ignore[arg-type]  # noqa: B023
+                                  for index, (role, blocks, metadata) in enumerate(read)])

@@ -1,0 +1,256 @@
+"""A conversation to the SDK's ``ModelMessage`` JSON, each loss recorded: one ``ModelMessage`` per message."""
+
+from __future__ import annotations
+
+import base64
+import json
+from typing import Any
+
+from ..._conversation import Conversation
+from ..._json import thaw
+from ..._model import (
+    Block,
+    BytesSource,
+    FileBlock,
+    JsonBlock,
+    Message,
+    ReasoningBlock,
+    RefusalBlock,
+    TextBlock,
+    ToolCallBlock,
+    ToolResultBlock,
+    UrlSource,
+)
+from ...providers._contract import LossRecorder
+from ...providers._toolkit import block_path
+from ._model_read import AFTER, APPROVALS, AS_STRING, EMPTY_REASON, OUTPUT, default_output
+from ._ui_write import result_text
+from ._values import NAMESPACE, NATIVE, Meta, reasoning_metadata
+
+__all__ = ["write_model"]
+
+_OPTIONS = "providerOptions"
+#: The parts kept whole from a ``ModelMessage`` (an assistant's), and from a ``content`` output.
+_NATIVE_PARTS = frozenset({"tool-result", "tool-approval-request"})
+_NATIVE_ITEMS = frozenset({"file-id", "image-file-id", "file-reference", "custom"})
+
+
+def _text(block: TextBlock | RefusalBlock, path: str, losses: LossRecorder, meta: Meta) -> dict[str, Any]:
+    if isinstance(block, RefusalBlock):
+        losses.add(path, "the SDK has no refusal part; written as text", "content_degraded")
+    elif block.citations:
+        losses.add(f"{path}.citations", "the SDK's text parts hold no citations", "content_dropped")
+    return {"type": "text", "text": block.text, **meta.fields(_OPTIONS)}
+
+
+def _data(block: FileBlock) -> str:
+    source = block.source
+    if isinstance(source, BytesSource):
+        return base64.b64encode(source.data).decode("ascii")
+    assert isinstance(source, UrlSource)  # noqa: S101 - the caller refuses references
+    return source.url
+
+
+def _file(block: FileBlock, path: str, losses: LossRecorder, meta: Meta) -> dict[str, Any] | None:
+    if not isinstance(block.source, BytesSource | UrlSource):
+        losses.add(path, "the SDK's file parts hold data or a URL; a provider's file id is not written",
+                   "content_dropped")
+        meta.drop()
+        return None
+    if meta.take(NAMESPACE + "part") == "image" and block.filename is None:
+        part: dict[str, Any] = {"type": "image", "image": _data(block)}
+        if meta.take(NAMESPACE + "media_type", block.media_type) is not None:
+            part["mediaType"] = block.media_type
+        return {**part, **meta.fields(_OPTIONS)}
+    meta.taken.discard(NAMESPACE + "part")
+    part = {"type": "file", "data": _data(block), "mediaType": block.media_type}
+    if block.filename is not None:
+        part["filename"] = block.filename
+    return {**part, **meta.fields(_OPTIONS)}
+
+
+def _reasoning(block: ReasoningBlock, path: str, losses: LossRecorder, meta: Meta) -> dict[str, Any] | None:
+    meta.take("contentblocks/issuer")
+    part = {"type": "reasoning", "text": block.text or "", **meta.fields()}
+    options = reasoning_metadata(block, meta.take(NAMESPACE + _OPTIONS), path, losses)
+    if options == {"": False}:
+        meta.drop()
+        return None
+    return part if options is None else {**part, _OPTIONS: options}
+
+
+def _call(block: ToolCallBlock, path: str, losses: LossRecorder, meta: Meta) -> dict[str, Any]:  # noqa: ARG001 - the table's signature
+    return {"type": "tool-call", "toolCallId": block.tool_call_id, "toolName": block.tool_name,
+            "input": thaw(block.input), **meta.fields(_OPTIONS, "providerExecuted")}
+
+
+def _json(block: JsonBlock, path: str, losses: LossRecorder, meta: Meta) -> dict[str, Any] | None:
+    if meta.take(NATIVE) and isinstance(block.value, dict):
+        if block.value.get("type") in _NATIVE_PARTS:
+            return dict(thaw(block.value))
+        losses.add(path, "a UIMessage part with no place in a ModelMessage (a source, a step start); not written",
+                   "content_dropped")
+        meta.drop()
+        return None
+    meta.taken.discard(NATIVE)
+    losses.add(path, "the SDK has no JSON part in a message; written as its JSON text", "content_degraded")
+    return {"type": "text", "text": json.dumps(thaw(block.value))}
+
+
+def _item(block: Block, path: str, losses: LossRecorder) -> dict[str, Any] | None:
+    """One part of a ``content`` output."""
+    meta = Meta(block.metadata, path, losses)
+    item: dict[str, Any] | None
+    if isinstance(block, TextBlock):
+        item = {"type": "text", "text": block.text, **meta.fields(_OPTIONS)}
+        if block.citations:
+            losses.add(f"{path}.citations", "the SDK's tool output holds no citations", "content_dropped")
+    elif isinstance(block, JsonBlock) and meta.take(NATIVE) and isinstance(block.value, dict) and (
+            block.value.get("type") in _NATIVE_ITEMS):
+        item = dict(thaw(block.value))
+    elif isinstance(block, JsonBlock):
+        meta.taken.discard(NATIVE)
+        losses.add(path, "the SDK's content output has no JSON part; written as its JSON text", "content_degraded")
+        item = {"type": "text", "text": json.dumps(thaw(block.value))}
+    elif isinstance(block, FileBlock) and isinstance(block.source, BytesSource | UrlSource):
+        linked = isinstance(block.source, UrlSource)
+        kind = meta.take(NAMESPACE + "item")
+        if kind not in ({"image-url"} if linked else {"image-data", "media"}):
+            meta.taken.discard(NAMESPACE + "item")
+            kind = "file-url" if linked else "file-data"
+        item = {"type": kind, "url": block.source.url} if isinstance(block.source, UrlSource) else {
+            "type": kind, "data": _data(block), "mediaType": block.media_type}
+        if linked and meta.take(NAMESPACE + "media_type", block.media_type) is not None:
+            item["mediaType"] = block.media_type
+        if block.filename is not None and kind == "file-data":
+            item["filename"] = block.filename
+        elif block.filename is not None:
+            losses.add(f"{path}.filename", f"the SDK's {kind} output part has no file name", "content_dropped")
+        item.update(meta.fields(_OPTIONS))
+    else:
+        losses.add(path, "the SDK's output files hold data or a URL; a provider's file id is not written",
+                   "content_dropped")
+        meta.drop()
+        item = None
+    meta.done("in a tool output")
+    return item
+
+
+def _output(block: ToolResultBlock, path: str, losses: LossRecorder, kind: str, meta: Meta) -> dict[str, Any]:
+    content = block.content
+    if kind == "execution-denied":
+        reason = result_text(block, path, losses, "a denial's reason")
+        if reason is None and meta.take(EMPTY_REASON):
+            reason = ""
+        return {"type": kind} if reason is None else {"type": kind, "reason": reason}
+    if kind in {"json", "error-json"}:
+        Meta(content[0].metadata, f"{path}.content[0]", losses).done("in a tool output")
+        return {"type": kind, "value": thaw(content[0].value)}  # type: ignore[union-attr]
+    if kind in {"text", "error-text"}:
+        return {"type": kind, "value": result_text(block, path, losses, "this output") or ""}
+    items = [_item(part, f"{path}.content[{index}]", losses) for index, part in enumerate(content)]
+    written = [item for item in items if item is not None]
+    if content and not written:  # every part is reported dropped: an empty text reads back as no content
+        return {"type": "text", "value": ""}
+    return {"type": "content", "value": written}
+
+
+def _result(block: ToolResultBlock, path: str, losses: LossRecorder) -> dict[str, Any]:
+    meta = Meta(block.metadata, path, losses)
+    kind = default_output(block.outcome, block.content)
+    kept = meta.take(OUTPUT)
+    compatible = {"succeeded": {"text", "json", "content"}, "failed": {"error-text", "error-json"},
+                  "denied": {"execution-denied"}}[block.outcome]
+    if kept in compatible and (kept not in {"json", "error-json"} or (
+            len(block.content) == 1 and isinstance(block.content[0], JsonBlock))):
+        kind = kept
+    else:
+        meta.taken.discard(OUTPUT)
+    output = _output(block, path, losses, kind, meta)
+    if (options := meta.take(NAMESPACE + "outputProviderOptions")) is not None:
+        output[_OPTIONS] = options
+    if isinstance(extra := meta.take(NAMESPACE + "outputExtra"), dict):
+        output.update({k: v for k, v in extra.items() if k not in output})
+    part = {"type": "tool-result", "toolCallId": block.tool_call_id, "toolName": block.tool_name,
+            "output": output, **meta.fields(_OPTIONS)}
+    meta.done("on a tool result")
+    return part
+
+
+_PARTS: dict[type[Any], Any] = {TextBlock: _text, RefusalBlock: _text, ReasoningBlock: _reasoning,
+                                FileBlock: _file, JsonBlock: _json, ToolCallBlock: _call}
+
+
+def _part(block: Block, path: str, losses: LossRecorder) -> dict[str, Any] | None:
+    if isinstance(block, ToolResultBlock):
+        return _result(block, path, losses)
+    meta = Meta(block.metadata, path, losses)
+    part: dict[str, Any] | None = _PARTS[type(block)](block, path, losses, meta)
+    meta.done("on this part")
+    return part
+
+
+def _approvals(parts: list[dict[str, Any]], kept: Any) -> list[dict[str, Any]]:
+    """``parts`` with the approval responses kept for them put back at their positions."""
+    if not isinstance(kept, list):
+        return parts
+    for entry in kept:
+        if isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], int) and isinstance(entry[1], dict):
+            parts.insert(min(entry[0], len(parts)), entry[1])
+    return parts
+
+
+def _system(message: Message, index: int, losses: LossRecorder) -> str:
+    """A system message's text: the SDK's is one string, so its blocks are joined and their metadata stays."""
+    texts = []
+    for position, block in enumerate(message.content):
+        path = block_path(index, position)
+        assert isinstance(block, TextBlock)  # noqa: S101 - the role table
+        texts.append(block.text)
+        if position:
+            losses.add(path, "the SDK's system message is one text; joined to the block before", "content_degraded")
+        if block.citations:
+            losses.add(f"{path}.citations", "the SDK's system message holds no citations", "content_dropped")
+        Meta(block.metadata, path, losses).done("on a system message's text")
+    return "\n".join(texts)
+
+
+def _done(meta: Meta) -> list[dict[str, Any]]:
+    meta.take(AS_STRING)  # a system message's content is always a string
+    meta.done("on a message")
+    return []
+
+
+def _message(message: Message, index: int, losses: LossRecorder) -> list[dict[str, Any]]:
+    path = f"$[{index}]"
+    meta = Meta(message.metadata, path, losses)
+    role = message.role
+    if role == "developer":
+        losses.add(f"{path}.role", "the SDK has no developer role; written as a system message", "content_degraded")
+        role = "system"
+    if role == "system":
+        return [{"role": role, "content": _system(message, index, losses), **meta.fields(_OPTIONS)}, *_done(meta)]
+    parts = [_part(block, block_path(index, position), losses) for position, block in enumerate(message.content)]
+    written = _approvals([part for part in parts if part is not None], meta.take(APPROVALS))
+    if not written:
+        meta.drop()  # every block is reported dropped; so is the message's metadata
+        return []
+    content: Any = written
+    texts = [part["text"] for part in written if part["type"] == "text"]
+    if meta.take(AS_STRING) and len(written) == 1 and written[0] == {"type": "text", "text": texts[0]}:
+        content = texts[0]
+    else:
+        meta.taken.discard(AS_STRING)
+    out = [{"role": role, "content": content, **meta.fields(_OPTIONS)}]
+    after = meta.take(AFTER)
+    out.extend({"role": "tool", "content": _approvals([], entry)} for entry in after or () if _approvals([], entry))
+    meta.done("on a message")
+    return out
+
+
+def write_model(conversation: Conversation, losses: LossRecorder) -> list[dict[str, Any]]:
+    """The ``ModelMessage`` list carrying ``conversation``."""
+    out: list[dict[str, Any]] = []
+    for index, message in enumerate(conversation.messages):
+        out.extend(_message(message, index, losses))
+    return out

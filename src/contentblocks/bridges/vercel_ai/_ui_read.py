@@ -1,0 +1,272 @@
+"""The SDK's ``UIMessage`` JSON (what ``useChat`` posts and a server stores) to a conversation.
+
+A system or user ``UIMessage`` is one message. An assistant ``UIMessage`` is one assistant message per step (its
+parts between ``step-start`` parts), each followed by a tool message with the results its tool parts hold: the SDK
+keeps a call and its result in one part, the neutral vocabulary in a call and a later result, as
+``convertToModelMessages`` splits them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from ..._conversation import Conversation
+from ..._errors import ValidationError
+from ..._model import Block, JsonBlock, Message, Outcome, TextBlock, ToolCallBlock, ToolResultBlock
+from ._values import NAMESPACE, NATIVE, Part, fail, file_url, kept, metadata_in, native, reasoning_block, rebased
+
+__all__ = ["STATES", "approval_id", "output_blocks", "read_ui"]
+
+#: The tool part states of AI SDK 6, in the order a call goes through them.
+STATES = ("input-streaming", "input-available", "approval-requested", "approval-responded", "output-available",
+          "output-error", "output-denied")
+_OUTCOMES: Mapping[str, Outcome] = {"output-available": "succeeded", "output-error": "failed",
+                                    "output-denied": "denied"}
+_ROLES = ("system", "user", "assistant")
+
+
+def approval_id(tool_call_id: str) -> str:
+    """The approval id the writer gives a denied call that had none recorded."""
+    return f"approval-{tool_call_id}"
+
+
+def output_blocks(value: Any) -> list[TextBlock | JsonBlock]:
+    """A tool's output as result content: a non-empty string as text, any other JSON value as JSON."""
+    return [TextBlock(text=value)] if isinstance(value, str) and value else [JsonBlock(value=value)]
+
+
+def _text(part: Part) -> TextBlock:
+    text = part.string("text")
+    metadata = {NAMESPACE + key: part.raw[key] for key in ("state",) if part.string(key, optional=True) is not None}
+    if (provider := part.object("providerMetadata")) is not None:
+        metadata[NAMESPACE + "providerMetadata"] = provider
+    return TextBlock(text=text, metadata={**metadata, **part.rest()})
+
+
+def _reasoning(part: Part) -> Block:
+    text = part.string("text")
+    more = {NAMESPACE + "state": part.raw["state"]} if part.string("state", optional=True) is not None else {}
+    provider = part.object("providerMetadata")
+    return reasoning_block(text, provider, "providerMetadata", {**more, **part.rest()})
+
+
+def _file(part: Part) -> Block:
+    media_type, url = part.string("mediaType"), part.string("url")
+    filename = part.string("filename", optional=True)
+    metadata = {}
+    if (provider := part.object("providerMetadata")) is not None:
+        metadata[NAMESPACE + "providerMetadata"] = provider
+    return file_url(url, media_type, filename, {**metadata, **part.rest()})
+
+
+def _source(part: Part) -> Block:
+    part.string("sourceId")
+    if part.raw["type"] == "source-url":
+        part.string("url")
+        part.string("title", optional=True)
+    else:
+        part.string("mediaType"), part.string("title"), part.string("filename", optional=True)
+    part.object("providerMetadata")
+    return native(part.raw, part.path)
+
+
+def _data(part: Part) -> Block:
+    name = part.raw["type"][5:]
+    metadata: dict[str, Any] = {} if name == "json" else {NAMESPACE + "data": name}
+    if (data_id := part.string("id", optional=True)) is not None:
+        metadata[NAMESPACE + "data_id"] = data_id
+    return JsonBlock(value=part.value("data"), metadata={**metadata, **part.rest()})
+
+
+def _approval(part: Part) -> dict[str, Any] | None:
+    approval = part.object("approval")
+    if approval is None:
+        return None
+    checked = Part(approval, f"{part.path}.approval")
+    checked.taken.discard("type")
+    checked.string("id")
+    checked.boolean("approved")
+    checked.string("reason", optional=True)
+    return approval  # type: ignore[no-any-return]
+
+
+def _call_metadata(part: Part, state: str) -> dict[str, Any]:
+    """What a tool part says of its call besides its id, name and input, as ``vercel_ai/`` metadata."""
+    metadata: dict[str, Any] = {NAMESPACE + "dynamic": True} if part.raw["type"] == "dynamic-tool" else {}
+    if state not in _OUTCOMES and state != "input-available":
+        metadata[NAMESPACE + "state"] = state
+    if not part.has("input"):
+        if state != "input-streaming":
+            raise fail(f"{part.path}.input", "required")
+        metadata[NAMESPACE + "input"] = False
+    if (executed := part.boolean("providerExecuted")) is not None:
+        metadata[NAMESPACE + "providerExecuted"] = executed
+    if (provider := part.object("callProviderMetadata")) is not None:
+        metadata[NAMESPACE + "callProviderMetadata"] = provider
+    return metadata
+
+
+def _outcome(part: Part, state: str, approval: dict[str, Any] | None) -> tuple[list[Any], dict[str, Any], Any]:
+    """A finished tool part's result content and metadata, and the approval left for its call."""
+    content: list[Any] = []
+    metadata: dict[str, Any] = {}
+    if state == "output-available":
+        if part.has("output"):
+            content = output_blocks(part.value("output"))
+        if (preliminary := part.boolean("preliminary")) is not None:
+            metadata[NAMESPACE + "preliminary"] = preliminary
+    elif state == "output-error":
+        error = part.string("errorText")
+        content = [TextBlock(text=error)] if error else []
+    elif state == "output-denied":
+        if approval is None or approval.get("approved") is not False:
+            raise fail(f"{part.path}.approval", "a denied call holds an approval with approved false")
+        approval = dict(approval)
+        if reason := approval.pop("reason", None):
+            content = [TextBlock(text=reason)]
+        if approval == {"id": approval_id(part.raw["toolCallId"]), "approved": False}:
+            approval = None
+    return content, metadata, approval
+
+
+def _tool(part: Part) -> tuple[ToolCallBlock, ToolResultBlock | None]:
+    kind = part.raw["type"]
+    name = part.string("toolName") if kind == "dynamic-tool" else kind[5:]
+    call_id, state = part.string("toolCallId"), part.string("state")
+    if state not in STATES:
+        raise fail(f"{part.path}.state", f"expected one of {', '.join(STATES)}")
+    metadata = _call_metadata(part, state)
+    call_input = part.value("input")
+    content, result_metadata, approval = _outcome(part, state, _approval(part))
+    if approval is not None:
+        metadata[NAMESPACE + "approval"] = approval
+    metadata.update(part.rest())
+    call = ToolCallBlock(tool_call_id=call_id, tool_name=name, input=call_input, metadata=metadata)
+    if state not in _OUTCOMES:
+        return call, None
+    return call, ToolResultBlock(tool_call_id=call_id, tool_name=name, outcome=_OUTCOMES[state], content=content,
+                                 metadata=result_metadata)
+
+
+_PARTS: Mapping[str, Callable[[Part], Block]] = {
+    "text": _text, "reasoning": _reasoning, "file": _file, "source-url": _source, "source-document": _source,
+}
+
+
+def _kind(part: Part) -> str:
+    kind = part.string("type")
+    if kind in _PARTS or kind in {"step-start", "dynamic-tool"} or kind.startswith(("tool-", "data-")):
+        return kind  # type: ignore[no-any-return]
+    raise fail(f"{part.path}.type", f"unknown part type {kind[:40]!r}")
+
+
+def _block(part: Part, kind: str) -> Block:
+    """A part of a user or system message (or, verbatim, one that has no place there)."""
+    if kind.startswith("data-"):
+        return _data(part)
+    if kind in _PARTS:
+        return kept(lambda: _PARTS[kind](part), part.raw, part.path)
+    if kind != "step-start":
+        _tool(part)  # checked, then kept whole: a tool part outside an assistant message
+    return native(part.raw, part.path)
+
+
+class _Steps:
+    """An assistant message's parts, gathered into steps: the blocks of each, and the results its calls hold."""
+
+    def __init__(self) -> None:
+        self.steps: list[tuple[list[Block], list[ToolResultBlock], bool]] = []
+
+    def add(self, part: Part, kind: str) -> None:
+        if kind == "step-start":
+            if set(part.raw) != {"type"}:
+                raise fail(part.path, "a step-start part has no other field")
+            if self.steps and self.steps[-1][2] and not self.steps[-1][0]:
+                self.steps[-1][0].append(native(part.raw, part.path))  # a step-start opening an empty step
+            else:
+                self.steps.append(([], [], True))
+            return
+        if not self.steps:
+            self.steps.append(([], [], False))
+        blocks, results, _ = self.steps[-1]
+        if kind == "dynamic-tool" or kind.startswith("tool-"):
+            call, result = _tool(part)
+            blocks.append(call)
+            if result is not None:
+                results.append(result)
+        else:
+            blocks.append(_block(part, kind))
+
+    def messages(self, metadata: dict[str, Any]) -> list[Message]:
+        steps = self.steps
+        if steps and not steps[-1][0]:  # a trailing step-start: kept in the step before (or alone)
+            steps.pop()
+            if steps:
+                steps[-1][0].append(JsonBlock(value={"type": "step-start"}, metadata={NATIVE: True}))
+            else:
+                steps.append(([JsonBlock(value={"type": "step-start"}, metadata={NATIVE: True})], [], False))
+        out = []
+        for index, (blocks, results, started) in enumerate(steps):
+            own = dict(metadata) if index == 0 else {}
+            if not started:
+                own[NAMESPACE + "step_start"] = False
+            out.append(Message(role="assistant", content=blocks, metadata=own))
+            if results:
+                out.append(Message(role="tool", content=results))
+        return out
+
+
+def _at(path: str, read: Callable[[], Any]) -> Any:
+    """What ``read`` returns; a neutral rule it breaks is reported at ``path`` in the SDK's JSON."""
+    try:
+        return read()
+    except ValidationError as e:
+        if all(p.startswith(path) for p, _ in e.errors):
+            raise
+        raise rebased(e, path) from None
+
+
+def _message(raw: object, path: str) -> list[Message]:
+    message = Part(raw, path)
+    message.taken.discard("type")
+    message_id, role = message.string("id"), message.string("role")
+    if role not in _ROLES:
+        raise fail(f"{path}.role", f"expected one of {', '.join(_ROLES)}")
+    metadata: dict[str, Any] = {NAMESPACE + "id": message_id}
+    if message.has("metadata"):
+        metadata.update(metadata_in(message.value("metadata")))
+    parts = message.array("parts")
+    if not parts:
+        raise fail(f"{path}.parts", "a message has at least one part")
+    metadata.update(message.rest())
+    if role == "assistant":
+        steps = _Steps()
+        for index, raw_part in enumerate(parts):
+            part = Part(raw_part, f"{path}.parts[{index}]")
+            _at(part.path, lambda: steps.add(part, _kind(part)))  # noqa: B023 - called at once
+        return steps.messages(metadata)
+    blocks = []
+    for index, raw_part in enumerate(parts):
+        part = Part(raw_part, f"{path}.parts[{index}]")
+        kind = _kind(part)
+        if role == "system" and kind != "text":
+            raise fail(f"{part.path}.type", "a system message holds text parts only")
+        blocks.append(_at(part.path, lambda: _text(part) if role == "system" else _block(part, kind)))  # noqa: B023
+    return [Message(role=role, content=blocks, metadata=metadata)]
+
+
+def read_ui(messages: object) -> Conversation:
+    """The conversation a list of ``UIMessage`` holds; problems are reported at their paths in it."""
+    if not isinstance(messages, list):
+        raise fail("$", "expected an array of UIMessage objects")
+    out: list[Message] = []
+    for index, raw in enumerate(messages):
+        path = f"$[{index}]"
+        try:
+            out.extend(_message(raw, path))
+        except ValidationError as e:
+            if all(p.startswith(path) for p, _ in e.errors):
+                raise
+            raise rebased(e, path) from None
+    return Conversation(messages=out)

@@ -1,0 +1,272 @@
+"""A conversation to the SDK's ``UIMessage`` JSON, each loss recorded.
+
+An assistant message joins the assistant ``UIMessage`` before it as its next step (after a ``step-start`` part)
+unless it carries a ``vercel_ai/id`` or metadata of its own; a tool message's results go into the tool parts of
+their calls in that ``UIMessage``, where the SDK keeps them.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..._conversation import Conversation
+from ..._json import thaw
+from ..._model import (
+    Block,
+    BytesSource,
+    FileBlock,
+    JsonBlock,
+    Message,
+    ReasoningBlock,
+    RefusalBlock,
+    TextBlock,
+    ToolCallBlock,
+    ToolResultBlock,
+    UrlSource,
+)
+from ...providers._contract import LossRecorder
+from ...providers._toolkit import block_path
+from ._ui_read import approval_id
+from ._values import METADATA, NAMESPACE, NATIVE, Meta, data_url, reasoning_metadata
+
+__all__ = ["result_text", "write_ui"]
+
+#: The parts kept whole from a ``UIMessage`` (besides tool and data parts in a user message).
+_NATIVE_PARTS = frozenset({"source-url", "source-document", "step-start", "dynamic-tool", "text", "reasoning",
+                           "file"})
+_STATES = {"succeeded": "output-available", "failed": "output-error", "denied": "output-denied"}
+
+
+def _text(block: TextBlock | RefusalBlock, path: str, losses: LossRecorder, meta: Meta) -> dict[str, Any]:
+    if isinstance(block, RefusalBlock):
+        losses.add(path, "the SDK has no refusal part; written as text", "content_degraded")
+    elif block.citations:
+        losses.add(f"{path}.citations", "the SDK's text parts hold no citations (its sources hold no span)",
+                   "content_dropped")
+    return {"type": "text", "text": block.text, **meta.fields("state", "providerMetadata")}
+
+
+def _reasoning(block: ReasoningBlock, path: str, losses: LossRecorder, meta: Meta) -> dict[str, Any] | None:
+    meta.take("contentblocks/issuer")
+    part = {"type": "reasoning", "text": block.text or "", **meta.fields("state")}
+    provider = reasoning_metadata(block, meta.take(NAMESPACE + "providerMetadata"), path, losses)
+    if provider == {"": False}:
+        meta.drop()
+        return None
+    if provider is not None:
+        part["providerMetadata"] = provider
+    return part
+
+
+def _file(block: FileBlock, path: str, losses: LossRecorder, meta: Meta) -> dict[str, Any] | None:
+    source = block.source
+    if isinstance(source, BytesSource):
+        url = data_url(block.media_type, source.data)
+    elif isinstance(source, UrlSource):
+        url = source.url
+    else:
+        losses.add(path, "the SDK's file parts hold a URL; a provider's file id is not written", "content_dropped")
+        meta.drop()
+        return None
+    part = {"type": "file", "mediaType": block.media_type, "url": url}
+    if block.filename is not None:
+        part["filename"] = block.filename
+    return {**part, **meta.fields("providerMetadata")}
+
+
+def _json(block: JsonBlock, path: str, losses: LossRecorder, meta: Meta) -> dict[str, Any] | None:
+    if meta.take(NATIVE) and isinstance(block.value, dict):
+        kind = block.value.get("type")
+        if isinstance(kind, str) and (kind in _NATIVE_PARTS or kind.startswith(("tool-", "data-"))):
+            return dict(thaw(block.value))
+        losses.add(path, "a ModelMessage part with no place in a UIMessage (a provider-run result, an approval "
+                   "request); not written", "content_dropped")
+        meta.drop()
+        return None
+    meta.taken.discard(NATIVE)
+    name = meta.take(NAMESPACE + "data")
+    part = {"type": f"data-{name if isinstance(name, str) and name else 'json'}"}
+    if isinstance(data_id := meta.take(NAMESPACE + "data_id"), str):
+        part["id"] = data_id
+    return {**part, "data": thaw(block.value)}
+
+
+def _call(block: ToolCallBlock, path: str, losses: LossRecorder, meta: Meta) -> dict[str, Any]:  # noqa: ARG001 - the table's signature
+    dynamic = meta.take(NAMESPACE + "dynamic") is True
+    part: dict[str, Any] = {"type": "dynamic-tool", "toolName": block.tool_name} if dynamic else {
+        "type": f"tool-{block.tool_name}"}
+    part.update(toolCallId=block.tool_call_id, state=meta.take(NAMESPACE + "state", "input-available"))
+    if meta.take(NAMESPACE + "input") is not False or block.input is not None:
+        part["input"] = thaw(block.input)
+    return {**part, **meta.fields("providerExecuted", "callProviderMetadata", "approval")}
+
+
+_PARTS: dict[type[Any], Any] = {TextBlock: _text, RefusalBlock: _text, ReasoningBlock: _reasoning,
+                                FileBlock: _file, JsonBlock: _json, ToolCallBlock: _call}
+
+
+def _part(block: Block, path: str, losses: LossRecorder) -> dict[str, Any] | None:
+    meta = Meta(block.metadata, path, losses)
+    part = _PARTS[type(block)](block, path, losses, meta)
+    meta.done("on this part")
+    return part  # type: ignore[no-any-return]
+
+
+def _citations(block: TextBlock, path: str, losses: LossRecorder) -> None:
+    if block.citations:
+        losses.add(f"{path}.citations", "the SDK's tool results hold no citations", "content_dropped")
+
+
+def result_text(block: ToolResultBlock, path: str, losses: LossRecorder, what: str) -> str | None:
+    """A result's content as the one text the SDK holds for it (an error's text, a denial's reason)."""
+    texts = []
+    for index, part in enumerate(block.content):
+        where = f"{path}.content[{index}]"
+        if isinstance(part, TextBlock):
+            texts.append(part.text)
+            _citations(part, where, losses)
+        elif isinstance(part, JsonBlock):
+            texts.append(json.dumps(thaw(part.value)))
+            losses.add(where, f"the SDK holds {what} as text; this JSON is written as its text", "content_degraded")
+        else:
+            losses.add(where, f"the SDK holds {what} as text; this file is not written", "content_dropped")
+        if isinstance(part, TextBlock | JsonBlock) and len(texts) > 1:
+            losses.add(where, f"the SDK holds {what} as one text; joined to the part before", "content_degraded")
+        Meta(part.metadata, where, losses).done(f"in {what}")
+    return "\n".join(texts) if texts else None
+
+
+def _succeeded(block: ToolResultBlock, path: str, losses: LossRecorder) -> dict[str, Any]:
+    """A succeeded result's ``output``: its one part's value, or its parts as an array (none when all drop)."""
+    items = []
+    for index, part in enumerate(block.content):
+        where = f"{path}.content[{index}]"
+        Meta(part.metadata, where, losses).done("in a tool output")
+        if isinstance(part, TextBlock):
+            _citations(part, where, losses)
+        if isinstance(part, FileBlock):
+            losses.add(where, "the SDK's tool output is one JSON value; this file is not written", "content_dropped")
+        else:
+            items.append(part.text if isinstance(part, TextBlock) else thaw(part.value))
+    if not items:
+        return {}
+    if len(block.content) == 1:
+        if isinstance(block.content[0], JsonBlock) and isinstance(items[0], str) and items[0]:
+            losses.add(f"{path}.content[0]", "the SDK's tool output holds a JSON string as a string; read back as "
+                       "text", "content_degraded")
+        return {"output": items[0]}
+    for index, part in enumerate(block.content):
+        if not isinstance(part, FileBlock):
+            losses.add(f"{path}.content[{index}]", "the SDK's tool output is one JSON value; the parts are written "
+                       "as one array, read back as one JSON part", "content_degraded")
+    return {"output": items}
+
+
+def _output(block: ToolResultBlock, path: str, losses: LossRecorder, approval: Any) -> dict[str, Any]:
+    """The fields a tool part takes from its result (``approval``: the one its call kept, if any)."""
+    meta = Meta(block.metadata, path, losses)
+    fields: dict[str, Any] = {"state": _STATES[block.outcome]}
+    if block.outcome == "failed":
+        fields["errorText"] = result_text(block, path, losses, "a tool error") or ""
+    elif block.outcome == "denied":
+        kept = approval if isinstance(approval, dict) and isinstance(approval.get("id"), str) else {}
+        fields["approval"] = {"id": approval_id(block.tool_call_id), **kept, "approved": False}
+        if (reason := result_text(block, path, losses, "a denial's reason")) is not None:
+            fields["approval"]["reason"] = reason
+    elif block.content:
+        fields.update(_succeeded(block, path, losses))
+    fields.update(meta.fields("preliminary"))
+    meta.done("on a tool result")
+    return fields
+
+
+class _Writer:
+    def __init__(self, losses: LossRecorder) -> None:
+        self.losses = losses
+        self.out: list[dict[str, Any]] = []
+        self.open: dict[str, Any] | None = None  # the assistant UIMessage later steps and results join
+        self.calls: dict[str, dict[str, Any]] = {}  # its tool parts by call id
+        self.steps: list[tuple[int, list[str]]] = []  # each assistant message: its index, its calls' ids
+        self.placed: list[tuple[int, list[str]]] = []  # each tool message: its index, the ids it placed
+
+    def message(self, index: int, message: Message) -> None:
+        path = f"$[{index}]"
+        meta = Meta(message.metadata, path, self.losses)
+        if message.role == "tool":
+            self.results(index, message)
+            meta.done("on a tool message (its results go into their calls' parts)")
+            return
+        if message.role == "developer":
+            self.losses.add(f"{path}.role", "the SDK has no developer role; written as a system message",
+                            "content_degraded")
+        parts = [_part(block, block_path(index, position), self.losses)
+                 for position, block in enumerate(message.content)]
+        written = [part for part in parts if part is not None]
+        starts = NAMESPACE + "id" in message.metadata or METADATA in message.metadata or any(
+            not key.startswith((NAMESPACE, "contentblocks/")) for key in message.metadata)
+        if message.role == "assistant":
+            joins = self.open is not None and not starts
+            if written and (meta.take(NAMESPACE + "step_start") is not False or joins):
+                written.insert(0, {"type": "step-start"})
+            elif not written:
+                meta.drop()  # every block is reported dropped; so is the message's metadata
+                return
+            self.steps.append((index, [p["toolCallId"] for p in written if "toolCallId" in p]))
+            if joins:
+                assert self.open is not None  # noqa: S101 - joins says so
+                self.open["parts"].extend(written)
+                self.track(written)
+                meta.done("on a step after the first")
+                return
+        if not written:
+            meta.drop()  # every block is reported dropped; so is the message's metadata
+            self.open = None
+            return
+        ui: dict[str, Any] = {"id": meta.take(NAMESPACE + "id") or f"msg-{index}",
+                              "role": "assistant" if message.role == "assistant" else
+                              "user" if message.role == "user" else "system"}
+        if (own := meta.own()) is not None or METADATA in message.metadata:
+            ui["metadata"] = own
+        ui.update(meta.fields())
+        ui["parts"] = written
+        self.out.append(ui)
+        self.open, self.calls = (ui, {}) if message.role == "assistant" else (None, {})
+        self.track(written)
+        meta.done("on a message")
+
+    def track(self, parts: list[dict[str, Any]]) -> None:
+        self.calls.update({part["toolCallId"]: part for part in parts if "toolCallId" in part})
+
+    def results(self, index: int, message: Message) -> None:
+        placed = []
+        for position, block in enumerate(message.content):
+            assert isinstance(block, ToolResultBlock)  # noqa: S101 - the role table
+            path = block_path(index, position)
+            part = self.calls.get(block.tool_call_id)
+            if part is None or part["state"] in _STATES.values():
+                self.losses.add(path, "the SDK keeps a result in its call's part, and no call of this id is in "
+                                "the assistant message before; not written", "content_dropped")
+                Meta(block.metadata, path, self.losses).drop()
+                continue
+            part.update(_output(block, path, self.losses, part.get("approval")))
+            placed.append(block.tool_call_id)
+        self.placed.append((index, placed))
+
+    def reorders(self) -> None:
+        """Report each tool message that does not read back where it was: right after its calls' step."""
+        answered = {call_id for _, ids in self.placed for call_id in ids}
+        step_at = {index: [i for i in ids if i in answered] for index, ids in self.steps}
+        for index, ids in self.placed:
+            if ids and step_at.get(index - 1) != ids:
+                self.losses.add(f"$[{index}]", "the SDK keeps results in their calls' parts; read back as one tool "
+                                "message after the calls' step, in call order", "order_changed")
+
+
+def write_ui(conversation: Conversation, losses: LossRecorder) -> list[dict[str, Any]]:
+    """The ``UIMessage`` list carrying ``conversation``."""
+    writer = _Writer(losses)
+    for index, message in enumerate(conversation.messages):
+        writer.message(index, message)
+    writer.reorders()
+    return writer.out

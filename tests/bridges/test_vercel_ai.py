@@ -1,0 +1,457 @@
+"""The Vercel AI SDK bridge: the SDK's JSON comes back equal, losses say exactly what is not kept, hostile input
+is a ValidationError only.
+
+The payloads are shaped as the SDK's own validators and docs build them (AI SDK 6: ``validate-ui-messages.ts``,
+``convert-to-model-messages.test.ts``, the ``UIMessage`` and ``ModelMessage`` reference pages).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import contentblocks as cb
+from contentblocks.bridges import vercel_ai as bridge
+from contentblocks.providers import LOSS_KINDS, LossError, anthropic
+from contentblocks.strategies import conversations
+
+PNG = "iVBORw0KGgo="
+SIGNED = {"anthropic": {"signature": "EqQBCkYIBxgCKkB"}}
+
+UI: dict[str, list[dict[str, Any]]] = {
+    "chat": [
+        {"id": "u1", "role": "user", "parts": [
+            {"type": "text", "text": "What is in this image?"},
+            {"type": "file", "mediaType": "image/png", "url": f"data:image/png;base64,{PNG}", "filename": "a.png"},
+            {"type": "file", "mediaType": "application/pdf", "url": "https://example.com/report.pdf"},
+        ]},
+        {"id": "a1", "role": "assistant", "metadata": {"createdAt": 1735689600000, "model": "claude-sonnet-4-5"},
+         "parts": [
+             {"type": "step-start"},
+             {"type": "reasoning", "text": "A small PNG.", "state": "done", "providerMetadata": SIGNED},
+             {"type": "text", "text": "A tiny image.", "state": "done",
+              "providerMetadata": {"openai": {"itemId": "msg_1"}}},
+         ]},
+    ],
+    "system and data": [
+        {"id": "s1", "role": "system", "parts": [{"type": "text", "text": "Be brief."}]},
+        {"id": "u1", "role": "user", "metadata": {"sessionId": "abc"}, "parts": [
+            {"type": "text", "text": "Weather?"}, {"type": "data-location", "id": "d1", "data": {"city": "Paris"}}]},
+    ],
+    "tools in every state": [
+        {"id": "u1", "role": "user", "parts": [{"type": "text", "text": "Weather in Paris and Rome?"}]},
+        {"id": "a1", "role": "assistant", "parts": [
+            {"type": "step-start"},
+            {"type": "tool-getWeather", "toolCallId": "c1", "state": "output-available",
+             "input": {"city": "Paris"}, "output": {"temperature": 18}},
+            {"type": "tool-getWeather", "toolCallId": "c2", "state": "output-error", "input": {"city": "Rome"},
+             "errorText": "Station offline."},
+            {"type": "dynamic-tool", "toolName": "clock", "toolCallId": "c3", "state": "output-available",
+             "input": {}, "output": "12:00", "callProviderMetadata": {"openai": {"itemId": "fc_1"}}},
+            {"type": "tool-search", "toolCallId": "c4", "state": "output-available", "input": {"q": "x"},
+             "output": [{"url": "https://example.com"}], "providerExecuted": True},
+            {"type": "step-start"},
+            {"type": "text", "text": "Paris is 18 C; Rome's station is offline.", "state": "done"},
+            {"type": "source-url", "sourceId": "src-1", "url": "https://example.com/paris", "title": "Paris"},
+            {"type": "source-document", "sourceId": "src-2", "mediaType": "application/pdf", "title": "Q3",
+             "filename": "q3.pdf"},
+            {"type": "tool-getWeather", "toolCallId": "c5", "state": "input-streaming", "input": {"ci": None}},
+            {"type": "tool-getWeather", "toolCallId": "c6", "state": "input-available", "input": {"city": "Oslo"}},
+        ]},
+    ],
+    "approvals": [
+        {"id": "u1", "role": "user", "parts": [{"type": "text", "text": "Delete the temp files."}]},
+        {"id": "a1", "role": "assistant", "parts": [
+            {"type": "step-start"},
+            {"type": "tool-deleteFile", "toolCallId": "c1", "state": "output-denied", "input": {"path": "/scratch"},
+             "approval": {"id": "ap1", "approved": False, "reason": "Not that folder."}},
+            {"type": "tool-deleteFile", "toolCallId": "c2", "state": "approval-requested",
+             "input": {"path": "/scratch/a"}, "approval": {"id": "ap2"}},
+            {"type": "tool-deleteFile", "toolCallId": "c3", "state": "approval-responded",
+             "input": {"path": "/scratch/b"}, "approval": {"id": "ap3", "approved": True}},
+            {"type": "tool-deleteFile", "toolCallId": "c4", "state": "output-available", "input": {"path": "/t"},
+             "output": "done", "approval": {"id": "ap4", "approved": True, "reason": "ok"}},
+            {"type": "tool-deleteFile", "toolCallId": "c5", "state": "output-denied", "input": {"path": "/"},
+             "approval": {"id": "approval-c5", "approved": False}},
+        ]},
+    ],
+    "no step-start, newer fields": [
+        {"id": "a0", "role": "assistant", "parts": [
+            {"type": "text", "text": "Hello!", "futureField": {"x": 1}},
+            {"type": "reasoning", "text": "", "providerMetadata": {"anthropic": {"redactedData": "EmwKAhgB"}}},
+            {"type": "step-start"}, {"type": "step-start"}, {"type": "text", "text": "Again."}, {"type": "step-start"},
+        ]},
+        {"id": "a1", "role": "assistant", "parts": [{"type": "step-start"}]},
+    ],
+}
+
+MODEL: dict[str, list[dict[str, Any]]] = {
+    "chat": [
+        {"role": "system", "content": "You are a helpful assistant."},
+        {"role": "user", "content": "Hi!"},
+        {"role": "user", "content": [
+            {"type": "text", "text": "Describe these."},
+            {"type": "image", "image": "https://example.com/cat.png"},
+            {"type": "image", "image": PNG, "mediaType": "image/png"},
+            {"type": "file", "data": "JVBERi0=", "mediaType": "application/pdf", "filename": "a.pdf"},
+            {"type": "file", "data": "https://example.com/b.pdf", "mediaType": "application/pdf",
+             "providerOptions": {"anthropic": {"cacheControl": {"type": "ephemeral"}}}},
+        ]},
+        {"role": "assistant", "content": [
+            {"type": "reasoning", "text": "Two files.", "providerOptions": SIGNED},
+            {"type": "text", "text": "A cat and a PDF."},
+        ], "providerOptions": {"openai": {"store": False}}},
+        {"role": "assistant", "content": "Anything else?"},
+    ],
+    "tools": [
+        {"role": "user", "content": [{"type": "text", "text": "Weather?"}]},
+        {"role": "assistant", "content": [
+            {"type": "tool-call", "toolCallId": "c1", "toolName": "weather", "input": {"city": "Paris"}},
+            {"type": "tool-call", "toolCallId": "c2", "toolName": "weather", "input": {"city": "Rome"}},
+            {"type": "tool-call", "toolCallId": "c3", "toolName": "weather", "input": {"city": "Oslo"}},
+            {"type": "tool-call", "toolCallId": "c4", "toolName": "shot", "input": {}},
+            {"type": "tool-call", "toolCallId": "c5", "toolName": "rm", "input": {"path": "/"}},
+            {"type": "tool-call", "toolCallId": "c6", "toolName": "rm", "input": {"path": "/a"}},
+            {"type": "tool-call", "toolCallId": "c7", "toolName": "note", "input": None},
+            {"type": "tool-call", "toolCallId": "s1", "toolName": "web_search", "input": {"q": "x"},
+             "providerExecuted": True},
+            {"type": "tool-result", "toolCallId": "s1", "toolName": "web_search",
+             "output": {"type": "json", "value": [{"url": "https://example.com"}]}},
+            {"type": "tool-approval-request", "approvalId": "ap1", "toolCallId": "c6"},
+        ]},
+        {"role": "tool", "content": [
+            {"type": "tool-result", "toolCallId": "c1", "toolName": "weather",
+             "output": {"type": "json", "value": {"temperature": 18}}},
+            {"type": "tool-result", "toolCallId": "c2", "toolName": "weather",
+             "output": {"type": "error-text", "value": "Station offline."}},
+            {"type": "tool-result", "toolCallId": "c3", "toolName": "weather",
+             "output": {"type": "error-json", "value": {"code": 503}}},
+            {"type": "tool-result", "toolCallId": "c4", "toolName": "shot", "output": {"type": "content", "value": [
+                {"type": "text", "text": "Screenshot:"}, {"type": "image-data", "data": PNG, "mediaType": "image/png"},
+                {"type": "media", "data": PNG, "mediaType": "image/png"},
+                {"type": "file-url", "url": "https://example.com/s.png"},
+                {"type": "file-id", "fileId": {"openai": "file-1"}}]}},
+            {"type": "tool-result", "toolCallId": "c5", "toolName": "rm",
+             "output": {"type": "execution-denied", "reason": "Not root."}},
+            {"type": "tool-approval-response", "approvalId": "ap1", "approved": True},
+            {"type": "tool-result", "toolCallId": "c7", "toolName": "note", "output": {"type": "text", "value": "ok"},
+             "providerOptions": {"anthropic": {"cacheControl": {"type": "ephemeral"}}}},
+        ]},
+        {"role": "assistant", "content": [{"type": "tool-approval-request", "approvalId": "ap2", "toolCallId": "c8"},
+                                          {"type": "tool-call", "toolCallId": "c8", "toolName": "rm", "input": {}}]},
+        {"role": "tool", "content": [{"type": "tool-approval-response", "approvalId": "ap2", "approved": False,
+                                      "reason": "No."}]},
+        {"role": "tool", "content": [{"type": "tool-result", "toolCallId": "c8", "toolName": "rm",
+                                      "output": {"type": "execution-denied"}}]},
+    ],
+}
+
+
+# --- theirs -> ours -> theirs -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(UI))
+def test_ui_messages_come_back_equal(name):
+    """A ``UIMessage`` list read and written again is the same JSON, with no loss."""
+    payload = UI[name]
+    result = bridge.to_ui_messages(bridge.from_ui_messages(copy.deepcopy(payload)), strict=set(LOSS_KINDS))
+    assert result.payload == payload
+    assert result.losses == ()
+
+
+@pytest.mark.parametrize("name", sorted(MODEL))
+def test_model_messages_come_back_equal(name):
+    """A ``ModelMessage`` list read and written again is the same JSON, with no loss."""
+    payload = MODEL[name]
+    result = bridge.to_model_messages(bridge.from_model_messages(copy.deepcopy(payload)), strict=set(LOSS_KINDS))
+    assert result.payload == payload
+    assert result.losses == ()
+
+
+def test_a_tool_part_becomes_a_call_and_a_result_after_it():
+    """Each step is an assistant message; the results its tool parts hold follow it, with their outcomes."""
+    conversation = bridge.from_ui_messages(UI["tools in every state"])
+    assert [m.role for m in conversation] == ["user", "assistant", "tool", "assistant"]
+    step, results, after = conversation[1], conversation[2], conversation[3]
+    assert [b.tool_call_id for b in step.content] == ["c1", "c2", "c3", "c4"]
+    assert [(r.tool_call_id, r.outcome) for r in results.content] == [
+        ("c1", "succeeded"), ("c2", "failed"), ("c3", "succeeded"), ("c4", "succeeded")]
+    assert results.content[1].content[0].text == "Station offline."
+    assert step.content[3].metadata["vercel_ai/providerExecuted"] is True
+    assert after.content[1].metadata["vercel_ai/native_part"] is True  # a source has no span: kept whole
+    assert after.content[3].metadata["vercel_ai/state"] == "input-streaming"
+
+
+def test_a_denied_approval_is_a_denied_result_with_its_reason():
+    conversation = bridge.from_ui_messages(UI["approvals"])
+    denied = conversation[2].content[0]
+    assert (denied.outcome, denied.content[0].text) == ("denied", "Not that folder.")
+    assert conversation[1].content[0].metadata["vercel_ai/approval"] == {"id": "ap1", "approved": False}
+
+
+def test_a_signature_in_provider_metadata_is_the_reasoning_signature():
+    """``providerMetadata.anthropic.signature`` becomes the block's signature, issued by Anthropic, and goes on."""
+    conversation = bridge.from_ui_messages(UI["chat"])
+    thought = conversation[1].content[0]
+    assert (thought.signature, thought.metadata["contentblocks/issuer"]) == ("EqQBCkYIBxgCKkB", "anthropic")
+    assert "vercel_ai/providerMetadata" not in thought.metadata
+    redacted = bridge.from_ui_messages(UI["no step-start, newer fields"])[0].content[1]
+    assert redacted.redacted == b"EmwKAhgB"
+
+
+def test_posted_ui_messages_go_to_anthropic_in_one_line():
+    """What a front end posts is sent with ``anthropic.to_provider``; the signature goes back to its issuer."""
+    payload = anthropic.to_provider(bridge.from_ui_messages(UI["chat"])).payload
+    assert payload["messages"][1]["content"][0] == {
+        "type": "thinking", "thinking": "A small PNG.", "signature": "EqQBCkYIBxgCKkB"}
+
+
+def test_both_forms_say_the_same_of_one_conversation():
+    """UI messages written as model messages keep every block but the sources, which are reported dropped."""
+    conversation = bridge.from_ui_messages(UI["tools in every state"])
+    result = bridge.to_model_messages(conversation)
+    assert [(loss.path, loss.kind) for loss in result.losses if loss.kind != "metadata_not_sent"] == [
+        ("$[3].content[1]", "content_dropped"), ("$[3].content[2]", "content_dropped")]
+    again = bridge.from_model_messages(result.payload)
+    assert [[type(b).__name__ for b in m.content] for m in again] == [
+        [type(b).__name__ for b in m.content if not isinstance(b, cb.JsonBlock)] for m in conversation]
+    assert [r.outcome for r in again[2].content] == [r.outcome for r in conversation[2].content]
+
+
+# --- hostile input ------------------------------------------------------------------------------------------
+
+HOSTILE = [
+    None, "messages", {"id": "x"}, [1], [{"id": 1, "role": "user", "parts": []}],
+    [{"id": "x", "role": "robot", "parts": [{"type": "text", "text": "hi"}]}],
+    [{"id": "x", "role": "user", "parts": []}],
+    [{"id": "x", "role": "user", "parts": [{"type": "sparkle"}]}],
+    [{"id": "x", "role": "user", "parts": [{"type": "text", "text": None}]}],
+    [{"id": "x", "role": "system", "parts": [{"type": "file", "mediaType": "a/b", "url": "https://x"}]}],
+    [{"id": "x", "role": "assistant", "parts": [{"type": "tool-x", "toolCallId": "c", "state": "done"}]}],
+    [{"id": "x", "role": "assistant", "parts": [{"type": "tool-x", "toolCallId": "c c", "state": "input-available",
+                                                  "input": {}}]}],
+    [{"id": "x", "role": "assistant", "parts": [{"type": "tool-x", "toolCallId": "c", "state": "output-denied",
+                                                  "input": {}}]}],
+    [{"id": "x", "role": "user", "parts": [{"type": "data-x", "data": float("nan")}]}],
+    [{"id": "x", "role": "user", "parts": [{"type": "data-x", "data": {1: 2}}]}],
+    [{"id": "x", "role": "user", "parts": [{"type": "data-x", "data": object()}]}],
+]
+
+
+def _deep(depth: int) -> Any:
+    value: Any = "leaf"
+    for _ in range(depth):
+        value = {"a": [value]}
+    return value
+
+
+@pytest.mark.parametrize("payload", [*HOSTILE, [{"id": "x", "role": "user", "parts": [
+    {"type": "data-x", "data": _deep(5000)}]}]])
+def test_what_is_not_the_sdks_shape_is_a_validation_error(payload):
+    with pytest.raises(cb.ValidationError) as error:
+        bridge.from_ui_messages(payload)
+    assert all(path.startswith("$") for path, _ in error.value.errors)
+
+
+@pytest.mark.parametrize("payload", [
+    None, [{"role": "user"}], [{"role": "user", "content": [{"type": "image"}]}],
+    [{"role": "user", "content": [{"type": "file", "data": "%%%", "mediaType": "a/b"}]}],
+    [{"role": "user", "content": [{"type": "tool-call", "toolCallId": "c", "toolName": "t", "input": {}}]}],
+    [{"role": "tool", "content": [{"type": "tool-result", "toolCallId": "c", "toolName": "t",
+                                   "output": {"type": "nope"}}]}],
+    [{"role": "system", "content": [{"type": "text", "text": "x"}]}],
+    [{"role": "tool", "content": [{"type": "tool-approval-response", "approvalId": "a", "approved": True}]}],
+])
+def test_what_is_not_a_model_message_is_a_validation_error(payload):
+    with pytest.raises(cb.ValidationError):
+        bridge.from_model_messages(payload)
+
+
+_JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8),
+                     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner,
+                                                                                  max_size=3), max_leaves=12)
+
+
+def _leaves(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    if isinstance(value, dict):
+        return [path] + [p for k, v in value.items() for p in _leaves(v, (*path, k))]
+    if isinstance(value, list):
+        return [path] + [p for i, v in enumerate(value) for p in _leaves(v, (*path, i))]
+    return [path]
+
+
+@settings(suppress_health_check=[HealthCheck.too_slow], max_examples=300)
+@given(st.sampled_from(sorted(UI) + [f"model:{name}" for name in MODEL]), st.data(), _JSON)
+def test_any_value_anywhere_is_read_or_refused_with_a_validation_error(name, data, replacement):
+    """Each value of a golden payload replaced by any JSON-like value: read, or a ValidationError, nothing else."""
+    payload = copy.deepcopy(MODEL[name[6:]] if name.startswith("model:") else UI[name])
+    path = data.draw(st.sampled_from(_leaves(payload)[1:]))
+    node = payload
+    for step in path[:-1]:
+        node = node[step]
+    node[path[-1]] = replacement
+    read = bridge.from_model_messages if name.startswith("model:") else bridge.from_ui_messages
+    write = bridge.to_model_messages if name.startswith("model:") else bridge.to_ui_messages
+    try:
+        conversation = read(payload)
+    except cb.ValidationError:
+        return
+    json.dumps(write(conversation).payload)  # and what is read is written as JSON
+
+
+# --- ours -> theirs -> ours ---------------------------------------------------------------------------------
+
+_STEP = re.compile(r'\.metadata\[("(?:[^"\\]|\\.)*")\]|\[(\d+)\]|\.(\w+)')
+
+
+def _locate(root: Any, path: str) -> tuple[Any, Any]:
+    """The container holding the value at a loss's JSON path, and its key there."""
+    steps: list[Any] = []
+    for m in _STEP.finditer(path[1:]):
+        steps.extend(["metadata", json.loads(m[1])] if m[1] else [int(m[2])] if m[2] else [m[3]])
+    node = root
+    for step in steps[:-1]:
+        node = node[step]
+    return node, steps[-1]
+
+
+def _unmarked(raw: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A read-back conversation without what the SDK's JSON adds: a message id, an approval id for a denial."""
+    for message in raw:
+        metadata = message.get("metadata", {})
+        metadata.pop("vercel_ai/id", None)
+        if not metadata:
+            message.pop("metadata", None)
+    return raw
+
+
+_RESULT_PART = re.compile(r"^\$\[(\d+)\]\.content\[(\d+)\]\.content\[\d+\]$")
+
+
+def _text_of(part: dict[str, Any]) -> str:
+    return part["text"] if part["type"] == "text" else json.dumps(part["value"])
+
+
+def _degrade(raw: list[Any], loss: cb.providers.Loss, node: Any, key: Any, marks: dict[str, set[int]]) -> None:
+    """Record or apply what a ``content_degraded`` loss says comes back."""
+    reason, result = loss.reason, _RESULT_PART.match(loss.path)
+    owner = raw[int(result[1])]["content"][int(result[2])] if result else None
+    if "refusal" in reason or "JSON string" in reason:
+        node[key] = {"type": "text", "text": node[key]["text" if "refusal" in reason else "value"]}
+    elif "system message is one text" in reason:
+        marks["system"].add(id(node[key]))
+    elif "one array" in reason:
+        marks["array"].add(id(owner))
+    elif owner is not None and owner["outcome"] != "succeeded":  # an error's or a denial's one text
+        marks["joined"].add(id(owner))
+    else:  # JSON in a message or a content output: its JSON text
+        node[key] = {"type": "text", "text": json.dumps(node[key]["value"])}
+
+
+def _result_content(block: dict[str, Any], dropped: set[int], marks: dict[str, set[int]]) -> list[Any]:
+    parts = [part for part in block["content"] if id(part) not in dropped]
+    kept = [part for part in parts if part["type"] != "file"]
+    if id(block) in marks["joined"]:
+        text = "\n".join(_text_of(part) for part in kept)
+        return [{"type": "text", "text": text}] if text else []
+    if id(block) in marks["array"]:
+        return [{"type": "json", "value": [part.get("text", part.get("value")) for part in kept]}]
+    return parts
+
+
+def _placed(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Messages as the UI form reads them back: each step's results in a tool message right after it."""
+    results = {block["tool_call_id"]: block for m in messages if m["role"] == "tool" for block in m["content"]}
+    out = []
+    for message in messages:
+        if message["role"] == "tool":
+            continue
+        out.append(message)
+        if message["role"] == "assistant":
+            ids = [block["tool_call_id"] for block in message["content"] if block["type"] == "tool_call"]
+            if answered := [results[i] for i in ids if i in results]:
+                out.append({"role": "tool", "content": answered})
+    return out
+
+
+def _expected(conversation: cb.Conversation, losses: tuple[cb.providers.Loss, ...], form: str) -> list[Any]:
+    """``conversation`` as each loss says it comes back (JSON as its text, an error's parts joined...)."""
+    raw = cb.unstructure(conversation)
+    dropped: set[int] = set()
+    marks: dict[str, set[int]] = {"system": set(), "array": set(), "joined": set()}
+    for loss in sorted(losses, key=lambda loss: loss.kind != "metadata_not_sent"):  # keys before their blocks
+        if loss.kind == "order_changed":
+            continue
+        node, key = _locate(raw, loss.path)
+        if loss.kind == "metadata_not_sent" or key in {"citations", "filename", "signature", "redacted"}:
+            del node[key]
+            if loss.kind == "metadata_not_sent" and node == {}:
+                holder, name = _locate(raw, loss.path.rsplit(".metadata[", 1)[0] + ".metadata")
+                del holder[name]
+            if key in {"signature", "redacted"} and not any(node.get(k) for k in ("text", "signature", "redacted")):
+                dropped.add(id(node))
+        elif loss.kind == "content_dropped":
+            dropped.add(id(node[key]))
+        elif key == "role":
+            node[key] = "system"
+        else:
+            _degrade(raw, loss, node, key, marks)
+    out = [{**message, "content": content} for message in raw if (content := _kept(message, dropped, marks))]
+    return _placed(out) if form == "ui" else out
+
+
+def _kept(message: dict[str, Any], dropped: set[int], marks: dict[str, set[int]]) -> list[Any]:
+    """A message's blocks that come back: none dropped, a system message's joined, results as they read back."""
+    content: list[Any] = []
+    for block in message["content"]:
+        if id(block) in dropped:
+            continue
+        if block["type"] == "tool_result":
+            block["content"] = _result_content(block, dropped, marks)
+        if id(block) in marks["system"]:
+            content[-1]["text"] += "\n" + block["text"]
+        else:
+            content.append(block)
+    return content
+
+
+@settings(max_examples=150)
+@given(conversations())
+def test_our_conversation_comes_back_from_model_messages_as_the_losses_say(conversation):
+    result = bridge.to_model_messages(conversation)
+    json.dumps(result.payload)
+    back = bridge.from_model_messages(result.payload)
+    assert _unmarked(cb.unstructure(back)) == _expected(conversation, result.losses, "model")
+    assert bridge.to_model_messages(back).payload == result.payload
+
+
+@settings(max_examples=150)
+@given(conversations())
+def test_our_conversation_comes_back_from_ui_messages_as_the_losses_say(conversation):
+    result = bridge.to_ui_messages(conversation)
+    json.dumps(result.payload)
+    back = bridge.from_ui_messages(result.payload)
+    assert _unmarked(cb.unstructure(back)) == _expected(conversation, result.losses, "ui")
+    assert bridge.to_ui_messages(back).payload == result.payload
+
+
+def test_strict_raises_on_content_losses():
+    refusal = cb.Conversation(messages=[cb.Message(role="assistant", content=[cb.RefusalBlock(text="No.")])])
+    with pytest.raises(LossError) as error:
+        bridge.to_ui_messages(refusal, strict=True)
+    assert [loss.kind for loss in error.value.losses] == ["content_degraded"]
+    with pytest.raises(LossError):
+        bridge.to_model_messages(refusal, strict=True)
+
+
+def test_our_own_objects_are_refused_as_input():
+    with pytest.raises(TypeError, match=r"vercel_ai\.from_ui_messages"):
+        bridge.from_ui_messages(cb.Conversation(messages=[]))
+    with pytest.raises(TypeError, match=r"vercel_ai\.to_model_messages"):
+        bridge.to_model_messages([{"role": "user", "content": "Hi"}])
