@@ -30,7 +30,6 @@ from __future__ import annotations
 import functools
 import importlib
 import importlib.metadata
-import re
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -38,6 +37,7 @@ from ..._conversation import Conversation
 from ..._errors import ValidationError
 from ...providers._argument_checks import conversation_argument, reading_argument, strict_argument
 from ...providers._contract import Converted, LossKind, LossRecorder
+from .._shared import require_version
 from ._read import read_history
 from ._write import write_history
 
@@ -51,22 +51,10 @@ SUPPORTED = ">=1.8,<2"
 _LOWEST, _BELOW = (1, 8), (2,)
 
 
-def _version(text: str) -> tuple[int, ...]:
-    return tuple(int(part) for part in re.findall(r"\d+", text)[:3])
-
-
 @functools.cache
 def _messages_module() -> Any:
     """``langchain_core.messages``, once the installed version is checked."""
-    try:
-        version = importlib.metadata.version("langchain-core")
-    except importlib.metadata.PackageNotFoundError:
-        msg = "contentblocks.bridges.langchain needs langchain-core: pip install 'contentblocks[langchain]'"
-        raise ImportError(msg) from None
-    if not _LOWEST <= _version(version) < _BELOW:
-        msg = (f"contentblocks.bridges.langchain is tested with langchain-core{SUPPORTED}, and {version} is "
-               "installed: pip install 'contentblocks[langchain]'")
-        raise ImportError(msg)
+    require_version("langchain", "langchain-core", SUPPORTED, "langchain", _LOWEST, _BELOW)
     return importlib.import_module("langchain_core.messages")
 
 

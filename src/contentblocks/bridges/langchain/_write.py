@@ -27,7 +27,8 @@ from ..._model import (
     ToolResultBlock,
 )
 from ...providers._contract import ISSUER_KEY, LossRecorder
-from ...providers._toolkit import b64encode, block_path, key_path
+from ...providers._toolkit import b64encode, block_path
+from .._shared import MetadataHandout
 from ._citations import citations_of
 from ._fields import (
     CLASSES,
@@ -55,20 +56,13 @@ _DEFAULT_CLASS = {"system": "SystemMessage", "developer": "SystemMessage", "user
                   "assistant": "AIMessage", "tool": "ToolMessage"}
 
 
-class _Metadata:
-    """One block's or message's metadata, handed out key by key; what nobody took is reported as not sent."""
+class _Metadata(MetadataHandout):
+    """One block's or message's metadata, handed out key by key to LangChain's fields."""
 
-    __slots__ = ("losses", "path", "taken", "values")
+    __slots__ = ()
 
     def __init__(self, metadata: Mapping[str, Any], path: str, losses: LossRecorder) -> None:
-        self.values, self.path, self.losses = metadata, path, losses
-        self.taken: set[str] = set()
-
-    def take(self, key: str, default: Any = None) -> Any:
-        if key not in self.values:
-            return default
-        self.taken.add(key)
-        return thaw(self.values[key])
+        super().__init__(metadata, path, losses, "LangChain", NAMESPACE, NAMESPACE + "metadata")
 
     def give_back(self, target: dict[str, Any]) -> None:
         """Put the ``langchain/`` keys not taken yet into ``target`` as LangChain's fields.
@@ -79,16 +73,6 @@ class _Metadata:
             field = key.removeprefix(NAMESPACE)
             if key.startswith(NAMESPACE) and key not in self.taken and field not in target:
                 target[field] = self.take(key)
-
-    def drop(self) -> None:
-        """Everything is reported with the block it belongs to."""
-        self.taken.update(self.values)
-
-    def done(self, where: str) -> None:
-        for key in self.values:
-            if key not in self.taken:
-                self.losses.add(key_path(self.path, key), f"LangChain has no place for this key {where}",
-                                "metadata_not_sent")
 
 
 def _annotations(block: TextBlock, meta: _Metadata, in_bytes: bool) -> list[dict[str, Any]] | None:

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import importlib
 import importlib.metadata
-import re
 import warnings
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
@@ -36,6 +35,7 @@ from ..._conversation import Conversation
 from ..._errors import ValidationError
 from ...providers._argument_checks import conversation_argument, reading_argument, strict_argument
 from ...providers._contract import Converted, LossKind, LossRecorder
+from .._shared import require_version
 from ._read import read_history
 from ._write import write_history
 
@@ -49,21 +49,9 @@ SUPPORTED = ">=2.78,<3"
 _LOWEST, _BELOW = (2, 78), (3,)
 
 
-def _version(text: str) -> tuple[int, ...]:
-    return tuple(int(part) for part in re.findall(r"\d+", text)[:3])
-
-
 def _adapter() -> Any:
     """pydantic-ai's ``ModelMessagesTypeAdapter``, once the installed version is checked."""
-    try:
-        version = importlib.metadata.version("pydantic-ai-slim")
-    except importlib.metadata.PackageNotFoundError:
-        msg = "contentblocks.bridges.pydantic_ai needs pydantic-ai: pip install 'contentblocks[pydantic-ai]'"
-        raise ImportError(msg) from None
-    if not _LOWEST <= _version(version) < _BELOW:
-        msg = (f"contentblocks.bridges.pydantic_ai is tested with pydantic-ai-slim{SUPPORTED}, and "
-               f"{version} is installed: pip install 'contentblocks[pydantic-ai]'")
-        raise ImportError(msg)
+    require_version("pydantic_ai", "pydantic-ai-slim", SUPPORTED, "pydantic-ai", _LOWEST, _BELOW)
     return importlib.import_module("pydantic_ai.messages").ModelMessagesTypeAdapter
 
 

@@ -29,6 +29,7 @@ from ..._model import (
 )
 from ...providers._contract import ISSUER_KEY, LossRecorder
 from ...providers._toolkit import block_path, key_path
+from .._shared import MetadataHandout
 from ._fields import (
     EXTRA_KEYS,
     LISTED,
@@ -48,41 +49,17 @@ __all__ = ["write_history"]
 _OUTCOMES = {"succeeded": "success", "failed": "failed", "denied": "denied"}
 
 
-class _Metadata:
-    """One block's or message's metadata, handed out key by key; what nobody took is reported as not sent."""
+class _Metadata(MetadataHandout):
+    """One block's or message's metadata, handed out key by key to pydantic-ai's fields."""
 
-    __slots__ = ("losses", "path", "taken", "values")
+    __slots__ = ()
 
     def __init__(self, metadata: Mapping[str, Any], path: str, losses: LossRecorder) -> None:
-        self.values, self.path, self.losses, self.taken = metadata, path, losses, set[str]()
-
-    def take(self, key: str, default: Any = None) -> Any:
-        if key not in self.values:
-            return default
-        self.taken.add(key)
-        return thaw(self.values[key])
+        super().__init__(metadata, path, losses, "pydantic-ai", NAMESPACE, METADATA)
 
     def extras(self, kind: str) -> dict[str, Any]:
         """The ``pydantic_ai/`` fields a part of ``kind`` has, as its fields."""
         return {key: self.take(NAMESPACE + key) for key in EXTRA_KEYS[kind] if NAMESPACE + key in self.values}
-
-    def own(self) -> Any:
-        """pydantic-ai's ``metadata``: the keys outside the namespaces, or what ``pydantic_ai/metadata`` kept."""
-        flat = {k: self.take(k) for k in self.values if not k.startswith((NAMESPACE, "contentblocks/"))}
-        if METADATA not in self.values:
-            return flat or None
-        kept = self.take(METADATA)
-        if flat and isinstance(kept, dict):
-            return {**kept, **flat}
-        for key in flat:
-            self.taken.discard(key)
-        return kept
-
-    def done(self, where: str) -> None:
-        for key in self.values:
-            if key not in self.taken:
-                self.losses.add(key_path(self.path, key), f"pydantic-ai has no place for this key {where}",
-                                "metadata_not_sent")
 
 
 def _file(block: FileBlock, path: str, losses: LossRecorder, meta: _Metadata) -> dict[str, Any] | None:

@@ -23,10 +23,10 @@ from typing import Any, TypeVar
 
 from ..._api import file_from_data_url
 from ..._errors import ValidationError
-from ..._json import thaw
 from ..._model import Block, BytesSource, FileBlock, JsonBlock, ReasoningBlock, UrlSource
 from ...providers._contract import ISSUER_KEY, LossRecorder
 from ...providers._toolkit import key_path
+from .._shared import MetadataHandout
 
 __all__ = [
     "EXTRA",
@@ -46,7 +46,6 @@ __all__ = [
     "reasoning_block",
     "reasoning_metadata",
     "rebased",
-    "unsent",
 ]
 
 NAMESPACE = "vercel_ai/"
@@ -247,26 +246,13 @@ def reasoning_metadata(block: ReasoningBlock, provider: Any, path: str, losses: 
     return provider or None
 
 
-def unsent(metadata: Mapping[str, Any], taken: set[str], path: str, losses: LossRecorder, where: str) -> None:
-    """Report each metadata key not in ``taken`` as not sent."""
-    for key in metadata:
-        if key not in taken:
-            losses.add(key_path(path, key), f"the SDK has no place for this key {where}", "metadata_not_sent")
+class Meta(MetadataHandout):
+    """One block's or message's metadata, handed out key by key to the SDK's fields."""
 
-
-class Meta:
-    """One block's or message's metadata, handed out key by key; what nobody took is reported as not sent."""
-
-    __slots__ = ("losses", "path", "taken", "values")
+    __slots__ = ()
 
     def __init__(self, metadata: Mapping[str, Any], path: str, losses: LossRecorder) -> None:
-        self.values, self.path, self.losses, self.taken = metadata, path, losses, set[str]()
-
-    def take(self, key: str, default: Any = None) -> Any:
-        if key not in self.values:
-            return default
-        self.taken.add(key)
-        return thaw(self.values[key])
+        super().__init__(metadata, path, losses, "the SDK", NAMESPACE, METADATA)
 
     def fields(self, *names: str) -> dict[str, Any]:
         """The ``vercel_ai/<name>`` keys present, as the part's fields, then the kept unknown fields."""
@@ -277,25 +263,6 @@ class Meta:
         else:
             self.taken.discard(EXTRA)
         return written
-
-    def own(self) -> Any:
-        """The message's ``metadata``: the keys outside the namespaces, or what ``vercel_ai/metadata`` kept."""
-        flat = {k: self.take(k) for k in self.values if not k.startswith((NAMESPACE, "contentblocks/"))}
-        if METADATA not in self.values:
-            return flat or None
-        kept = self.take(METADATA)
-        if flat and isinstance(kept, dict):
-            return {**kept, **flat}
-        for key in flat:
-            self.taken.discard(key)
-        return kept
-
-    def drop(self) -> None:
-        """Everything goes with the block it belongs to (reported dropped itself)."""
-        self.taken.update(self.values)
-
-    def done(self, where: str) -> None:
-        unsent(self.values, self.taken, self.path, self.losses, where)
 
 
 #: A message's ``metadata`` when it cannot be spread over neutral keys (not an object, or a namespaced key).

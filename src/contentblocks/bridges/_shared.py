@@ -1,0 +1,84 @@
+"""What every bridge does the same way: check the framework's installed version, and hand out metadata."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from .._json import thaw
+from ..providers._contract import LossRecorder
+from ..providers._toolkit import key_path
+
+__all__ = ["MetadataHandout", "require_version"]
+
+
+def _version(text: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in re.findall(r"\d+", text)[:3])
+
+
+def require_version(
+    bridge: str, distribution: str, supported: str, extra: str, lowest: tuple[int, ...], below: tuple[int, ...]
+) -> None:
+    """Raise ``ImportError`` saying what to install when ``distribution`` is missing or outside ``supported``.
+
+    ``lowest`` and ``below`` are ``supported`` (``">=1.8,<2"``) as version tuples: at least the one, under the other.
+    """
+    try:
+        version = importlib.metadata.version(distribution)
+    except importlib.metadata.PackageNotFoundError:
+        msg = f"contentblocks.bridges.{bridge} needs {distribution}: pip install 'contentblocks[{extra}]'"
+        raise ImportError(msg) from None
+    if not lowest <= _version(version) < below:
+        msg = (f"contentblocks.bridges.{bridge} is tested with {distribution}{supported}, and {version} is "
+               f"installed: pip install 'contentblocks[{extra}]'")  # fmt: skip
+        raise ImportError(msg)
+
+
+class MetadataHandout:
+    """One block's or message's metadata, handed out key by key; what nobody took is reported as not sent.
+
+    ``framework`` names the target in the loss's words ("LangChain has no place for this key ..."),
+    ``namespace`` is the bridge's metadata prefix (``"langchain/"``) and ``kept`` the key that holds the
+    framework's own metadata field when it could not be spread over plain keys.
+    """
+
+    __slots__ = ("framework", "kept", "losses", "namespace", "path", "taken", "values")
+
+    def __init__(
+        self, metadata: Mapping[str, Any], path: str, losses: LossRecorder, framework: str, namespace: str, kept: str
+    ) -> None:
+        self.values, self.path, self.losses = metadata, path, losses
+        self.framework, self.namespace, self.kept = framework, namespace, kept
+        self.taken: set[str] = set()
+
+    def take(self, key: str, default: Any = None) -> Any:
+        """The value under ``key`` as plain JSON (``default`` when absent), now counted as sent."""
+        if key not in self.values:
+            return default
+        self.taken.add(key)
+        return thaw(self.values[key])
+
+    def drop(self) -> None:
+        """Everything goes with the block it belongs to (reported dropped itself)."""
+        self.taken.update(self.values)
+
+    def own(self) -> Any:
+        """The framework's own metadata field: the keys outside the namespaces, or what the ``kept`` key holds."""
+        flat = {k: self.take(k) for k in self.values if not k.startswith((self.namespace, "contentblocks/"))}
+        if self.kept not in self.values:
+            return flat or None
+        value = self.take(self.kept)
+        if flat and isinstance(value, dict):
+            return {**value, **flat}
+        for key in flat:
+            self.taken.discard(key)
+        return value
+
+    def done(self, where: str) -> None:
+        """Report each key nobody took as not sent."""
+        for key in self.values:
+            if key not in self.taken:
+                self.losses.add(key_path(self.path, key), f"{self.framework} has no place for this key {where}",
+                                "metadata_not_sent")  # fmt: skip
