@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import base64
 import binascii
-import math
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from ..._api import file_from_data_url
 from ..._errors import ValidationError
+from ..._freeze import freeze
 from ..._model import Block, BytesSource, FileBlock, JsonBlock, ReasoningBlock, UrlSource
+from ..._rules import Limits
 from ...providers._contract import ISSUER_KEY, LossRecorder
 from ...providers._toolkit import key_path
 from .._shared import MetadataHandout
@@ -53,7 +54,8 @@ NAMESPACE = "vercel_ai/"
 NATIVE = "vercel_ai/native_part"
 #: The fields of a part (or message) this bridge does not know, written back as they were.
 EXTRA = "vercel_ai/extra"
-_MAX_DEPTH = 64
+#: The limits of a JSON value posted by a browser: the library's, with a root container and 64 levels below it.
+_LIMITS = Limits(max_depth=65)
 #: Where each issuer's reasoning signature sits in ``providerMetadata``/``providerOptions``.
 _SIGNATURES = {"anthropic": ("anthropic", "signature"), "gemini": ("google", "thoughtSignature")}
 _REDACTED = ("anthropic", "redactedData")
@@ -69,27 +71,17 @@ def _kind(value: object) -> str:
     return "null" if value is None else type(value).__name__
 
 
-def json_value(value: Any, path: str, depth: int = 0) -> Any:
-    """``value`` when it is JSON (objects with string keys, finite numbers), nested at most 64 deep."""
-    if depth > _MAX_DEPTH:
-        raise fail(path, f"nested deeper than {_MAX_DEPTH} levels")
-    if value is None or isinstance(value, bool | str | int):
-        return value
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            raise fail(path, "NaN and infinities are not JSON numbers")
-        return value
-    if isinstance(value, list):
-        for index, item in enumerate(value):
-            json_value(item, f"{path}[{index}]", depth + 1)
-        return value
-    if isinstance(value, dict):
-        for key, item in value.items():
-            if not isinstance(key, str):
-                raise fail(path, f"object keys are strings, got {_kind(key)}")
-            json_value(item, f"{path}.{key}", depth + 1)
-        return value
-    raise fail(path, f"expected a JSON value, got {_kind(value)}")
+def json_value(value: Any, path: str) -> Any:
+    """``value`` when it is a JSON value the library takes, nested at most 64 levels below its root.
+
+    The library's own check (``_freeze.freeze``): finite numbers, string keys, no lone surrogates, the size
+    limits, and a walk that hostile nesting cannot overflow; every problem with its path.
+    """
+    problems: list[tuple[str, str]] = []
+    freeze(value, path, _LIMITS, problems)
+    if problems:
+        raise ValidationError(problems)
+    return value
 
 
 class Part:
