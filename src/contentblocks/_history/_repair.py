@@ -16,8 +16,8 @@ from typing import Any, Literal, TypeAlias
 import attrs
 
 from .._conversation import Conversation, tool_summary
-from .._model import Message, Outcome, ReasoningBlock, TextBlock, ToolCallBlock, ToolResultBlock
-from .._sanitize._policy import UNANSWERED_CALLS, UnansweredCalls
+from .._model import Message, ReasoningBlock, ToolCallBlock, ToolResultBlock
+from .._sanitize._policy import UNANSWERED_CALLS, UnansweredCalls, stand_in_result
 from .._sealing import SEAL_KEY
 from ..providers._contract import Converted, Loss, LossKind
 
@@ -208,11 +208,10 @@ class _Writer:
             self.write(Message(role="tool", content=extra), i)
 
     def stand_in(self, call_id: str) -> ToolResultBlock:
-        outcome: Outcome = "denied" if self.unanswered == "denied" else "failed"
-        reason = f"a tool call with no result; answered as {outcome}"
+        result = stand_in_result(call_id, self.pairing.names[call_id], self.unanswered, UNANSWERED_RESULT_TEXT)
+        reason = f"a tool call with no result; answered as {result.outcome}"
         self.losses.append(Loss(self.pairing.path(call_id), reason, "content_degraded"))
-        return ToolResultBlock(tool_call_id=call_id, tool_name=self.pairing.names[call_id], outcome=outcome,
-                               content=[TextBlock(text=UNANSWERED_RESULT_TEXT)])
+        return result
 
 
 def _answering(block: Any, call_id: str) -> ToolResultBlock:

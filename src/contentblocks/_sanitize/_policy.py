@@ -7,13 +7,24 @@ from typing import Any, Literal, TypeAlias, get_args
 
 import attrs
 
-__all__ = ["UNANSWERED_CALLS", "UNSEALED_ROLES", "SanitizePolicy", "UnansweredCalls"]
+from .._model import Outcome, TextBlock, ToolResultBlock
+
+__all__ = ["UNANSWERED_CALLS", "UNSEALED_ROLES", "SanitizePolicy", "UnansweredCalls", "stand_in_result"]
 
 UnansweredCalls: TypeAlias = Literal["failed", "denied", "drop"]
 """What becomes of a sealed tool call whose result did not survive: answered as failed or denied, or dropped."""
 
 #: Every choice of :data:`UnansweredCalls`.
 UNANSWERED_CALLS: tuple[UnansweredCalls, ...] = get_args(UnansweredCalls)
+
+
+def stand_in_result(call_id: str, tool_name: str, unanswered: UnansweredCalls, text: str) -> ToolResultBlock:
+    """The result answering a call that has none: outcome ``denied`` where ``unanswered`` says so, else ``failed``.
+
+    ``text`` says why (``sanitize`` and ``repair`` each have their own words).
+    """
+    outcome: Outcome = "denied" if unanswered == "denied" else "failed"
+    return ToolResultBlock(tool_call_id=call_id, tool_name=tool_name, outcome=outcome, content=[TextBlock(text=text)])
 
 #: The roles an unsealed message may ever have: ``system`` and ``developer`` come from the server alone.
 UNSEALED_ROLES = frozenset({"user", "assistant", "tool"})

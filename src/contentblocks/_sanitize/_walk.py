@@ -14,9 +14,7 @@ from .._model import (
     FileBlock,
     JsonBlock,
     Message,
-    Outcome,
     ReasoningBlock,
-    TextBlock,
     ToolCallBlock,
     ToolResultBlock,
 )
@@ -24,7 +22,7 @@ from .._sealing import SEAL_KEY, Keyring, SealCheck, SealKey, verify_seals
 from ..providers._contract import Converted, Loss, LossKind
 from ..providers._native import NATIVE_KINDS
 from ._checks import source_refusal
-from ._policy import SanitizePolicy
+from ._policy import SanitizePolicy, stand_in_result
 
 __all__ = ["NATIVE_FLAGS", "REFUSED_RESULT_TEXT", "sanitize"]
 
@@ -106,11 +104,10 @@ class _Walk:
             kept.insert(end, Message(role="tool", content=results))
 
     def stand_in(self, call_id: str) -> ToolResultBlock:
-        outcome: Outcome = "denied" if self.policy.unanswered_calls == "denied" else "failed"
-        reason = f"a sealed tool call whose result was refused; answered as {outcome}"
+        result = stand_in_result(call_id, self.calls[call_id], self.policy.unanswered_calls, REFUSED_RESULT_TEXT)
+        reason = f"a sealed tool call whose result was refused; answered as {result.outcome}"
         self.lose(self.placed[call_id][1], reason, "content_degraded")
-        return ToolResultBlock(tool_call_id=call_id, tool_name=self.calls[call_id], outcome=outcome,
-                               content=[TextBlock(text=REFUSED_RESULT_TEXT)])
+        return result
 
     def drop_calls(self, kept: list[Message], index: int, call_ids: list[str]) -> None:
         message = kept[index]
