@@ -291,10 +291,8 @@ def _check_document(checker: Checker, data: bytes) -> Tally:
         tally.add(_reported_line(e.errors[0][1]), unreadable(e))
         return tally
     if checker.input_format != "contentblocks":  # one provider request: its adapter reads it
-        result = checker.check(raw)
         tally.conversations = 1
-        lines = tuple(line_of(text, path) for path, _ in result.problems)
-        tally.add(lines[0] if lines else 1, result, lines)
+        _add_at_lines(tally, text, checker.check(raw))
         return tally
     prefix = "$"
     try:
@@ -302,9 +300,7 @@ def _check_document(checker: Checker, data: bytes) -> Tally:
         tally.conversations = int(target is Conversation)
         obj = structure_parsed(checker.converter(), value, target)
     except ValidationError as e:
-        result = with_format_hint(failed(e, prefix))
-        lines = tuple(line_of(text, path) for path, _ in result.problems)
-        tally.add(lines[0] if lines else 1, result, lines)
+        _add_at_lines(tally, text, with_format_hint(failed(e, prefix)))
         return tally
     if isinstance(obj, Block):
         count_blocks(tally.kinds, (obj,))
@@ -314,6 +310,12 @@ def _check_document(checker: Checker, data: bytes) -> Tally:
     for message in messages:
         count_blocks(tally.kinds, message.content)
     return tally
+
+
+def _add_at_lines(tally: Tally, text: str, result: CheckResult) -> None:
+    """Count a document's result, each problem at the line of ``text`` its path leads to (line 1 for none)."""
+    lines = tuple(line_of(text, path) for path, _ in result.problems)
+    tally.add(lines[0] if lines else 1, result, lines)
 
 
 def _target(raw: object) -> tuple[object, Any, str]:
