@@ -277,6 +277,7 @@ def test_importing_contentblocks_imports_no_pydantic_ai():
 
 def test_a_version_outside_the_tested_range_is_a_clear_error(monkeypatch):
     """An installed pydantic-ai outside ``SUPPORTED`` is an ImportError naming both versions and the extra."""
+    bridge._adapter.cache_clear()  # the check runs once, on the first call
     monkeypatch.setattr(bridge.importlib.metadata, "version", lambda name: "3.1.0")
     with pytest.raises(ImportError, match=r"tested with pydantic-ai-slim>=2.78,<3, and 3.1.0 is installed"):
         bridge.from_messages([])

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import functools
 import importlib
-import importlib.metadata
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 

@@ -25,8 +25,8 @@ pydantic-ai is imported on the first call, never when ``contentblocks`` is impor
 
 from __future__ import annotations
 
+import functools
 import importlib
-import importlib.metadata
 import warnings
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
@@ -49,8 +49,12 @@ SUPPORTED = ">=2.78,<3"
 _LOWEST, _BELOW = (2, 78), (3,)
 
 
+@functools.cache
 def _adapter() -> Any:
-    """pydantic-ai's ``ModelMessagesTypeAdapter``, once the installed version is checked."""
+    """pydantic-ai's ``ModelMessagesTypeAdapter``, once the installed version is checked.
+
+    The check runs on the first call only: reading a distribution's version takes about half a millisecond.
+    """
     require_version("pydantic_ai", "pydantic-ai-slim", SUPPORTED, "pydantic-ai", _LOWEST, _BELOW)
     return importlib.import_module("pydantic_ai.messages").ModelMessagesTypeAdapter
 
