@@ -26,9 +26,9 @@ from ..._model import (
     UrlSource,
 )
 from ...providers._contract import LossRecorder
-from ...providers._toolkit import block_path
+from ...providers._toolkit import block_path, data_url
 from ._ui_read import approval_id
-from ._values import METADATA, NAMESPACE, NATIVE, Meta, data_url, reasoning_metadata
+from ._values import METADATA, NAMESPACE, NATIVE, Meta, reasoning_metadata
 
 __all__ = ["result_text", "write_ui"]
 

@@ -26,7 +26,7 @@ from ..._freeze import freeze
 from ..._model import Block, BytesSource, FileBlock, JsonBlock, ReasoningBlock, UrlSource
 from ..._rules import Limits
 from ...providers._contract import ISSUER_KEY, LossRecorder
-from ...providers._toolkit import key_path
+from ...providers._toolkit import data_url, key_path
 from .._shared import MetadataHandout
 
 __all__ = [
@@ -36,7 +36,6 @@ __all__ = [
     "NATIVE",
     "Meta",
     "Part",
-    "data_url",
     "fail",
     "file_block",
     "file_url",
@@ -164,10 +163,6 @@ def file_url(url: str, media_type: str, filename: str | None, metadata: dict[str
             raise fail("$.url", "a data URL this bridge would not write back the same")
         return FileBlock(media_type=media_type, source=block.source, filename=filename, metadata=metadata)
     return FileBlock(media_type=media_type, source=UrlSource(url=url), filename=filename, metadata=metadata)
-
-
-def data_url(media_type: str, data: bytes) -> str:
-    return f"data:{media_type};base64,{base64.b64encode(data).decode('ascii')}"
 
 
 def file_block(data: str, media_type: str, filename: str | None, metadata: dict[str, Any], path: str) -> FileBlock:
