@@ -11,8 +11,6 @@ kept as ``langchain/<key>``.
 
 from __future__ import annotations
 
-import base64
-import binascii
 import importlib
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -36,7 +34,7 @@ from ..._model import (
     UrlSource,
 )
 from ...providers._contract import ISSUER_KEY
-from ...providers._toolkit import fail
+from ...providers._toolkit import b64decode, fail
 from ._citations import citations_of, extras_taken
 from ._fields import (
     CLASSES,
@@ -142,13 +140,7 @@ def _file(item: dict[str, Any], origin: Origin) -> Block:  # noqa: ARG001 - the 
     value = item.pop(sources[0])
     source: Any
     if sources[0] == "base64":
-        try:
-            data = base64.b64decode(value, validate=True)
-        except (binascii.Error, TypeError, ValueError):
-            raise fail("$.base64", "not base64") from None
-        if base64.b64encode(data).decode("ascii") != value:
-            raise fail("$.base64", "not base64 as written back")
-        source = BytesSource(data=data)
+        source = BytesSource(data=b64decode(value, "$.base64"))  # canonical base64, as it is written back
     elif sources[0] == "url":
         source = UrlSource(url=value)
     elif sources[0] == "file_id":

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import base64
 import json
 from typing import Any
 
@@ -22,7 +21,7 @@ from ..._model import (
     UrlSource,
 )
 from ...providers._contract import LossRecorder
-from ...providers._toolkit import block_path
+from ...providers._toolkit import b64encode, block_path
 from ._model_read import AFTER, APPROVALS, AS_STRING, EMPTY_REASON, OUTPUT, default_output
 from ._ui_write import result_text
 from ._values import NAMESPACE, NATIVE, Meta, reasoning_metadata
@@ -46,7 +45,7 @@ def _text(block: TextBlock | RefusalBlock, path: str, losses: LossRecorder, meta
 def _data(block: FileBlock) -> str:
     source = block.source
     if isinstance(source, BytesSource):
-        return base64.b64encode(source.data).decode("ascii")
+        return b64encode(source.data)
     assert isinstance(source, UrlSource)  # noqa: S101 - the caller refuses references
     return source.url
 
