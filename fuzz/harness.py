@@ -31,8 +31,11 @@ import attrs
 
 with atheris.instrument_imports():
     import contentblocks as cb
-    from contentblocks import _api, _gen, _rules, _structure_table, _wire
-    from contentblocks._kernels import MISS as MISS_C
+    from contentblocks import _api
+    from contentblocks._checks import _rules
+    from contentblocks._conversion import _gen, _structure_table
+    from contentblocks._conversion._kernels import MISS as MISS_C
+    from contentblocks._model import _wire
     from contentblocks.preconf import json as preconf_json
 
 TARGETS = (cb.Block, cb.Message, cb.Conversation)

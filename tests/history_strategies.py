@@ -12,7 +12,7 @@ import attrs
 from hypothesis import strategies as st
 
 import contentblocks as cb
-from contentblocks._model import ROLE_BLOCKS as _ROLE_BLOCKS
+from contentblocks._model._classes import ROLE_BLOCKS as _ROLE_BLOCKS
 from strategies import _FORGED_VALUES, _JUNK, _NATIVE_FLAGS, FORGED
 
 __all__ = ["hostile_histories", "message_edits", "seal_keys"]

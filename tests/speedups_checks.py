@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from hypothesis import strategies as st
 
-from contentblocks import _freeze
-from contentblocks._kernels import speedups
-from contentblocks._rules import Limits
+from contentblocks._checks._rules import Limits
+from contentblocks._conversion._kernels import speedups
+from contentblocks._json import _freeze
 
 needs_speedups = pytest.mark.skipif(speedups is None, reason="the C accelerator is not built or is turned off")
 MISS = object()

@@ -16,7 +16,7 @@ import attrs
 from hypothesis import strategies as st
 
 import contentblocks as cb
-from contentblocks._strategies_values import (
+from contentblocks._strategies._values import (
     binaries,
     filenames,
     free_texts,

@@ -15,7 +15,7 @@ import pytest
 
 import contentblocks as cb
 from bench_modules import BENCH, bench_corpus, load_bench_module
-from contentblocks._kernels import speedups
+from contentblocks._conversion._kernels import speedups
 
 corpus = bench_corpus()
 RENDER = load_bench_module("_contentblocks_bench_render", BENCH / "render.py")

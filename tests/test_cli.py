@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from contentblocks import cli
-from contentblocks._locate import line_of, split_path
+from contentblocks._transcripts._locate import line_of, split_path
 from hostile_strategies import text_mutants
 
 USER = {"role": "user", "content": "hi"}
@@ -243,7 +243,7 @@ def test_what_a_walk_cannot_read_is_reported(tmp_path: Path, capsys: pytest.Capt
 
 def test_a_directory_that_cannot_be_listed_is_unreadable() -> None:
     """Walking a path that cannot be listed gives one unreadable source naming it."""
-    from contentblocks._checkfiles import walk  # noqa: PLC0415
+    from contentblocks._transcripts._files import walk  # noqa: PLC0415
 
     (source,) = walk(__file__, dataset=False)
     assert (source.name, source.error) == (__file__, "cannot read directory: Not a directory")
@@ -348,7 +348,7 @@ def dataset(path: Path, lines: int) -> tuple[Path, list[int]]:
 def test_chunk_ranges_cut_a_file_at_line_ends(tmp_path_factory: pytest.TempPathFactory, lines: list[bytes],
                                               end: bool, size: int) -> None:
     """The ranges cover the file exactly, in order, each a run of whole lines of at least ``size`` bytes."""
-    from contentblocks._checkfiles import chunk_ranges, read_chunks  # noqa: PLC0415
+    from contentblocks._transcripts._files import chunk_ranges, read_chunks  # noqa: PLC0415
 
     data = b"\n".join(lines) + (b"\n" if end and lines else b"")
     path = tmp_path_factory.mktemp("ranges") / "d.jsonl"
@@ -575,7 +575,7 @@ class _Terminal(io.StringIO):
 
 def test_progress_shows_after_the_delay_and_clears() -> None:
     """The progress line appears once the delay has passed, redraws in place, and is wiped at the end."""
-    from contentblocks._checkfiles import Tally  # noqa: PLC0415
+    from contentblocks._transcripts._files import Tally  # noqa: PLC0415
 
     stream = _Terminal()
     waiting = cli._Progress(stream, 4_000_000, enabled=True, delay=3600)
@@ -597,7 +597,7 @@ def test_progress_shows_after_the_delay_and_clears() -> None:
 
 def test_progress_is_wiped_before_a_report_line(tmp_path: Path) -> None:
     """With the report and the progress on one terminal, each report line starts on a wiped line."""
-    from contentblocks._checking import Checker  # noqa: PLC0415
+    from contentblocks._transcripts._checker import Checker  # noqa: PLC0415
 
     path, _ = dataset(tmp_path / "d.jsonl", 2000)
     terminal = _Terminal()

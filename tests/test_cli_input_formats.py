@@ -11,7 +11,7 @@ import pytest
 
 import contentblocks as cb
 from contentblocks import cli
-from contentblocks._checking import INPUT_FORMATS, format_hint
+from contentblocks._transcripts._checker import INPUT_FORMATS, format_hint
 
 #: An OpenAI fine-tuning line as the fine-tuning guide writes them: tools, weights, a tool call, an image part.
 FINE_TUNING: dict[str, Any] = {

@@ -15,7 +15,7 @@ import contentblocks.providers
 import contentblocks.providers.openai_chat
 import contentblocks.strategies
 import contentblocks.streaming
-from contentblocks import _rules
+from contentblocks._checks import _rules
 from contentblocks.providers import _contract, _usage
 from contentblocks.providers.openai_chat import _write as chat_write
 
@@ -25,7 +25,7 @@ PAIRS: list[tuple[str, tuple[str, ...], Any]] = [
     ("STOP_REASONS", cb.providers.STOP_REASONS, _contract.StopReason),
     ("BLOCK_KINDS", cb.streaming.BLOCK_KINDS, cb.streaming.BlockKind),
     ("ROLES", cb.strategies.ROLES, cb.Role),
-    ("OUTCOMES", sys.modules["contentblocks._strategies_blocks"].OUTCOMES, cb.Outcome),
+    ("OUTCOMES", sys.modules["contentblocks._strategies._blocks"].OUTCOMES, cb.Outcome),
     ("FILE_OPTIONS", cb.providers.openai_chat.FILE_OPTIONS, chat_write.ToolResultFiles),
 ]
 

@@ -27,11 +27,11 @@ from hypothesis import strategies as st
 import contentblocks as cb
 import hostile_strategies as hs
 from bench_modules import bench_corpus
-from contentblocks._json import plain_container
-from contentblocks._model_check import plan_of
-from contentblocks._patterns import check_base64
-from contentblocks._rules import DEFAULT_LIMITS
-from contentblocks._wire import ALWAYS_WRITTEN, TAGGED, keys_of
+from contentblocks._checks._instances import plan_of
+from contentblocks._checks._patterns import check_base64
+from contentblocks._checks._rules import DEFAULT_LIMITS
+from contentblocks._json._values import plain_container
+from contentblocks._model._wire import ALWAYS_WRITTEN, TAGGED, keys_of
 
 
 class WireOnlyError(Exception):

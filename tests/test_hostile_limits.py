@@ -10,7 +10,8 @@ import tracemalloc
 import pytest
 
 import contentblocks as cb
-from contentblocks import _kernels, _patterns
+from contentblocks._checks import _patterns
+from contentblocks._conversion import _kernels
 
 
 def accepts(conv, raw, target=cb.Block) -> bool:

@@ -237,7 +237,7 @@ def test_a_key_that_removes_itself_while_read_ends_in_pythons_runtime_error():
 
 def test_an_exception_of_the_library_goes_through(monkeypatch):
     """Without a foreign key in the value, an exception raised while structuring it is not turned into a problem."""
-    from contentblocks import _structure  # noqa: PLC0415 - patched for this test only
+    from contentblocks._conversion import _structure  # noqa: PLC0415 - patched for this test only
 
     converter = cb.make_converter()
 

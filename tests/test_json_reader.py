@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 import contentblocks as cb
 from contentblocks import _api
-from contentblocks._kernels import MISS, speedups
+from contentblocks._conversion._kernels import MISS, speedups
 from contentblocks.strategies import json_values
 from hostile_strategies import exact
 from strategies import wire_conversations

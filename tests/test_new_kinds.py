@@ -92,7 +92,7 @@ assert nulls == [("$.page_number", "null is not allowed; omit the key instead")]
 schema = cb.json_schema(cb.Citation)["$defs"]["Citation"]
 assert schema["properties"]["language"] == {"type": "string", "pattern": "^[a-z]+$"}, schema
 assert "page_number" in schema["properties"] and "page_number" not in schema["required"], schema
-from contentblocks import _structure_table
+from contentblocks._conversion import _structure_table
 left = [[f.key, f.reason] for f in _structure_table.fallbacks() if f.cls is cb.Citation]
 print(json.dumps({"speedups": cb.speedups_enabled(), "citation_left_to_python": left}))
 """
@@ -110,10 +110,11 @@ def extended(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("extended")
     package = root / "contentblocks"
     shutil.copytree(Path(contentblocks.__file__).parent, package, ignore=shutil.ignore_patterns("__pycache__"))
-    kinds, rules, model = package / "_kinds.py", package / "_rules.py", package / "_model.py"
+    checks = package / "_checks"
+    kinds, rules, model = checks / "_kinds.py", checks / "_rules.py", package / "_model" / "_classes.py"
     kinds.write_text(kinds.read_text() + _KIND)
     rules.write_text(rules.read_text() + _RULES)
-    _edit(model, "from ._errors import with_article\n", "from . import _rules\nfrom ._errors import with_article\n")
+    _edit(model, "from .._errors import with_article\n", "from .._checks import _rules\nfrom .._errors import with_article\n")
     _edit(model, "    end: int | None = attrs.field(metadata=ruled(OFFSET), default=None)\n", _FIELDS)
     return root
 
@@ -135,7 +136,8 @@ def test_a_new_field_and_a_new_kind_need_only_their_declarations(extended, pure)
     assert json.loads(run.stdout) == {"speedups": expected, "citation_left_to_python": left}
 
 
-_BACKENDS = ("_gen", "_structure_table", "_schema", "_model_check", "_rules", "_plan", "_structure", "_unstructure")
+_BACKENDS = ("_conversion/_gen", "_conversion/_structure_table", "_schema/_document", "_checks/_instances",
+             "_checks/_rules", "_conversion/_plan", "_conversion/_structure", "_conversion/_unstructure")
 
 
 @pytest.mark.parametrize("module", _BACKENDS)

@@ -84,7 +84,7 @@ def test_a_default_of_the_callers_sees_only_what_contentblocks_cannot_write():
 
 
 def test_the_callback_refuses_what_it_does_not_know():
-    from contentblocks._unstructure import dump_default  # noqa: PLC0415 - the private callback itself
+    from contentblocks._conversion._unstructure import dump_default  # noqa: PLC0415 - the private callback itself
 
     default = dump_default(native_binary=False)
     with pytest.raises(TypeError, match="Type is not JSON serializable: _Stamp"):

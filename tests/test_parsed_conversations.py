@@ -16,7 +16,7 @@ from hypothesis import given, settings
 import contentblocks as cb
 import hostile_strategies as hs
 from contentblocks._api import parse_json
-from contentblocks._converter import structure_parsed
+from contentblocks._conversion._converter import structure_parsed
 
 CALL = {"type": "tool_call", "tool_call_id": "c1", "tool_name": "f", "input": {"q": [1, {"r": None}]}}
 RESULT = {"type": "tool_result", "tool_call_id": "c1", "tool_name": "f", "outcome": "succeeded",

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import contentblocks as cb
 import strategies
-from contentblocks import _gen
+from contentblocks._conversion import _gen
 
 # ---------------------------------------------------------------------------------------------- round trips
 

@@ -24,9 +24,8 @@ import pytest
 jsonschema = pytest.importorskip("jsonschema")
 
 import contentblocks as cb  # noqa: E402 - after the optional-dependency check
-from contentblocks import _grammar  # noqa: E402
-from contentblocks._gen import CLASSES  # noqa: E402
-from contentblocks._patterns import (  # noqa: E402
+from contentblocks._checks import _grammar  # noqa: E402
+from contentblocks._checks._patterns import (  # noqa: E402
     check_base64,
     check_filename,
     check_identifier,
@@ -35,8 +34,9 @@ from contentblocks._patterns import (  # noqa: E402
     check_uri,
     check_url,
 )
-from contentblocks._schema import SCHEMA_TARGETS, json_schema, schema_command  # noqa: E402
-from contentblocks._wire import TAGGED, UNIONS, keys_of  # noqa: E402
+from contentblocks._conversion._gen import CLASSES  # noqa: E402
+from contentblocks._model._wire import TAGGED, UNIONS, keys_of  # noqa: E402
+from contentblocks._schema._document import SCHEMA_TARGETS, json_schema, schema_command  # noqa: E402
 
 Validator = jsonschema.Draft202012Validator
 ROOT = Path(__file__).resolve().parent.parent

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import contentblocks as cb
-from contentblocks._kernels import MISS, speedups
+from contentblocks._conversion._kernels import MISS, speedups
 from contentblocks._sealing import SEAL_KEY, canonical_bytes
 from contentblocks._sealing._canonical import reference_canonical_bytes
 from contentblocks.preconf import cbor2 as cb_cbor2

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from contentblocks._kernels import MISS, speedups
+from contentblocks._conversion._kernels import MISS, speedups
 
 needs_speedups = pytest.mark.skipif(speedups is None, reason="the C accelerator is not built or is turned off")
 
@@ -27,8 +27,8 @@ needs_speedups = pytest.mark.skipif(speedups is None, reason="the C accelerator 
 THAW_DURING_A_COLLECTION = textwrap.dedent(
     """
     import gc
-    from contentblocks import _json
-    from contentblocks._kernels import MISS, speedups
+    from contentblocks._json import _values as _json
+    from contentblocks._conversion._kernels import MISS, speedups
 
     victim = _json._array_from_items([_json._array_from_items([i]) for i in range(100)])
     shrunk = []

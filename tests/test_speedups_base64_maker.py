@@ -27,8 +27,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import contentblocks as cb
-from contentblocks import _json, _kernels, _patterns, _unchecked
-from contentblocks._kernels import speedups
+from contentblocks._checks import _patterns
+from contentblocks._conversion import _kernels, _unchecked
+from contentblocks._conversion._kernels import speedups
+from contentblocks._json import _values as _json
 from speedups_checks import MISS, StrKey, needs_speedups
 
 # ------------------------------------------------------------------------------------------ built and turned off

@@ -21,9 +21,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import contentblocks as cb
-from contentblocks import _api, _json, _kernels, _patterns, strategies
-from contentblocks._kernels import speedups
-from contentblocks._rules import Limits
+from contentblocks import _api, strategies
+from contentblocks._checks import _patterns
+from contentblocks._checks._rules import Limits
+from contentblocks._conversion import _kernels
+from contentblocks._conversion._kernels import speedups
+from contentblocks._json import _values as _json
 from speedups_checks import ANY_VALUES, MISS, DictSub, IntSub, ListSub, StrKey, needs_speedups, python_freeze
 
 LIMITS = Limits(max_text_chars=6, max_depth=4, max_nodes=40)

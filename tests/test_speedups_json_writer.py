@@ -17,9 +17,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import contentblocks as cb
-from contentblocks import _unstructure, strategies
-from contentblocks._kernels import speedups
-from contentblocks._rules import Limits
+from contentblocks import strategies
+from contentblocks._checks._rules import Limits
+from contentblocks._conversion import _unstructure
+from contentblocks._conversion._kernels import speedups
 from speedups_checks import ANY_VALUES, MISS, DictSub, IntSub, StrKey, needs_speedups, python_freeze
 
 # ------------------------------------------------------------------------------------------ dumps_ascii

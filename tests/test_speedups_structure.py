@@ -17,12 +17,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import contentblocks as cb
-from contentblocks import _gen, _patterns, _wire, strategies
-from contentblocks._json import EMPTY_OBJECT
-from contentblocks._kernels import MISS, speedups
-from contentblocks._kinds import FREE, TRIMMED
-from contentblocks._rules import DEFAULT_LIMITS, Limits
-from contentblocks._structure_table import structurer
+from contentblocks import strategies
+from contentblocks._checks import _patterns
+from contentblocks._checks._kinds import FREE, TRIMMED
+from contentblocks._checks._rules import DEFAULT_LIMITS, Limits
+from contentblocks._conversion import _gen
+from contentblocks._conversion._kernels import MISS, speedups
+from contentblocks._conversion._structure_table import structurer
+from contentblocks._json._values import EMPTY_OBJECT
+from contentblocks._model import _wire
 
 from .hostile_strategies import TARGETS, mutants, wire_values
 
@@ -298,7 +301,7 @@ def test_the_walks_text_checks_are_the_rules_fast_conditions(name, fast, text):
 
 def test_a_class_of_a_kind_the_walk_does_not_read_is_a_target_only():
     """A field of a kind the table has no entry for (a stream event's index) leaves its class to the Python code."""
-    from contentblocks import _structure_table  # noqa: PLC0415 - the private builder under test
+    from contentblocks._conversion import _structure_table  # noqa: PLC0415 - the private builder under test
     from contentblocks.streaming import BlockStarted  # noqa: PLC0415
 
     out: list[_structure_table.Fallback] = []
@@ -337,7 +340,7 @@ def test_what_the_walk_leaves_to_python_is_listed():
     A rule that loses its kernel, or a class that falls off the walk (a field of a kind C does not read, a
     reformatted condition), changes this list: the fast path is never lost silently.
     """
-    from contentblocks import _structure_table  # noqa: PLC0415 - the private builder under test
+    from contentblocks._conversion import _structure_table  # noqa: PLC0415 - the private builder under test
 
     found = {(f.cls.__name__, f.key) for f in _structure_table.fallbacks()}
     assert all(f.key is not None for f in _structure_table.fallbacks())  # no class is left to Python
@@ -352,9 +355,9 @@ def test_a_kernel_the_walk_does_not_have_runs_as_a_predicate_and_is_listed():
     """A fast check naming a C kernel the module does not list is called back for, and reported, not refused."""
     import attrs  # noqa: PLC0415
 
-    from contentblocks import _structure_table  # noqa: PLC0415
-    from contentblocks._kinds import FastText  # noqa: PLC0415
-    from contentblocks._plan import wire_plan  # noqa: PLC0415
+    from contentblocks._checks._kinds import FastText  # noqa: PLC0415
+    from contentblocks._conversion import _structure_table  # noqa: PLC0415
+    from contentblocks._conversion._plan import wire_plan  # noqa: PLC0415
 
     plan = wire_plan(cb.TextBlock)[0][0]
     rule = attrs.evolve(plan.rule, fast=FastText(FREE.condition, "no_such_kernel"))
@@ -371,15 +374,15 @@ def test_a_kernel_the_walk_does_not_have_runs_as_a_predicate_and_is_listed():
 
 def test_the_module_lists_what_its_walk_runs():
     """``STRUCTURER`` names every field kind the kinds emit and the text kernels the rules name."""
-    from contentblocks import _kinds, _kinds_nested  # noqa: PLC0415
+    from contentblocks._checks import _kinds, _kinds_nested  # noqa: PLC0415
 
     assert set(speedups.STRUCTURER["text_checks"]) == {FREE.kernel, TRIMMED.kernel}
     assert speedups.STRUCTURER["max_fields"] >= 1
     assert speedups.STRUCTURER["max_cross_rules"] >= 1
     kinds = {_kinds.TEXT, _kinds.CHOICE, _kinds.OFFSET, _kinds.BINARY, _kinds.JSON, _kinds.METADATA,
              _kinds_nested.ONE, _kinds_nested.MANY}  # fmt: skip
-    from contentblocks._plan import CLASSES, wire_plan  # noqa: PLC0415
-    from contentblocks._structure_table import _predicate  # noqa: PLC0415
+    from contentblocks._conversion._plan import CLASSES, wire_plan  # noqa: PLC0415
+    from contentblocks._conversion._structure_table import _predicate  # noqa: PLC0415
 
     emitted = {p.rule.kind.table(p, DEFAULT_LIMITS, _predicate)[0] for cls in CLASSES for p in wire_plan(cls)[0]
                if p.rule.kind in kinds}  # fmt: skip

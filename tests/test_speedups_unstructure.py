@@ -18,8 +18,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import contentblocks as cb
-from contentblocks import _gen, _json, _unstructure, _wire, strategies
-from contentblocks._kernels import MISS, speedups
+from contentblocks import strategies
+from contentblocks._conversion import _gen, _unstructure
+from contentblocks._conversion._kernels import MISS, speedups
+from contentblocks._json import _values as _json
+from contentblocks._model import _wire
 
 needs_speedups = pytest.mark.skipif(speedups is None, reason="the C accelerator is not built or is turned off")
 

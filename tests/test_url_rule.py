@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 
 import contentblocks as cb
-from contentblocks._patterns import check_url
+from contentblocks._checks._patterns import check_url
 from hostile_strategies import url_candidates
 
 REFUSED = [

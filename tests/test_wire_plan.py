@@ -13,12 +13,13 @@ import pytest
 from hypothesis import given, settings
 
 import contentblocks as cb
-from contentblocks import _structure_table
-from contentblocks._json import EMPTY_OBJECT
-from contentblocks._kernels import speedups
-from contentblocks._kinds import FLAG_OPTIONAL, FLAG_REQUIRED
-from contentblocks._plan import CLASSES, WireField, wire_plan
-from contentblocks._rules import MISSING_KEY, Limits
+from contentblocks._checks._kinds import FLAG_OPTIONAL, FLAG_REQUIRED
+from contentblocks._checks._rules import MISSING_KEY, Limits
+from contentblocks._conversion import _structure_table
+from contentblocks._conversion._kernels import speedups
+from contentblocks._conversion._plan import CLASSES, WireField, wire_plan
+from contentblocks._json._values import EMPTY_OBJECT
+from contentblocks._model._wire import UNIONS
 from contentblocks.strategies import messages
 
 _FIELDS = [(cls, field) for cls in CLASSES for field in wire_plan(cls)[0]]
@@ -85,7 +86,7 @@ def test_the_c_table_takes_its_flags_from_the_plan(cls, field):
         assert shorthand == expected
     if kind in ("one", "many"):
         union = field.union
-        assert target == (CLASSES.index(field.accepts[0]) if union is None else -1 - cb._wire.UNIONS.index(union))
+        assert target == (CLASSES.index(field.accepts[0]) if union is None else -1 - UNIONS.index(union))
 
 
 @pytest.mark.parametrize(("cls", "field"), _FIELDS, ids=_IDS)

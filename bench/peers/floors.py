@@ -58,7 +58,7 @@ class Floor:
 
 def _kernel() -> Any:
     """contentblocks' C kernel as the library loaded it (private, on purpose: a measuring instrument), or None."""
-    return importlib.import_module("contentblocks._kernels").speedups
+    return importlib.import_module("contentblocks._conversion._kernels").speedups
 
 
 def floors(raw: list[dict[str, Any]], text: bytes) -> dict[str, Floor]:

@@ -11,14 +11,13 @@ Frozen attrs classes hold the data; cattrs hooks turn raw dicts and JSON into bl
 from __future__ import annotations
 
 from ._api import dumps, file_from_data_url, loads, normalize, structure, unstructure
-from ._checking import Checker, CheckResult, Problem, check_conversation
-from ._conversation import Conversation
-from ._converter import configure_converter, make_converter
+from ._checks._rules import Limits
+from ._conversion._converter import configure_converter, make_converter
+from ._conversion._kernels import speedups_enabled
 from ._errors import ValidationError, format_exception, transform_error
 from ._history import TokenEstimator, estimate_tokens, prune, repair, window
-from ._json import JsonArray, JsonObject, JsonValue
-from ._kernels import speedups_enabled
-from ._model import (
+from ._json._values import JsonArray, JsonObject, JsonValue
+from ._model._classes import (
     Block,
     BytesSource,
     Citation,
@@ -40,10 +39,11 @@ from ._model import (
     ToolResultContent,
     UrlSource,
 )
-from ._rules import Limits
+from ._model._conversation import Conversation
 from ._sanitize import SanitizePolicy, UnansweredCalls, sanitize
-from ._schema import json_schema
+from ._schema._document import json_schema
 from ._sealing import Keyring, SealCheck, SealKey, SealStatus, seal, verify_seals
+from ._transcripts._checker import Checker, CheckResult, Problem, check_conversation
 
 __all__ = [
     "Block",

@@ -8,16 +8,16 @@ import re
 from typing import TYPE_CHECKING, Any, TypeVar, get_args, get_origin, overload
 from urllib.parse import unquote_to_bytes
 
-from ._conversation import Conversation
-from ._converter import make_converter, structure_parsed
+from ._checks._rules import DEFAULT_LIMITS, MEDIA_TYPE
+from ._conversion._converter import make_converter, structure_parsed
+from ._conversion._gen import CLASSES
+from ._conversion._kernels import MISS, decode_base64, speedups
+from ._conversion._unstructure import dump_default, dump_hooks, serialised_parts
 from ._errors import ValidationError, describe_type, preview
-from ._gen import CLASSES
-from ._json import JsonArray, JsonObject, plain_container
-from ._kernels import MISS, decode_base64, speedups
-from ._model import Block, BytesSource, FileBlock, TextBlock
-from ._rules import DEFAULT_LIMITS, MEDIA_TYPE
-from ._unstructure import dump_default, dump_hooks, serialised_parts
-from ._wire import UNIONS
+from ._json._values import JsonArray, JsonObject, plain_container
+from ._model._classes import Block, BytesSource, FileBlock, TextBlock
+from ._model._conversation import Conversation
+from ._model._wire import UNIONS
 
 if TYPE_CHECKING:  # PEP 747: lets a type checker type ``structure(x, cb.Block)`` as the union, not Any
     from typing_extensions import TypeForm

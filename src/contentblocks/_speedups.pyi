@@ -1,4 +1,4 @@
-# Types of the optional C accelerator (src/speedups/); see _kernels.py and _api.py for how each is used.
+# Types of the optional C accelerator (src/speedups/); see _conversion/_kernels.py and _api.py for how each is used.
 from collections.abc import Callable
 from typing import Any, TypeVar
 

@@ -28,7 +28,9 @@ from typing import Any, TextIO
 
 import attrs
 
-from ._checkfiles import (
+from ._checks._rules import Limits
+from ._transcripts._checker import INPUT_FORMATS, Checker
+from ._transcripts._files import (
     CHUNK_BYTES,
     DEFAULT_MAX_LINE_BYTES,
     Source,
@@ -46,8 +48,6 @@ from ._checkfiles import (
     run_tasks,
     walk,
 )
-from ._checking import INPUT_FORMATS, Checker
-from ._rules import Limits
 
 __all__ = ["BIDI_CONTROLS", "main", "printable"]
 
@@ -403,7 +403,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def schema(target: str, out: TextIO) -> int:
     """Print the JSON Schema of a block, a message or a conversation."""
-    from ._schema import schema_command  # noqa: PLC0415 - only the schema command needs it
+    from ._schema._document import schema_command  # noqa: PLC0415 - only the schema command needs it
 
     print(json.dumps(schema_command(target), indent=2, ensure_ascii=False), file=out)
     return 0

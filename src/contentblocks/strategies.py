@@ -27,8 +27,7 @@ from typing import Any, get_args
 
 from hypothesis import strategies as st
 
-from ._conversation import Conversation
-from ._model import (
+from ._model._classes import (
     ROLE_BLOCKS,
     FileBlock,
     JsonBlock,
@@ -40,7 +39,8 @@ from ._model import (
     ToolCallBlock,
     ToolResultBlock,
 )
-from ._strategies_blocks import (
+from ._model._conversation import Conversation
+from ._strategies._blocks import (
     blocks,
     citations,
     file_blocks,
@@ -55,7 +55,7 @@ from ._strategies_blocks import (
     tool_result_shapes,
     up_to,
 )
-from ._strategies_values import free_texts, identifiers, json_values, metadata
+from ._strategies._values import free_texts, identifiers, json_values, metadata
 
 __all__ = [
     "blocks",

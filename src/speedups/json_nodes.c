@@ -140,7 +140,7 @@ cb_count_nodes(PyObject *value, Py_ssize_t max_chars, Py_ssize_t max_depth, Py_s
 PyDoc_STRVAR(node_overflow_doc,
 "node_overflow(value, max_chars, max_depth, max_nodes, /)\n--\n\n"
 "The keys (str for objects, int for arrays) from `value` down to the container whose items take the count\n"
-"of values past max_nodes, when that is the first thing the Python valid-path walk of _freeze.py doubts;\n"
+"of values past max_nodes, when that is the first thing the Python valid-path walk of _json/_freeze.py doubts;\n"
 "None otherwise (the value is valid, or something else comes first: the Python walks then read it).");
 
 static PyObject *

@@ -1,5 +1,5 @@
 /* JSON values: validate and copy into the read-only JsonObject/JsonArray (freeze), copy back into plain
- * dicts and lists (thaw), and the duplicate-key hook of cb.loads. The Python walks in _json.py are the
+ * dicts and lists (thaw), and the duplicate-key hook of cb.loads. The Python walks in _json/_values.py are the
  * reference: these return the same result for a valid value and a miss for anything else. */
 
 #include "speedups.h"

@@ -1,6 +1,6 @@
 /* * Maker: builds an instance of a slotted class from its field values, positionally, without running its
  * __init__ (the converter hooks have checked every field already). It does what the generated Python
- * constructor in _unchecked.py does, object.__new__(cls) and one slot __set__ per field, in one call.
+ * constructor in _conversion/_unchecked.py does, object.__new__(cls) and one slot __set__ per field, in one call.
  */
 
 #include "speedups.h"

@@ -68,7 +68,7 @@ setup_done(void)
 
 PyDoc_STRVAR(setup_doc,
 "setup(json_object, json_array, /)\n--\n\n"
-"Give the module the read-only container types it builds; _json.py calls it once at import.");
+"Give the module the read-only container types it builds; _json/_values.py calls it once at import.");
 
 static PyObject *
 speedups_setup(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
@@ -93,7 +93,7 @@ static PyMethodDef speedups_methods[] = {
 static struct PyModuleDef speedups_module = {
     PyModuleDef_HEAD_INIT,
     .m_name = "contentblocks._speedups",
-    .m_doc = "Optional C versions of contentblocks' JSON-value walks; the Python ones in _json.py are the reference.",
+    .m_doc = "Optional C versions of contentblocks' JSON-value walks; the Python ones in _json/_values.py are the reference.",
     .m_size = -1,
     .m_methods = speedups_methods,
 };

@@ -14,7 +14,7 @@
  * back to the Python walks, which use an explicit stack. */
 #define MAX_RECURSION 1000
 
-/* The read-only container types of _json.py, given by setup(). */
+/* The read-only container types of _json/_values.py, given by setup(). */
 extern PyTypeObject *JsonObject_Type;
 extern PyTypeObject *JsonArray_Type;
 extern PyObject *empty_tuple;

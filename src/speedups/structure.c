@@ -1,5 +1,5 @@
 /*
- * Structurer: raw dicts and lists in, instances out, by a table of each class's fields that _structure_table.py
+ * Structurer: raw dicts and lists in, instances out, by a table of each class's fields that _conversion/_structure_table.py
  * derives from the declarations. The generated Python structure functions stay the reference and the
  * authority on every problem: the walk takes only the common valid path, and misses (returns NULL without
  * an exception) on anything else, for the caller to run the Python function on the same value, which finds

@@ -2,7 +2,7 @@
  * Cross-field rules in the structurer's walk. A rule whose values meet the cannot-fail form the table
  * declares for it (every field absent, an empty tuple, items of the types a key field's value allows) holds
  * without a call; otherwise the walk calls the declaration's own Python check, which appends what is wrong
- * to a list, and an empty list means the rule holds. Which rule has which form is _structure_table.py's
+ * to a list, and an empty list means the rule holds. Which rule has which form is _conversion/_structure_table.py's
  * business: nothing here knows a rule.
  */
 

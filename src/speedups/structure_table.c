@@ -1,5 +1,5 @@
 /*
- * The structurer's table, read once from the tuples _structure_table.py emits (kind names become numbers,
+ * The structurer's table, read once from the tuples _conversion/_structure_table.py emits (kind names become numbers,
  * attribute names slot offsets, keys interned strings with their hashes), and the structurer made from it.
  * See structure.c for the walk and structure_type.c for the structurer's methods.
  */

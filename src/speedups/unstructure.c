@@ -1,5 +1,5 @@
 /*
- * Unstructurer: objects out as plain dicts and lists, by a table of each class's fields that _gen.py
+ * Unstructurer: objects out as plain dicts and lists, by a table of each class's fields that _conversion/_gen.py
  * derives from the declarations (its generated Python functions stay the reference). unstructure_table.c
  * reads the table once, when the unstructurer is made: attribute names become slot offsets, kind names
  * become numbers.

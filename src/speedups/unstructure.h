@@ -1,4 +1,4 @@
-/* The unstructurer's table, shared by unstructure_table.c (which reads it from the shapes _gen.py derives and
+/* The unstructurer's table, shared by unstructure_table.c (which reads it from the shapes _conversion/_gen.py derives and
  * makes the unstructurer object) and unstructure.c (which walks objects by it). See unstructure.c for what
  * the walk does. */
 

@@ -1,5 +1,5 @@
 /*
- * The unstructurer object: made from the table of shapes that _gen.py derives from the declarations, and
+ * The unstructurer object: made from the table of shapes that _conversion/_gen.py derives from the declarations, and
  * released. The table is read once, here: attribute names become slot offsets, kind names become numbers.
  * unstructure.c walks objects by it.
  */

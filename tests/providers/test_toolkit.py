@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 import contentblocks as cb
-from contentblocks import _rules
+from contentblocks._checks import _rules
 from contentblocks.providers import anthropic, gemini, openai_chat, openai_responses
 from contentblocks.providers._extras import PayloadWriter, put_extras
 from contentblocks.providers._shapes import (

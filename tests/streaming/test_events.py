@@ -9,8 +9,8 @@ import attrs
 import pytest
 
 import contentblocks as cb
-from contentblocks._model_check import plan_of
-from contentblocks._rules import Rule
+from contentblocks._checks._instances import plan_of
+from contentblocks._checks._rules import Rule
 from contentblocks.providers import Usage
 from contentblocks.streaming import (
     ArgumentsAppended,

@@ -15,8 +15,7 @@ from typing import Any
 
 import attrs
 
-from .._conversation import Conversation
-from .._model import (
+from .._model._classes import (
     BytesSource,
     FileBlock,
     JsonBlock,
@@ -27,6 +26,7 @@ from .._model import (
     ToolCallBlock,
     ToolResultBlock,
 )
+from .._model._conversation import Conversation
 from ._images import image_size, image_tokens, pdf_pages
 
 __all__ = ["PROFILES", "Profile", "TokenEstimator", "estimate_tokens"]

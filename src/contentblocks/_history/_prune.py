@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .._conversation import Conversation
-from .._model import FileBlock, JsonBlock, Message, ReasoningBlock, TextBlock, ToolCallBlock, ToolResultBlock
+from .._conversion._unchecked import unchecked
+from .._model._classes import FileBlock, JsonBlock, Message, ReasoningBlock, TextBlock, ToolCallBlock, ToolResultBlock
+from .._model._conversation import Conversation
 from .._sanitize._walk import NATIVE_FLAGS
 from .._sealing import SEAL_KEY
-from .._unchecked import unchecked
 from ..providers._contract import Converted, Loss
 from ._turns import conversation_argument, conversation_turn_starts, trusted
 

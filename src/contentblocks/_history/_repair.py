@@ -15,8 +15,8 @@ from typing import Any, Literal, TypeAlias
 
 import attrs
 
-from .._conversation import Conversation, tool_summary
-from .._model import Message, ReasoningBlock, ToolCallBlock, ToolResultBlock
+from .._model._classes import Message, ReasoningBlock, ToolCallBlock, ToolResultBlock
+from .._model._conversation import Conversation, tool_summary
 from .._sanitize._policy import UNANSWERED_CALLS, UnansweredCalls, stand_in_result
 from .._sealing import SEAL_KEY
 from ..providers._contract import Converted, Loss, LossKind

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from .._conversation import Conversation, tool_summary
-from .._growth import Growth
-from .._model import Message
-from .._unchecked import unchecked
+from .._conversion._unchecked import unchecked
+from .._model._classes import Message
+from .._model._conversation import Conversation, tool_summary
+from .._model._growth import Growth
 
 __all__ = ["conversation_argument", "conversation_turn_starts", "trusted", "turn_starts"]
 

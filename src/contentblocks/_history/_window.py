@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from .._conversation import Conversation
-from .._model import Message
+from .._model._classes import Message
+from .._model._conversation import Conversation
 from ..providers._contract import Converted, Loss
 from ._turns import conversation_argument, conversation_turn_starts, trusted
 

@@ -19,7 +19,7 @@ import ipaddress
 import re
 from urllib.parse import urlsplit
 
-from .._model import BytesSource, FileSource, ReferenceSource, UrlSource
+from .._model._classes import BytesSource, FileSource, ReferenceSource, UrlSource
 from ._policy import SanitizePolicy
 
 __all__ = ["METADATA_ADDRESSES", "METADATA_NAMES", "host_refusal", "source_refusal"]

@@ -7,7 +7,7 @@ from typing import Any, Literal, TypeAlias, get_args
 
 import attrs
 
-from .._model import Outcome, TextBlock, ToolResultBlock
+from .._model._classes import Outcome, TextBlock, ToolResultBlock
 
 __all__ = ["UNANSWERED_CALLS", "UNSEALED_ROLES", "SanitizePolicy", "UnansweredCalls", "stand_in_result"]
 

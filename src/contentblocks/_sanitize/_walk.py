@@ -9,8 +9,7 @@ from typing import Any
 import attrs
 
 from .._api import structure
-from .._conversation import Conversation
-from .._model import (
+from .._model._classes import (
     FileBlock,
     JsonBlock,
     Message,
@@ -18,6 +17,7 @@ from .._model import (
     ToolCallBlock,
     ToolResultBlock,
 )
+from .._model._conversation import Conversation
 from .._sealing import SEAL_KEY, Keyring, SealCheck, SealKey, verify_seals
 from ..providers._contract import Converted, Loss, LossKind
 from ..providers._native import NATIVE_KINDS

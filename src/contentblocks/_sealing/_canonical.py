@@ -19,9 +19,9 @@ import json
 from typing import Any
 
 from .._api import unstructure
-from .._kernels import MISS, speedups
-from .._model import Message
-from .._unstructure import dump_hooks
+from .._conversion._kernels import MISS, speedups
+from .._conversion._unstructure import dump_hooks
+from .._model._classes import Message
 
 __all__ = ["SEAL_KEY", "canonical_bytes", "reference_canonical_bytes"]
 

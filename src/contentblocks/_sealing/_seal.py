@@ -21,8 +21,8 @@ from typing import Any, Literal, TypeAlias, overload
 
 import attrs
 
-from .._conversation import Conversation
-from .._model import Message
+from .._model._classes import Message
+from .._model._conversation import Conversation
 from ._canonical import SEAL_KEY, canonical_bytes
 from ._keys import KEY_ID, Keyring, SealKey, as_keyring
 

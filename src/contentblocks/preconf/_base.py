@@ -8,9 +8,9 @@ from typing import Any, TypeVar
 from cattrs import BaseConverter
 
 from .._api import BOM_PROBLEM, starts_with_bom
-from .._converter import structure_parsed
+from .._conversion._converter import structure_parsed
+from .._conversion._unstructure import dump_hooks
 from .._errors import ValidationError
-from .._unstructure import dump_hooks
 
 __all__ = ["fast_unstructure", "loads_then_structure", "parse_error", "plain_hooks"]
 

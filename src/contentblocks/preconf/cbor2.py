@@ -17,7 +17,7 @@ from cattrs import BaseConverter
 from cattrs.preconf.cbor2 import Cbor2Converter
 from cattrs.preconf.cbor2 import configure_converter as _cattrs_configure
 
-from .._converter import configure_converter as configure_for_format
+from .._conversion._converter import configure_converter as configure_for_format
 from ._base import fast_unstructure, loads_then_structure
 
 __all__ = ["ContentCbor2Converter", "configure_converter", "make_converter"]

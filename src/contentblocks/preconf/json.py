@@ -18,8 +18,8 @@ from cattrs.preconf.json import JsonConverter
 from cattrs.preconf.json import configure_converter as _cattrs_configure
 
 from .._api import parse_json
-from .._converter import configure_converter as configure_for_format
-from .._converter import structure_parsed
+from .._conversion._converter import configure_converter as configure_for_format
+from .._conversion._converter import structure_parsed
 from ._base import fast_unstructure
 
 __all__ = ["ContentJsonConverter", "configure_converter", "make_converter"]

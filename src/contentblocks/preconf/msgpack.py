@@ -17,7 +17,7 @@ from cattrs import BaseConverter
 from cattrs.preconf.msgpack import MsgpackConverter
 from cattrs.preconf.msgpack import configure_converter as _cattrs_configure
 
-from .._converter import configure_converter as configure_for_format
+from .._conversion._converter import configure_converter as configure_for_format
 from ._base import fast_unstructure, loads_then_structure
 
 __all__ = ["ContentMsgpackConverter", "configure_converter", "make_converter"]

@@ -19,9 +19,9 @@ from cattrs import BaseConverter
 from cattrs.preconf.orjson import OrjsonConverter
 from cattrs.preconf.orjson import configure_converter as _cattrs_configure
 
-from .._converter import configure_converter as configure_for_format
-from .._kernels import MISS
-from .._unstructure import dump_default, serialised_parts
+from .._conversion._converter import configure_converter as configure_for_format
+from .._conversion._kernels import MISS
+from .._conversion._unstructure import dump_default, serialised_parts
 from ._base import fast_unstructure, loads_then_structure, plain_hooks
 
 __all__ = ["ContentOrjsonConverter", "configure_converter", "make_converter"]

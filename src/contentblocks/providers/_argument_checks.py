@@ -20,8 +20,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .._conversation import Conversation
-from .._model import Block, Message, ToolResultBlock
+from .._model._classes import Block, Message, ToolResultBlock
+from .._model._conversation import Conversation
 from .._sealing import Keyring, SealKey, as_keyring
 from ._contract import Converted, LossKind, Reply, raising_kinds
 

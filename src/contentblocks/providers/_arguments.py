@@ -16,11 +16,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from .._api import parse_json
+from .._checks._rules import DEFAULT_LIMITS
+from .._conversion._kernels import freeze
 from .._errors import ValidationError
-from .._json import thaw
-from .._kernels import freeze
-from .._model import JsonBlock
-from .._rules import DEFAULT_LIMITS
+from .._json._values import thaw
+from .._model._classes import JsonBlock
 
 __all__ = [
     "JSON_TEXT",

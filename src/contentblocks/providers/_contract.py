@@ -7,11 +7,11 @@ from typing import Any, Generic, Literal, TypeAlias, TypeVar, get_args
 
 import attrs
 
+from .._checks._rules import DEFAULT_LIMITS
 from .._errors import ValidationError
-from .._freeze import freeze_metadata
-from .._json import JsonObject, json_key
-from .._model import Message
-from .._rules import DEFAULT_LIMITS
+from .._json._freeze import freeze_metadata
+from .._json._values import JsonObject, json_key
+from .._model._classes import Message
 
 __all__ = [
     "AGENT_LOOP_STRICT",

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable, Mapping
 from collections.abc import Set as AbstractSet
 from typing import Any
 
-from .._json import thaw
+from .._json._values import thaw
 from ._contract import ISSUER_KEY, LossKind, LossRecorder
 from ._shapes import Kind, fits
 from ._toolkit import key_path

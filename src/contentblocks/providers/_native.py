@@ -34,8 +34,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from .._model import JsonBlock
-from .._rules import URL
+from .._checks._rules import URL
+from .._model._classes import JsonBlock
 from ._arguments import JSON_TEXT, value_of
 from ._contract import ISSUER_KEY, LossKind, issued_by, issuer_matches
 

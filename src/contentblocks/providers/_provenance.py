@@ -31,8 +31,8 @@ from typing import Any, TypeVar
 
 import attrs
 
-from .._conversation import Conversation
-from .._model import Block, JsonBlock, Message, ReasoningBlock, ToolResultBlock
+from .._model._classes import Block, JsonBlock, Message, ReasoningBlock, ToolResultBlock
+from .._model._conversation import Conversation
 from .._sealing import SEAL_KEY, Keyring, SealKey, verify_seals
 from ._argument_checks import keys_argument
 from ._contract import ISSUER_KEY, UNVERIFIED, Loss

@@ -36,7 +36,7 @@ from typing import Any, TypeAlias
 import attrs
 
 from .._errors import ValidationError
-from .._json import thaw
+from .._json._values import thaw
 from ._toolkit import b64decode, b64encode, fail
 
 __all__ = [

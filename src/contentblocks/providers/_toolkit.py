@@ -26,9 +26,9 @@ from typing import Any, TypeVar
 import attrs
 
 from .._api import file_from_data_url
+from .._checks._rules import DATA, DEFAULT_LIMITS, FILENAME, IDENTIFIER, REFERENCE, TITLE, URI
 from .._errors import ValidationError, describe_type
-from .._model import FileBlock
-from .._rules import DATA, DEFAULT_LIMITS, FILENAME, IDENTIFIER, REFERENCE, TITLE, URI
+from .._model._classes import FileBlock
 from ._arguments import holds_json, json_text, parse_json_text, raw_arguments, read_arguments
 from ._media import lower_media_type
 

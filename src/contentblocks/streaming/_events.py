@@ -26,10 +26,8 @@ from typing import Any, Literal, TypeAlias, get_args
 
 import attrs
 
-from .._json import EMPTY_OBJECT, json_key
-from .._model import Checked, Citation, FileBlock, JsonBlock, bytes_repr, ruled
-from .._model_check import resolve_annotations
-from .._rules import (
+from .._checks._instances import resolve_annotations
+from .._checks._rules import (
     FLAG,
     FREE_TEXT,
     ID_OR_NAME,
@@ -42,6 +40,8 @@ from .._rules import (
     TOOL_CALL_ONLY,
     choice,
 )
+from .._json._values import EMPTY_OBJECT, json_key
+from .._model._classes import Checked, Citation, FileBlock, JsonBlock, bytes_repr, ruled
 from ..providers._contract import STOP_REASONS, StopReason, Usage
 
 __all__ = [

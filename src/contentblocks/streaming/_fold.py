@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from .._checks._rules import DEFAULT_LIMITS, FREE_TEXT
 from .._errors import ValidationError, describe_type
-from .._model import Block, Message
-from .._rules import DEFAULT_LIMITS, FREE_TEXT
+from .._model._classes import Block, Message
 from ..providers._contract import Reply, StopReason, Usage
 from ._errors import StreamError, at
 from ._events import (

@@ -11,7 +11,7 @@ from typing import Any
 
 from .._api import parse_json
 from .._errors import ValidationError
-from .._model import Block, Citation, ReasoningBlock, RefusalBlock, TextBlock, ToolCallBlock
+from .._model._classes import Block, Citation, ReasoningBlock, RefusalBlock, TextBlock, ToolCallBlock
 from ..providers._toolkit import holds_json
 from ._errors import StreamError, at
 from ._events import BlockEnded

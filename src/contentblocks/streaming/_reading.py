@@ -16,8 +16,17 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, ClassVar
 
 from .._errors import ValidationError, describe_type
-from .._json import json_key
-from .._model import Block, Citation, FileBlock, JsonBlock, ReasoningBlock, RefusalBlock, TextBlock, ToolCallBlock
+from .._json._values import json_key
+from .._model._classes import (
+    Block,
+    Citation,
+    FileBlock,
+    JsonBlock,
+    ReasoningBlock,
+    RefusalBlock,
+    TextBlock,
+    ToolCallBlock,
+)
 from ..providers._contract import Reply, Usage
 from ..providers._toolkit import json_text, parse_json_text
 from ._errors import StreamError, fail

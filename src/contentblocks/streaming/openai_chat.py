@@ -42,8 +42,8 @@ import sys
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from .._checks._rules import DEFAULT_LIMITS
 from .._errors import describe_type, preview
-from .._rules import DEFAULT_LIMITS
 from ..providers import openai_chat as adapter
 from ..providers._argument_checks import index_argument
 from ..providers._contract import Reply

@@ -32,8 +32,8 @@ import importlib
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from ..._conversation import Conversation
 from ..._errors import ValidationError
+from ..._model._conversation import Conversation
 from ...providers._argument_checks import conversation_argument, reading_argument, strict_argument
 from ...providers._contract import Converted, LossKind, LossRecorder
 from .._shared import require_version

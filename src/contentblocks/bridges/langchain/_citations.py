@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..._errors import ValidationError
-from ..._model import Citation, CitedReference, CitedUri
+from ..._model._classes import Citation, CitedReference, CitedUri
 from ...providers._toolkit import utf8_to_index
 from ._fields import REFERENCE_EXTRA
 

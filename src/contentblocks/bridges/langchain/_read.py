@@ -17,9 +17,8 @@ from typing import Any
 
 import attrs
 
-from ..._conversation import Conversation
 from ..._errors import ValidationError
-from ..._model import (
+from ..._model._classes import (
     Block,
     BytesSource,
     FileBlock,
@@ -33,6 +32,7 @@ from ..._model import (
     ToolResultBlock,
     UrlSource,
 )
+from ..._model._conversation import Conversation
 from ...providers._contract import ISSUER_KEY
 from ...providers._toolkit import b64decode, fail
 from ._citations import citations_of, extras_taken

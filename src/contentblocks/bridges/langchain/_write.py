@@ -11,8 +11,8 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ..._json import thaw
-from ..._model import (
+from ..._json._values import thaw
+from ..._model._classes import (
     Block,
     BytesSource,
     CitedUri,

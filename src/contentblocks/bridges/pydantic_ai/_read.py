@@ -15,9 +15,8 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any
 
-from ..._conversation import Conversation
 from ..._errors import ValidationError
-from ..._model import (
+from ..._model._classes import (
     Block,
     BytesSource,
     Citation,
@@ -34,6 +33,7 @@ from ..._model import (
     ToolResultBlock,
     UrlSource,
 )
+from ..._model._conversation import Conversation
 from ...providers._contract import ISSUER_KEY
 from ._fields import (
     LISTED,

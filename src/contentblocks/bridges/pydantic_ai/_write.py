@@ -11,9 +11,8 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..._conversation import Conversation
-from ..._json import thaw
-from ..._model import (
+from ..._json._values import thaw
+from ..._model._classes import (
     Block,
     BytesSource,
     CitedUri,
@@ -27,6 +26,7 @@ from ..._model import (
     ToolCallBlock,
     ToolResultBlock,
 )
+from ..._model._conversation import Conversation
 from ...providers._contract import ISSUER_KEY, LossRecorder
 from ...providers._toolkit import block_path, key_path
 from .._shared import MetadataHandout

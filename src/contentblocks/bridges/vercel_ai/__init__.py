@@ -34,7 +34,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from ..._conversation import Conversation
+from ..._model._conversation import Conversation
 from ...providers._argument_checks import conversation_argument, reading_argument, strict_argument
 from ...providers._contract import Converted, LossKind, LossRecorder
 from ._model_read import read_model

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..._conversation import Conversation
 from ..._errors import ValidationError
-from ..._model import Block, JsonBlock, Message, Outcome, TextBlock, ToolCallBlock, ToolResultBlock
+from ..._model._classes import Block, JsonBlock, Message, Outcome, TextBlock, ToolCallBlock, ToolResultBlock
+from ..._model._conversation import Conversation
 from ._values import NAMESPACE, Part, fail, file_block, kept, native, reasoning_block, rebased
 
 __all__ = ["AFTER", "APPROVALS", "AS_STRING", "EMPTY_REASON", "OUTPUT", "default_output", "read_model"]

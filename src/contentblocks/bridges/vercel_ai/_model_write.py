@@ -5,9 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..._conversation import Conversation
-from ..._json import thaw
-from ..._model import (
+from ..._json._values import thaw
+from ..._model._classes import (
     Block,
     BytesSource,
     FileBlock,
@@ -20,6 +19,7 @@ from ..._model import (
     ToolResultBlock,
     UrlSource,
 )
+from ..._model._conversation import Conversation
 from ...providers._contract import LossRecorder
 from ...providers._toolkit import b64encode, block_path
 from ._model_read import AFTER, APPROVALS, AS_STRING, EMPTY_REASON, OUTPUT, default_output

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..._conversation import Conversation
 from ..._errors import ValidationError
-from ..._model import Block, JsonBlock, Message, Outcome, TextBlock, ToolCallBlock, ToolResultBlock
+from ..._model._classes import Block, JsonBlock, Message, Outcome, TextBlock, ToolCallBlock, ToolResultBlock
+from ..._model._conversation import Conversation
 from ._values import NAMESPACE, NATIVE, Part, fail, file_url, kept, metadata_in, native, reasoning_block, rebased
 
 __all__ = ["STATES", "approval_id", "output_blocks", "read_ui"]

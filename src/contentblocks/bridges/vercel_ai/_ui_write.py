@@ -10,9 +10,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..._conversation import Conversation
-from ..._json import thaw
-from ..._model import (
+from ..._json._values import thaw
+from ..._model._classes import (
     Block,
     BytesSource,
     FileBlock,
@@ -25,6 +24,7 @@ from ..._model import (
     ToolResultBlock,
     UrlSource,
 )
+from ..._model._conversation import Conversation
 from ...providers._contract import LossRecorder
 from ...providers._toolkit import block_path, data_url
 from ._ui_read import approval_id

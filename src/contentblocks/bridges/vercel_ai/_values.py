@@ -21,10 +21,10 @@ from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from ..._api import file_from_data_url
+from ..._checks._rules import Limits
 from ..._errors import ValidationError
-from ..._freeze import freeze
-from ..._model import Block, BytesSource, FileBlock, JsonBlock, ReasoningBlock, UrlSource
-from ..._rules import Limits
+from ..._json._freeze import freeze
+from ..._model._classes import Block, BytesSource, FileBlock, JsonBlock, ReasoningBlock, UrlSource
 from ...providers._contract import ISSUER_KEY, LossRecorder
 from ...providers._toolkit import data_url, key_path
 from .._shared import MetadataHandout

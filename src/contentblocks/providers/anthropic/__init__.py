@@ -34,7 +34,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, cast
 
-from ..._conversation import Conversation
+from ..._model._conversation import Conversation
 from ..._sealing import Keyring, SealKey
 from .._argument_checks import conversation_argument, flag_argument, issuer_argument, reading_argument, strict_argument
 from .._contract import Converted, LossKind, Rejection, Reply

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..._conversation import Conversation
+from ..._checks._rules import PIECE
 from ..._errors import ValidationError
-from ..._model import (
+from ..._model._classes import (
     BytesSource,
     Citation,
     CitedReference,
@@ -25,7 +25,7 @@ from ..._model import (
     ToolResultBlock,
     UrlSource,
 )
-from ..._rules import PIECE
+from ..._model._conversation import Conversation
 from .._arguments import JSON_TEXT, raw_input
 from .._contract import ISSUER_KEY
 from .._extras import take_extras

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..._model import Message
+from ..._model._classes import Message
 from .._contract import Reply, StopReason
 from .._toolkit import build, field, obj, plain, require
 from .._usage import Count, read_usage

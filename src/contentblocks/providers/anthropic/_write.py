@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from ..._conversation import Conversation
-from ..._json import thaw
-from ..._model import (
+from ..._json._values import thaw
+from ..._model._classes import (
     BytesSource,
     FileBlock,
     JsonBlock,
@@ -20,6 +19,7 @@ from ..._model import (
     ToolResultBlock,
     UrlSource,
 )
+from ..._model._conversation import Conversation
 from .._arguments import object_input, text_of, value_of
 from .._contract import ISSUER_KEY, LossRecorder, issued_by, issuer_matches
 from .._extras import PayloadWriter

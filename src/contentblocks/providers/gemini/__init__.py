@@ -38,7 +38,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, cast
 
-from ..._conversation import Conversation
+from ..._model._conversation import Conversation
 from ..._sealing import Keyring, SealKey
 from .._argument_checks import (
     conversation_argument,

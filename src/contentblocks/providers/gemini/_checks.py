@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..._model import Message, ToolCallBlock, ToolResultBlock
+from ..._model._classes import Message, ToolCallBlock, ToolResultBlock
 from .._contract import Rejection
 from ._pairing import Written, blocks_of, path_order
 from ._write import Writer

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from ..._model import Block, ToolCallBlock, ToolResultBlock
+from ..._model._classes import Block, ToolCallBlock, ToolResultBlock
 from ._read import GENERATED
 
 __all__ = ["Pairing", "Written", "blocks_of", "path_order"]

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..._errors import ValidationError
-from ..._model import (
+from ..._model._classes import (
     Block,
     BytesSource,
     FileBlock,

@@ -6,9 +6,9 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import quote
 
+from ..._checks._rules import IDENTIFIER, TITLE
 from ..._errors import ValidationError
-from ..._model import Block, Citation, CitedUri, Message, TextBlock, ToolCallBlock
-from ..._rules import IDENTIFIER, TITLE
+from ..._model._classes import Block, Citation, CitedUri, Message, TextBlock, ToolCallBlock
 from .._contract import ISSUER_KEY, Reply, StopReason, Usage
 from .._positions import position
 from .._shapes import canonical, pick, snake

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..._json import thaw
-from ..._model import (
+from ..._json._values import thaw
+from ..._model._classes import (
     Block,
     BytesSource,
     FileBlock,

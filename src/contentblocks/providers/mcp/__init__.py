@@ -37,7 +37,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import cast
 
-from ..._model import ToolResultBlock
+from ..._model._classes import ToolResultBlock
 from .._argument_checks import reading_argument, strict_argument, string_argument, tool_result_argument
 from .._contract import Converted, LossKind
 from .._shapes import canonical

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..._errors import ValidationError
-from ..._model import BytesSource, FileBlock, JsonBlock, ReferenceSource, TextBlock, ToolResultBlock, UrlSource
+from ..._model._classes import BytesSource, FileBlock, JsonBlock, ReferenceSource, TextBlock, ToolResultBlock, UrlSource
 from .._extras import take_extras
 from .._media import lower_media_type
 from .._toolkit import OCTET, b64decode, build, fail, field, holds_json, is_filename

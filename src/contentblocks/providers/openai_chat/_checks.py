@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from ..._conversation import Conversation
-from ..._model import FileBlock, ReferenceSource, ToolResultBlock
+from ..._model._classes import FileBlock, ReferenceSource, ToolResultBlock
+from ..._model._conversation import Conversation
 from .._contract import Rejection
 from ._write import Sent
 

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..._conversation import Conversation
 from ..._errors import join_key
-from ..._model import (
+from ..._model._classes import (
     BytesSource,
     Citation,
     CitedReference,
@@ -24,6 +23,7 @@ from ..._model import (
     ToolResultBlock,
     UrlSource,
 )
+from ..._model._conversation import Conversation
 from .._extras import take_extras
 from .._media import lower_media_type
 from .._positions import position

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..._model import Message, RefusalBlock
+from ..._model._classes import Message, RefusalBlock
 from .._contract import Reply, StopReason, Usage
 from .._toolkit import build, fail, field, obj, plain, present, require
 from .._usage import Count, read_usage

@@ -9,9 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from ..._conversation import Conversation
-from ..._json import thaw
-from ..._model import (
+from ..._json._values import thaw
+from ..._model._classes import (
     BytesSource,
     FileBlock,
     JsonBlock,
@@ -24,6 +23,7 @@ from ..._model import (
     ToolResultBlock,
     UrlSource,
 )
+from ..._model._conversation import Conversation
 from .._arguments import text_of
 from .._contract import LossKind
 from .._extras import PayloadWriter

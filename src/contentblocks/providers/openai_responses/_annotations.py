@@ -13,8 +13,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..._errors import ValidationError
-from ..._json import thaw
-from ..._model import Citation, CitedReference, CitedUri
+from ..._json._values import thaw
+from ..._model._classes import Citation, CitedReference, CitedUri
 from .._toolkit import is_title
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from ..._model import JsonBlock, Message, ReasoningBlock, ToolCallBlock, ToolResultBlock
+from ..._model._classes import JsonBlock, Message, ReasoningBlock, ToolCallBlock, ToolResultBlock
 from .._contract import ISSUER_KEY, Rejection, issuer_matches
 from .._native import RESPONSES, replay_refusal
 from ._fields import ISSUER, NS

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..._model import BytesSource, FileBlock, ReferenceSource, UrlSource
+from ..._model._classes import BytesSource, FileBlock, ReferenceSource, UrlSource
 from .._extras import PayloadWriter, take_extras
 from .._media import lower_media_type
 from .._shapes import fits

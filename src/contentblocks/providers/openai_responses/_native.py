@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..._errors import ValidationError
-from ..._model import BytesSource, FileBlock, JsonBlock
+from ..._model._classes import BytesSource, FileBlock, JsonBlock
 from .._arguments import JSON_TEXT, raw_input
 from .._shapes import STR, Choice, Kind, Nullable, fits
 from .._toolkit import b64decode, build, drop_nulls

@@ -9,8 +9,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..._conversation import Conversation
-from ..._model import Block, FileBlock, Message, ReasoningBlock, RefusalBlock, TextBlock, ToolCallBlock, ToolResultBlock
+from ..._model._classes import (
+    Block,
+    FileBlock,
+    Message,
+    ReasoningBlock,
+    RefusalBlock,
+    TextBlock,
+    ToolCallBlock,
+    ToolResultBlock,
+)
+from ..._model._conversation import Conversation
 from .._contract import ISSUER_KEY
 from .._extras import take_extras
 from .._toolkit import build, fail, field, identifier, obj, plain, read_arguments, require

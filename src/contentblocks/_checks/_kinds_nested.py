@@ -13,14 +13,14 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from ._errors import describe_type, with_article
+from .._errors import describe_type, with_article
+from .._schema._parts import DEFINITIONS
 from ._kinds import FLAG_NONEMPTY, FLAG_REQUIRED, Kind, Problems, bind_text_rule
-from ._schema_parts import DEFINITIONS
 
 if TYPE_CHECKING:
+    from .._conversion._plan import WireField
+    from ._instances import FieldPlan
     from ._kinds import Entry, Predicate
-    from ._model_check import FieldPlan
-    from ._plan import WireField
     from ._rules import Limits
 
 __all__ = ["MANY", "ONE", "check_items", "one_of_names"]

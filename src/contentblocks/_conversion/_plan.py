@@ -14,9 +14,9 @@ from typing import Any
 
 import attrs
 
-from ._model_check import FieldPlan, plan_of
-from ._rules import CrossRule, Rule
-from ._wire import ALWAYS_WRITTEN, UNIONS, Union
+from .._checks._instances import FieldPlan, plan_of
+from .._checks._rules import CrossRule, Rule
+from .._model._wire import ALWAYS_WRITTEN, UNIONS, Union
 
 __all__ = ["CLASSES", "Shorthand", "WireField", "nested_classes", "union_for", "wire_plan"]
 
@@ -102,7 +102,7 @@ def wire_plan(cls: type) -> tuple[tuple[WireField, ...], tuple[CrossRule, ...]]:
 
 def _reachable() -> tuple[type, ...]:
     """Every class with an object form on the wire: a message's, found from its fields' rules."""
-    from ._model import Message  # noqa: PLC0415 - the root of every object on the wire
+    from .._model._classes import Message  # noqa: PLC0415 - the root of every object on the wire
 
     order: list[type] = []
     stack: list[type] = [Message]

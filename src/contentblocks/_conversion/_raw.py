@@ -9,7 +9,7 @@ from __future__ import annotations
 from itertools import repeat
 from typing import Any
 
-from ._errors import describe_type, join_key
+from .._errors import describe_type, join_key
 
 __all__ = [
     "MISSING",

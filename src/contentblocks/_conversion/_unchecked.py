@@ -12,8 +12,8 @@ from typing import Any
 
 import attrs
 
+from .._source import run_source
 from ._kernels import speedups
-from ._source import run_source
 
 __all__ = ["construction", "unchecked"]
 

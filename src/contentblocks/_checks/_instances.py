@@ -13,7 +13,7 @@ from typing import Any
 
 import attrs
 
-from ._errors import ValidationError
+from .._errors import ValidationError
 from ._kinds_nested import check_items
 from ._rules import DEFAULT_LIMITS, CrossRule, Limits, Rule
 

@@ -16,8 +16,13 @@ from typing import IO, Any, Literal, NamedTuple, TypeAlias, TypeVar
 
 import attrs
 
-from ._api import parse_json
-from ._checking import (
+from .._api import parse_json
+from .._conversion._converter import structure_parsed
+from .._errors import ValidationError, join_key
+from .._model._classes import Block, Message
+from .._model._conversation import Conversation, tool_summary
+from .._model._growth import ToolBlockSummary, ToolPairing
+from ._checker import (
     Checker,
     CheckResult,
     Problem,
@@ -27,10 +32,7 @@ from ._checking import (
     with_format_hint,
     without_newline,
 )
-from ._conversation import Conversation, tool_summary
-from ._converter import structure_parsed
-from ._errors import ValidationError, join_key
-from ._filelines import (
+from ._lines import (
     CHUNK_BYTES,
     DEFAULT_MAX_LINE_BYTES,
     LongLine,
@@ -45,9 +47,7 @@ from ._filelines import (
     too_long,
     walk,
 )
-from ._growth import ToolBlockSummary, ToolPairing
 from ._locate import line_of
-from ._model import Block, Message
 
 __all__ = [
     "CHUNK_BYTES",

@@ -16,9 +16,9 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from ._conversation import Conversation
+from .._json._values import JsonArray, JsonObject
+from .._model._conversation import Conversation
 from ._gen import ByClass, generate_unstructure_functions, shapes, unstructure_functions
-from ._json import JsonArray, JsonObject
 from ._kernels import MISS, speedups
 
 __all__ = ["UnstructureHooks", "dump_default", "dump_hooks", "serialised_parts", "unstructure_hooks"]

@@ -7,11 +7,11 @@ from typing import TYPE_CHECKING, Any, overload
 
 import attrs
 
-from ._errors import ValidationError, describe_type
+from .._checks._instances import FieldPlan, check_items, resolve_annotations
+from .._checks._rules import many
+from .._errors import ValidationError, describe_type
+from ._classes import ROLE_BLOCKS, Message, ToolCallBlock, ToolResultBlock, Value, as_tuple, ruled
 from ._growth import Growth, ToolBlockSummary, ToolPairing
-from ._model import ROLE_BLOCKS, Message, ToolCallBlock, ToolResultBlock, Value, as_tuple, ruled
-from ._model_check import FieldPlan, check_items, resolve_annotations
-from ._rules import many
 
 __all__ = ["Conversation", "conversation_problems", "tool_summary"]
 

@@ -12,12 +12,12 @@ from collections.abc import Callable
 from itertools import islice
 from typing import Any
 
+from .._checks._rules import MISSING_KEY, NULL_OPTIONAL, Limits, Rule, text_problem
+from .._errors import describe_type, preview
+from .._json._freeze import freeze_metadata
+from .._json._values import EMPTY_OBJECT, plain_container
 from . import _kernels
-from ._errors import describe_type, preview
-from ._freeze import freeze_metadata
-from ._json import EMPTY_OBJECT, plain_container
 from ._raw import MISSING, Problems, as_object, objects_past_cap, prefix_since
-from ._rules import MISSING_KEY, NULL_OPTIONAL, Limits, Rule, text_problem
 
 __all__ = ["Body", "Readers", "tag_problem"]
 

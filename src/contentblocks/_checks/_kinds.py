@@ -19,14 +19,14 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from ._errors import describe_type
-from ._freeze import freeze, freeze_metadata
-from ._json import EMPTY_OBJECT, JsonObject
+from .._errors import describe_type
+from .._json._freeze import freeze, freeze_metadata
+from .._json._values import EMPTY_OBJECT, JsonObject
 from ._patterns import check_base64
 
 if TYPE_CHECKING:
-    from ._model_check import FieldPlan
-    from ._plan import WireField
+    from .._conversion._plan import WireField
+    from ._instances import FieldPlan
     from ._rules import Limits, Rule
 
 __all__ = [

@@ -16,7 +16,7 @@ from typing import IO, Literal, NamedTuple, TypeAlias
 
 import attrs
 
-from ._checking import CheckResult, Problem
+from ._checker import CheckResult, Problem
 
 __all__ = [
     "CHUNK_BYTES",

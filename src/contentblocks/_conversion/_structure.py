@@ -14,18 +14,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ._conversation import Conversation, conversation_problems
-from ._errors import ValidationError, describe_type, preview
+from .._checks._rules import Limits
+from .._errors import ValidationError, describe_type, preview
+from .._json._values import plain_container
+from .._model._classes import Message
+from .._model._conversation import Conversation, conversation_problems
+from .._model._wire import TAGGED, UNIONS, Union
 from ._gen import CLASSES, generate_structure_bodies, structure_bodies
-from ._json import plain_container
 from ._kernels import MISS
-from ._model import Message
 from ._raw import MISSING, Problems, as_object, foreign_key, objects_past_cap, prefix_since
 from ._readers import Body
-from ._rules import Limits
 from ._structure_table import structurer
 from ._unchecked import unchecked
-from ._wire import TAGGED, UNIONS, Union
 
 __all__ = ["StructureHooks"]
 

@@ -15,10 +15,8 @@ from typing import Any, ClassVar, Literal, TypeAlias, get_args
 
 import attrs
 
-from ._errors import with_article
-from ._json import EMPTY_OBJECT, json_key
-from ._model_check import check_instance, resolve_annotations
-from ._rules import (
+from .._checks._instances import check_instance, resolve_annotations
+from .._checks._rules import (
     DATA,
     FILENAME,
     FREE_TEXT,
@@ -42,6 +40,8 @@ from ._rules import (
     choice,
     many,
 )
+from .._errors import with_article
+from .._json._values import EMPTY_OBJECT, json_key
 
 __all__ = [
     "ROLE_BLOCKS",

@@ -19,12 +19,12 @@ from __future__ import annotations
 import functools
 from typing import Any, NamedTuple
 
+from .._checks._grammar import base64_chars
+from .._checks._patterns import ascii_identifier
+from .._checks._rules import DEFAULT_LIMITS, CrossRule, Limits
+from .._model._wire import TAGGED, UNIONS
 from . import _kernels
-from ._grammar import base64_chars
-from ._patterns import ascii_identifier
 from ._plan import CLASSES, Shorthand, WireField, wire_plan
-from ._rules import DEFAULT_LIMITS, CrossRule, Limits
-from ._wire import TAGGED, UNIONS
 
 __all__ = ["Fallback", "fallbacks", "structurer"]
 

@@ -11,7 +11,7 @@ from typing import Any, get_args
 
 from hypothesis import strategies as st
 
-from ._model import (
+from .._model._classes import (
     Block,
     BytesSource,
     Citation,
@@ -29,7 +29,7 @@ from ._model import (
     ToolResultContent,
     UrlSource,
 )
-from ._strategies_values import (
+from ._values import (
     binaries,
     filenames,
     free_texts,

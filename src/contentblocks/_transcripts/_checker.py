@@ -17,13 +17,13 @@ from typing import Any, Literal, NamedTuple, TypeAlias, get_args
 import attrs
 from cattrs import Converter
 
-from ._api import parse_json
-from ._conversation import Conversation
-from ._converter import make_converter, structure_parsed
-from ._errors import ValidationError
-from ._json import EMPTY_OBJECT, _object_from_items
-from ._model import ToolResultBlock, kind_name
-from ._rules import DEFAULT_LIMITS, Limits
+from .._api import parse_json
+from .._checks._rules import DEFAULT_LIMITS, Limits
+from .._conversion._converter import make_converter, structure_parsed
+from .._errors import ValidationError
+from .._json._values import EMPTY_OBJECT, _object_from_items
+from .._model._classes import ToolResultBlock, kind_name
+from .._model._conversation import Conversation
 
 __all__ = [
     "INPUT_FORMATS",

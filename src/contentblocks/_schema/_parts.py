@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ._grammar import (
+from .._checks._grammar import (
     BASE64,
     FILENAME_SEPARATORS,
     MAX_FILENAME_BYTES,
@@ -29,7 +29,7 @@ from ._grammar import (
 )
 
 if TYPE_CHECKING:
-    from ._rules import Limits
+    from .._checks._rules import Limits
 
 __all__ = ["DEFINITIONS"]
 

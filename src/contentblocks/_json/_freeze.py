@@ -12,8 +12,10 @@ from collections.abc import Callable
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
-from ._errors import describe_type, join_key
-from ._json import (
+from .._checks._patterns import find_surrogate, has_lone_surrogate
+from .._errors import describe_type, join_key
+from .._source import run_source
+from ._values import (
     EMPTY_OBJECT,
     INT_MAX,
     INT_MIN,
@@ -21,11 +23,9 @@ from ._json import (
     JsonObject,
     plain_container,
 )
-from ._patterns import find_surrogate, has_lone_surrogate
-from ._source import run_source
 
 if TYPE_CHECKING:
-    from ._rules import Limits
+    from .._checks._rules import Limits
 
 __all__ = ["add_node_limit_problem", "freeze", "freeze_metadata"]
 

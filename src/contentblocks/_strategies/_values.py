@@ -12,7 +12,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from ._grammar import FILENAME_BAD_CATEGORIES, FILENAME_SEPARATORS, IDENTIFIER_BAD_CATEGORIES
+from .._checks._grammar import FILENAME_BAD_CATEGORIES, FILENAME_SEPARATORS, IDENTIFIER_BAD_CATEGORIES
 
 __all__ = [
     "binaries",

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import attrs
 
-from ._conversation import Conversation
-from ._errors import with_article
-from ._model import (
+from .._errors import with_article
+from ._classes import (
     Block,
     BytesSource,
     CitationSource,
@@ -29,6 +28,7 @@ from ._model import (
     ToolResultContent,
     UrlSource,
 )
+from ._conversation import Conversation
 
 __all__ = ["ALWAYS_WRITTEN", "ARRAYS", "TAGGED", "UNIONS", "Union", "keys_of", "listing", "union_of"]
 

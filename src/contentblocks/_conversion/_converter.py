@@ -21,12 +21,12 @@ from typing import Any, Literal
 import attrs
 from cattrs import BaseConverter, Converter
 
-from ._conversation import Conversation
+from .._checks._rules import Limits
+from .._model._conversation import Conversation
+from .._model._wire import ARRAYS, Union, union_of
 from ._gen import CLASSES, nested_classes
-from ._rules import Limits
 from ._structure import StructureHooks
 from ._unstructure import UnstructureHooks
-from ._wire import ARRAYS, Union, union_of
 
 __all__ = ["Binary", "configure_converter", "make_converter", "structure_parsed"]
 

@@ -17,17 +17,17 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
+from .._checks._patterns import ascii_identifier
+from .._checks._rules import MISSING_KEY, NULL_OPTIONAL, Limits
+from .._errors import describe_type
+from .._json._values import EMPTY_OBJECT, plain_container
+from .._model._wire import ARRAYS, TAGGED, UNIONS, keys_of, listing
+from .._source import run_source
 from . import _kernels
-from ._errors import describe_type
-from ._json import EMPTY_OBJECT, plain_container
-from ._patterns import ascii_identifier
 from ._plan import CLASSES, WireField, nested_classes, union_for, wire_plan
 from ._raw import MISSING, prefix_since, unknown_keys
 from ._readers import Readers, read_text, tagged
-from ._rules import MISSING_KEY, NULL_OPTIONAL, Limits
-from ._source import run_source
 from ._unchecked import construction, unchecked
-from ._wire import ARRAYS, TAGGED, UNIONS, keys_of, listing
 
 __all__ = [
     "CLASSES",

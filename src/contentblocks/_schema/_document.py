@@ -20,12 +20,12 @@ from typing import Any
 
 import attrs
 
-from ._conversation import Conversation
-from ._model import ROLE_BLOCKS, Block, Message
-from ._plan import CLASSES, wire_plan
-from ._rules import REASONING_SHAPE, SPAN, SPAN_WITHIN_TEXT, CrossRule, Limits
-from ._schema_parts import DEFINITIONS
-from ._wire import TAGGED, UNIONS, union_of
+from .._checks._rules import REASONING_SHAPE, SPAN, SPAN_WITHIN_TEXT, CrossRule, Limits
+from .._conversion._plan import CLASSES, wire_plan
+from .._model._classes import ROLE_BLOCKS, Block, Message
+from .._model._conversation import Conversation
+from .._model._wire import TAGGED, UNIONS, union_of
+from ._parts import DEFINITIONS
 
 __all__ = ["DRAFT_2020_12", "SCHEMA_TARGETS", "json_schema", "schema_command"]
 
@@ -201,7 +201,7 @@ def schema_command(target_name: str) -> dict[str, Any]:
     Raises:
         ValueError: for a name that is not in ``SCHEMA_TARGETS`` (the message lists the choices).
 
-    >>> from contentblocks._schema import schema_command
+    >>> from contentblocks._schema._document import schema_command
     >>> schema_command("conversation")["$defs"]["Conversation"]["type"]
     'array'
     """

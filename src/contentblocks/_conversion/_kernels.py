@@ -15,11 +15,13 @@ import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from . import _freeze, _json, _patterns
-from ._grammar import base64_chars
+from .._checks import _patterns
+from .._checks._grammar import base64_chars
+from .._json import _freeze
+from .._json import _values as _json
 
 if TYPE_CHECKING:
-    from ._rules import Limits
+    from .._checks._rules import Limits
 
 __all__ = [
     "MISS",
@@ -40,7 +42,7 @@ def _load() -> Any:
     if os.environ.get("CONTENTBLOCKS_PURE_PYTHON"):
         return None
     try:
-        from . import _speedups  # noqa: PLC0415 - optional, and only here
+        from .. import _speedups  # noqa: PLC0415 - optional, and only here
     except ImportError:
         return None
     _speedups.setup(_json.JsonObject, _json.JsonArray)

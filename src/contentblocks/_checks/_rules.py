@@ -14,7 +14,7 @@ from typing import Any
 
 import attrs
 
-from ._errors import describe_type
+from .._errors import describe_type
 from ._kinds import (
     ASCII_IDENTIFIER,
     BINARY,
