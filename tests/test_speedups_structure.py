@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gc
 import sys
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -23,7 +24,17 @@ from contentblocks._checks._kinds import FREE, TRIMMED
 from contentblocks._checks._rules import DEFAULT_LIMITS, Limits
 from contentblocks._conversion import _gen
 from contentblocks._conversion._kernels import MISS, speedups
-from contentblocks._conversion._structure_table import structurer
+from contentblocks._conversion._structure_table import (
+    RECORDS,
+    AllowedTypes,
+    Bounds,
+    ClassRecord,
+    CrossRecord,
+    FieldRecord,
+    ShorthandRecord,
+    UnionRecord,
+    structurer,
+)
 from contentblocks._json._values import EMPTY_OBJECT
 from contentblocks._model import _wire
 
@@ -197,33 +208,49 @@ def test_the_table_refuses_bad_arguments():
 
 
 def _table(fields: tuple[Any, ...], cross: tuple[Any, ...] = (), cls: type = cb.TextBlock) -> tuple[Any, ...]:
-    return ((cls, None, fields, cross),)
+    return (ClassRecord(cls, None, fields, cross),)
 
 
 def _make(classes: tuple[Any, ...], unions: tuple[Any, ...] = ()) -> Any:
-    return speedups.structurer(classes, unions, (10, 10, 10, 10, 16), False, MISS)
+    return speedups.structurer(classes, unions, Bounds(10, 10, 10, 10, 16), False, MISS)
 
 
-TEXT = ("string", "text", 0, "free", 10, None)
-CITATIONS = ("many", "citations", 0, None, 0, None)
-META = ("json_object", "metadata", 0, EMPTY_OBJECT, 0, None)
+def _text(check: Any = "free", key: str = "text", limit: int = 10) -> FieldRecord:
+    return FieldRecord("string", key, 0, check, limit, 0, None)
+
+
+def _without(record: Any, field: str) -> SimpleNamespace:
+    """``record`` as an object of attributes, but for ``field``."""
+    return SimpleNamespace(**{k: v for k, v in record._asdict().items() if k != field})
+
+
+TEXT = _text()
+CITATIONS = FieldRecord("many", "citations", 0, None, 0, 0, None)
+META = FieldRecord("json_object", "metadata", 0, EMPTY_OBJECT, 0, 0, None)
+
+
+def _cross(form: str, arg: Any = None, fields: tuple[int, ...] = (0,)) -> CrossRecord:
+    return CrossRecord(len, fields, (), form, arg)
 
 
 @pytest.mark.parametrize(
     ("classes", "unions", "error"),
     [
-        (_table((("text_kind", "text", 0, "free", 10, None),)), (), "unknown field kind"),
-        (_table((("string", "nope", 0, "free", 10, None),)), (), "nope"),
-        (_table((TEXT, ("string", "text", 0, "free", 10, None))), (), "same slot"),
-        (_table((("string", "text", 0, "loose", 10, None),)), (), "unknown text check"),
-        (_table((TEXT, ("many", "citations", 0, None, 5, None), META)), (), "target out of range"),
-        (_table((TEXT, CITATIONS, META), ((len, (0,), (), "sometimes", None),)), (), "unknown cannot-fail form"),
-        (_table((TEXT, CITATIONS, META), ((len, (7,), (), "never", None),)), (), "cross rule field out of range"),
-        (_table((TEXT, CITATIONS, META), ((len, (0, 1), (), "allowed_types", (0, 1, {1: 2})),)), (), "str keys"),
-        (_table((TEXT, ("many", "citations", 0, None, 0, (0, 1, (None,))), META)), (), "shorthand"),
-        (_table((TEXT,)), (("type", {"text": 3}),), "member class out of range"),
-        (((int, None, (), ()),), (), "plain class"),
-        (_table((("choice", "text", 0, ["a"], 0, None),)), (), "frozenset"),
+        (_table((TEXT._replace(kernel="text_kind"),)), (), "unknown field kind"),
+        (_table((_text(key="nope"),)), (), "nope"),
+        (_table((TEXT, TEXT)), (), "same slot"),
+        (_table((_text("loose"),)), (), "unknown text check"),
+        (_table((TEXT, CITATIONS._replace(target=5), META)), (), "target out of range"),
+        (_table((TEXT, CITATIONS, META), (_cross("sometimes"),)), (), "unknown cannot-fail form"),
+        (_table((TEXT, CITATIONS, META), (_cross("never", fields=(7,)),)), (), "cross rule field out of range"),
+        (_table((TEXT, CITATIONS, META), (_cross("allowed_types", AllowedTypes(0, 1, {1: 2}), (0, 1)),)), (), "str keys"),
+        (_table((TEXT, CITATIONS._replace(shorthand=ShorthandRecord(0, 1, (None,))), META)), (), "shorthand"),
+        (_table((TEXT,)), (UnionRecord("type", {"text": 3}),), "member class out of range"),
+        ((ClassRecord(int, None, (), ()),), (), "plain class"),
+        (_table((FieldRecord("choice", "text", 0, ["a"], 0, 0, None),)), (), "frozenset"),
+        (_table((_without(TEXT, "limit"),)), (), "a field record needs the field limit"),
+        (((cb.TextBlock, None, (TEXT,), ()),), (), "a class record needs the field cls"),
+        (_table((TEXT, CITATIONS, META), ((len, (0,), (), "never", None),)), (), "a cross rule record needs the field check"),
     ],
 )
 def test_a_malformed_table_is_refused(classes, unions, error):
@@ -232,20 +259,28 @@ def test_a_malformed_table_is_refused(classes, unions, error):
         _make(classes, unions)
 
 
+def test_the_records_are_the_ones_the_c_module_reads():
+    """Each record the table is built of has the fields the C module reads, by name; the walk reads no position."""
+    assert {name: record._fields for name, record in RECORDS.items()} == speedups.STRUCTURER["records"]
+    reordered = SimpleNamespace(**dict(reversed(TEXT._asdict().items())))
+    walk = _make(_table((reordered, CITATIONS, META)))
+    assert walk.object({"text": "hi"}, 0) == cb.TextBlock(text="hi")
+
+
 def test_a_predicate_or_rule_that_raises_raises_through_the_walk():
     """A text predicate or a cross rule's own error is not swallowed into a miss."""
 
     def predicate(value: str) -> bool:
         raise LookupError(value)
 
-    walk = _make(_table((("string", "text", 0, predicate, 10, None), CITATIONS, META)))
+    walk = _make(_table((_text(predicate), CITATIONS, META)))
     with pytest.raises(LookupError, match="x"):
         walk.object({"text": "x"}, 0)
 
     def rule(problems: list[Any], path: str, text: object) -> None:
         raise KeyError(text)
 
-    walk = _make(_table((TEXT, CITATIONS, META), ((rule, (0,), (), "never", None),)))
+    walk = _make(_table((TEXT, CITATIONS, META), (CrossRecord(rule, (0,), (), "never", None),)))
     with pytest.raises(KeyError, match="y"):
         walk.object({"text": "y"}, 0)
 
@@ -258,10 +293,11 @@ def test_a_list_changed_while_it_is_walked_is_a_miss():
         items.clear()
         return True
 
-    source = ("one", "source", 0, None, 1, None)
-    citation = (cb.Citation, None, (source, *(("offset", k, 1, None, 0, None) for k in ("start", "end"))), ())
-    uri = (cb.CitedUri, "kind", (("string", "value", 0, predicate, 10, None),), ())
-    walk = _make((citation, uri, (cb.TextBlock, None, (TEXT, ("many", "citations", 0, None, 0, None), META), ())))
+    source = FieldRecord("one", "source", 0, None, 0, 1, None)
+    offsets = (FieldRecord("offset", k, 1, None, 0, 0, None) for k in ("start", "end"))
+    citation = ClassRecord(cb.Citation, None, (source, *offsets), ())
+    uri = ClassRecord(cb.CitedUri, "kind", (_text(predicate, "value"),), ())
+    walk = _make((citation, uri, ClassRecord(cb.TextBlock, None, (TEXT, CITATIONS._replace(target=0), META), ())))
     items += [{"source": {"kind": "uri", "value": "x"}}] * 3
     assert walk.object({"text": "x", "citations": items}, 2) is MISS
 
@@ -295,7 +331,7 @@ def test_the_converter_takes_conversations_by_the_walk(conversation):
 def test_the_walks_text_checks_are_the_rules_fast_conditions(name, fast, text):
     """The C walk's named text checks accept exactly the strings the fast conditions they stand for accept."""
     condition = eval(f"lambda v, m: {fast.format(v='v', max='m')}", {"surrogate": _patterns.find_surrogate})  # noqa: S307
-    walk = _make(_table((("string", "text", 0, name, 4, None), CITATIONS, META)))
+    walk = _make(_table((_text(name, limit=4), CITATIONS, META)))
     assert (walk.object({"text": text}, 0) is not MISS) == bool(condition(text, 4))
 
 
@@ -307,8 +343,8 @@ def test_a_class_of_a_kind_the_walk_does_not_read_is_a_target_only():
     out: list[_structure_table.Fallback] = []
     assert _structure_table._class(BlockStarted, DEFAULT_LIMITS, speedups.STRUCTURER, out) == (BlockStarted, None, None, ())
     assert out == [(BlockStarted, None, "C has no kernel for the kind of field index (scalar)")]
-    walk = _make(((BlockStarted, None, None, ()), (cb.TextBlock, "type", (TEXT, CITATIONS, META), ())),
-                 (("type", {"started": 0, "text": 1}),))
+    walk = _make((ClassRecord(BlockStarted, None, None, ()), ClassRecord(cb.TextBlock, "type", (TEXT, CITATIONS, META), ())),
+                 (UnionRecord("type", {"started": 0, "text": 1}),))
     assert walk.object({"type": "started", "index": 0}, -1) is MISS
     assert walk.object({"type": "started", "index": 0}, 0) is MISS
     assert walk.object({"type": "text", "text": "x"}, -1) == cb.TextBlock(text="x")
@@ -316,8 +352,8 @@ def test_a_class_of_a_kind_the_walk_does_not_read_is_a_target_only():
 
 def test_a_class_past_the_walks_capacity_is_a_target_only():
     """More fields or cross rules than a walk holds make the class a miss, not a refused table."""
-    nine = tuple(("string", "text", 0, "free", 10, None) for _ in range(9))
-    rules = tuple((len, (0,), (), "never", None) for _ in range(5))
+    nine = (TEXT,) * 9
+    rules = (_cross("never"),) * 5
     for fields, cross in ((nine, ()), ((TEXT, CITATIONS, META), rules)):
         walk = _make(_table(fields, cross))
         assert walk.object({"text": "x"}, 0) is MISS
@@ -325,12 +361,12 @@ def test_a_class_past_the_walks_capacity_is_a_target_only():
 
 def test_a_shorthand_for_a_class_the_walk_does_not_read_is_a_miss():
     """A string standing for an instance of a class the table leaves out is handed back, not built."""
-    content = ("many", "content", 2, None, 1, (1, 0, (None, (), EMPTY_OBJECT)))
-    role = ("choice", "role", 0, frozenset({"user"}), 0, None)
-    message = (cb.Message, None, (role, content, META), ())
-    walk = _make((message, (cb.TextBlock, "type", None, ())))
+    content = FieldRecord("many", "content", 2, None, 0, 1, ShorthandRecord(1, 0, (None, (), EMPTY_OBJECT)))
+    role = FieldRecord("choice", "role", 0, frozenset({"user"}), 0, 0, None)
+    message = ClassRecord(cb.Message, None, (role, content, META), ())
+    walk = _make((message, ClassRecord(cb.TextBlock, "type", None, ())))
     assert walk.object({"role": "user", "content": "hi"}, 0) is MISS
-    walk = _make((message, (cb.TextBlock, "type", (TEXT, CITATIONS, META), ())))
+    walk = _make((message, ClassRecord(cb.TextBlock, "type", (TEXT, CITATIONS, META), ())))
     assert walk.object({"role": "user", "content": "hi"}, 0) == cb.Message(role="user", content="hi")
 
 

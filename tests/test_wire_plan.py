@@ -73,20 +73,20 @@ def test_structure_and_schema_require_a_key_exactly_when_the_plan_says(cls, fiel
 def test_the_c_table_takes_its_flags_from_the_plan(cls, field):
     """The C structurer's entry: optional, required and shorthand are the plan's, and so is the target."""
     assert speedups is not None
-    fields = _structure_table._class(cls, Limits(), speedups.STRUCTURER, [])[2]
+    fields = _structure_table._class(cls, Limits(), speedups.STRUCTURER, []).fields
+    assert fields is not None
     entry = fields[[f.key for f in wire_plan(cls)[0]].index(field.key)]
-    kind, key, flags, _arg, target, shorthand = entry
-    assert key == field.key
-    if kind in ("string", "binary"):
-        assert bool(flags & FLAG_OPTIONAL) is (field.omitted == "none")
-    if kind == "many":
-        assert bool(flags & FLAG_REQUIRED) is field.required
+    assert entry.key == field.key
+    if entry.kernel in ("string", "binary"):
+        assert bool(entry.flags & FLAG_OPTIONAL) is (field.omitted == "none")
+    if entry.kernel == "many":
+        assert bool(entry.flags & FLAG_REQUIRED) is field.required
         short = field.shorthand
         expected = None if short is None else (CLASSES.index(short.cls), short.index, short.defaults)
-        assert shorthand == expected
-    if kind in ("one", "many"):
+        assert entry.shorthand == expected
+    if entry.kernel in ("one", "many"):
         union = field.union
-        assert target == (CLASSES.index(field.accepts[0]) if union is None else -1 - UNIONS.index(union))
+        assert entry.target == (CLASSES.index(field.accepts[0]) if union is None else -1 - UNIONS.index(union))
 
 
 @pytest.mark.parametrize(("cls", "field"), _FIELDS, ids=_IDS)

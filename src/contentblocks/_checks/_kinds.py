@@ -15,7 +15,7 @@ bind their own under ``prefix``; ``plan`` there is the field's wire plan (``_pla
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import attrs
 
@@ -47,6 +47,7 @@ __all__ = [
     "TRIMMED",
     "Entry",
     "FastText",
+    "Kernel",
     "Kind",
     "Predicate",
     "Problems",
@@ -55,8 +56,19 @@ __all__ = [
 ]
 
 Problems = list[tuple[str, str]]
-#: A C structurer entry's kernel, flags, argument and limit (None: no kernel); the predicate compiles a rule.
-Entry = tuple[str, int, Any, int] | None
+
+
+class Kernel(NamedTuple):
+    """The C structurer's kernel for a field, by name, with its flags, argument and (for text) its limit."""
+
+    name: str
+    flags: int = 0
+    arg: Any = None
+    limit: int = 0
+
+
+#: A field's C kernel, or None where C has none; the predicate compiles a rule the C walk calls back.
+Entry = Kernel | None
 Predicate = Callable[["WireField", "Limits"], Any]
 MISSING_KEY = "required key missing"
 NULL_OPTIONAL = "null is not allowed; omit the key instead"
@@ -179,7 +191,7 @@ class _Text(Kind):
     def table(self, plan: WireField, limits: Limits, predicate: Predicate) -> Entry:
         fast = plan.rule.fast
         check = fast.kernel if fast is not None and fast.kernel is not None else predicate(plan, limits)
-        return "string", FLAG_OPTIONAL if plan.omitted == "none" else 0, check, plan.rule.max_chars(limits)
+        return Kernel("string", FLAG_OPTIONAL if plan.omitted == "none" else 0, check, plan.rule.max_chars(limits))
 
 
 def bind_text_rule(rule: Rule, var: str, prefix: str, ns: dict[str, Any], limits: Limits) -> str:
@@ -210,7 +222,7 @@ class _Choice(Kind):
                 f"    problems.append(('.{key}', MISSING_KEY if {var} is MISSING else {prefix}words))"]  # fmt: skip
 
     def table(self, plan: WireField, limits: Limits, predicate: Predicate) -> Entry:
-        return "choice", 0, frozenset(plan.rule.choices), 0
+        return Kernel("choice", arg=frozenset(plan.rule.choices))
 
     def schema(self, plan: WireField, limits: Limits) -> dict[str, Any]:
         return {"enum": list(plan.rule.choices)}
@@ -237,7 +249,7 @@ class _Offset(Kind):
                 f"    problems.append(('.{key}', NULL_OPTIONAL))"]  # fmt: skip
 
     def table(self, plan: WireField, limits: Limits, predicate: Predicate) -> Entry:
-        return "offset", FLAG_OPTIONAL, None, 0
+        return Kernel("offset", FLAG_OPTIONAL)
 
 
 @attrs.frozen
@@ -274,7 +286,7 @@ class _Binary(Kind):
 
     def table(self, plan: WireField, limits: Limits, predicate: Predicate) -> Entry:
         flags = (FLAG_OPTIONAL if plan.omitted == "none" else 0) | (FLAG_NONEMPTY if plan.rule.nonempty else 0)
-        return "binary", flags, None, 0
+        return Kernel("binary", flags)
 
     def schema(self, plan: WireField, limits: Limits) -> dict[str, Any]:
         return {**_ref(plan.rule.schema), "minLength": 1} if plan.rule.nonempty else _ref(plan.rule.schema)
@@ -298,7 +310,7 @@ class _Json(Kind):
         return "thawed"
 
     def table(self, plan: WireField, limits: Limits, predicate: Predicate) -> Entry:
-        return "json_value", 0, None, 0
+        return Kernel("json_value")
 
 
 @attrs.frozen
@@ -317,7 +329,7 @@ class _Metadata(_Json):
         return "nonempty_thawed"
 
     def table(self, plan: WireField, limits: Limits, predicate: Predicate) -> Entry:
-        return "json_object", 0, EMPTY_OBJECT, 0
+        return Kernel("json_object", arg=EMPTY_OBJECT)
 
 
 TEXT = _Text("text")

@@ -15,7 +15,7 @@ import attrs
 
 from .._errors import describe_type, with_article
 from .._schema._parts import DEFINITIONS
-from ._kinds import FLAG_NONEMPTY, FLAG_REQUIRED, Kind, Problems, bind_text_rule
+from ._kinds import FLAG_NONEMPTY, FLAG_REQUIRED, Kernel, Kind, Problems, bind_text_rule
 
 if TYPE_CHECKING:
     from .._conversion._plan import WireField
@@ -78,7 +78,7 @@ class _One(Kind):
         return "object"
 
     def table(self, plan: WireField, limits: Limits, predicate: Predicate) -> Entry:
-        return "one", 0, None, 0
+        return Kernel("one")
 
     def schema(self, plan: WireField, limits: Limits) -> dict[str, Any]:
         return _target(plan)
@@ -161,7 +161,7 @@ class _Many(Kind):
         return "nonempty_objects" if plan.omitted else "objects"
 
     def table(self, plan: WireField, limits: Limits, predicate: Predicate) -> Entry:
-        return "many", (FLAG_REQUIRED if plan.required else 0) | (FLAG_NONEMPTY if plan.rule.nonempty else 0), None, 0
+        return Kernel("many", (FLAG_REQUIRED if plan.required else 0) | (FLAG_NONEMPTY if plan.rule.nonempty else 0))
 
     def schema(self, plan: WireField, limits: Limits) -> dict[str, Any]:
         array: dict[str, Any] = {"type": "array", "items": _target(plan)}

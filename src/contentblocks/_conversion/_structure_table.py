@@ -1,9 +1,11 @@
 """The C structurer's table, derived from the same declarations as the generated structure functions.
 
-Each class of ``_plan.CLASSES`` becomes ``(cls, tag key or None, fields, cross rules)``; each field a tuple of
-generic terms: its kind, key, flags, one argument and a target or limit, and a shorthand. A text rule whose
-fast check names a C kernel (``_kinds.FastText.kernel``) is checked there; any other runs as a predicate
-compiled from the rule's own fast condition. A cross rule carries its Python check and its cannot-fail form.
+Each class of ``_plan.CLASSES`` becomes a ``ClassRecord``; each field a ``FieldRecord`` of generic terms: its
+kernel, key, flags, one argument, a text limit or a target, and a shorthand. A text rule whose fast check names
+a C kernel (``_kinds.FastText.kernel``) is checked there; any other runs as a predicate compiled from the rule's
+own fast condition. A cross rule carries its Python check and its cannot-fail form. The C reads each record by
+its field names, which it lists in ``_speedups.STRUCTURER["records"]`` (a test holds the two to each other), and
+refuses a record that lacks one, so a field renamed or reordered on one side fails loudly, never silently.
 The walk misses on anything else, and the generated function then reads the value and words its problems, so
 the table holds no rule of its own: only what each declaration already says.
 
@@ -26,7 +28,8 @@ from .._model._wire import TAGGED, UNIONS
 from . import _kernels
 from ._plan import CLASSES, Shorthand, WireField, wire_plan
 
-__all__ = ["Fallback", "fallbacks", "structurer"]
+__all__ = ["RECORDS", "AllowedTypes", "Bounds", "ClassRecord", "CrossRecord", "Fallback", "FieldRecord",
+           "ShorthandRecord", "UnionRecord", "fallbacks", "structurer"]
 
 #: The names a rule's fast condition may use besides the value, its limit and its problem.
 _FAST_NAMES = {"surrogate": _kernels.find_surrogate, "ascii_identifier": ascii_identifier}
@@ -48,6 +51,77 @@ def _predicate(plan: WireField, limits: Limits) -> Any:
     return ns["accepts"]
 
 
+class ShorthandRecord(NamedTuple):
+    """A string that stands for one instance of a class: its text goes in one field, the rest are defaults."""
+
+    cls: int
+    field: int
+    defaults: tuple[Any, ...]
+
+
+class FieldRecord(NamedTuple):
+    """One field for the C walk: its kernel, key, flags and argument, its text limit or target, its shorthand."""
+
+    kernel: str
+    key: str
+    flags: int
+    arg: Any
+    limit: int
+    target: int  # a class's index, or -1 - the index of a union
+    shorthand: ShorthandRecord | None
+
+
+class AllowedTypes(NamedTuple):
+    """The ``allowed_types`` cannot-fail form: which classes the items field may hold for each key."""
+
+    key_field: int
+    items_field: int
+    allowed: dict[str, frozenset[type]]
+
+
+class CrossRecord(NamedTuple):
+    """A cross rule: its Python check, the fields it reads and needs given, and the form in which it cannot fail."""
+
+    check: Any
+    fields: tuple[int, ...]
+    given: tuple[int, ...]
+    form: str
+    arg: int | AllowedTypes | None
+
+
+class ClassRecord(NamedTuple):
+    """A class of the table; ``fields`` None makes it a target only, each of its objects a miss."""
+
+    cls: type
+    tag: str | None
+    fields: tuple[FieldRecord, ...] | None
+    cross_rules: tuple[CrossRecord, ...]
+
+
+class UnionRecord(NamedTuple):
+    """A union: the key of its tag and the index of the class each tag names."""
+
+    key: str
+    members: dict[str, int]
+
+
+class Bounds(NamedTuple):
+    """The limits the walk applies itself."""
+
+    max_chars: int
+    max_depth: int
+    max_nodes: int
+    max_bytes: int
+    max_base64: int
+
+
+#: The records by the names the C module gives them.
+RECORDS: dict[str, type[tuple[Any, ...]]] = {
+    "allowed_types": AllowedTypes, "bounds": Bounds, "class": ClassRecord, "cross_rule": CrossRecord,
+    "field": FieldRecord, "shorthand": ShorthandRecord, "union": UnionRecord,
+}
+
+
 class Fallback(NamedTuple):
     """What the C walk leaves to Python: a whole class (``key`` None), or one field's text check."""
 
@@ -56,40 +130,38 @@ class Fallback(NamedTuple):
     reason: str
 
 
-def _field(
-    cls: type, plan: WireField, limits: Limits, can: dict[str, Any], out: list[Fallback]
-) -> tuple[Any, ...] | None:
-    """The field's entry: its kind's kernel, flags and argument, then its limit or target, and its shorthand."""
+def _field(cls: type, plan: WireField, limits: Limits, can: dict[str, Any], out: list[Fallback]) -> FieldRecord | None:
+    """The field's record: its kind's kernel, flags and argument, its limit or target, and its shorthand."""
     kernel = plan.rule.kind.table(plan, limits, _predicate)
-    if kernel is None or kernel[0] not in can["field_kinds"]:
+    if kernel is None or kernel.name not in can["field_kinds"]:
         return None
-    name, flags, arg, limit = kernel
-    if name == "string" and not (isinstance(arg, str) and arg in can["text_checks"]):
+    arg = kernel.arg
+    if kernel.name == "string" and not (isinstance(arg, str) and arg in can["text_checks"]):
         arg = arg if callable(arg) else _predicate(plan, limits)
         out.append(Fallback(cls, plan.key, "its text check runs as a Python predicate: C has no kernel for it"))
-    return (name, plan.key, flags, arg, _target(plan) if plan.accepts else limit, _shorthand(plan.shorthand))
+    target = _target(plan) if plan.accepts else 0
+    return FieldRecord(kernel.name, plan.key, kernel.flags, arg, kernel.limit, target, _shorthand(plan.shorthand))
 
 
-def _shorthand(short: Shorthand | None) -> tuple[int, int, tuple[Any, ...]] | None:
-    """(class, field, defaults) for a string that stands for one instance of a class, or None."""
-    return None if short is None else (CLASSES.index(short.cls), short.index, short.defaults)
+def _shorthand(short: Shorthand | None) -> ShorthandRecord | None:
+    return None if short is None else ShorthandRecord(CLASSES.index(short.cls), short.index, short.defaults)
 
 
-def _cross(names: list[str], cross: CrossRule) -> tuple[Any, ...]:
+def _cross(names: list[str], cross: CrossRule) -> CrossRecord:
     fields = tuple(names.index(f) for f in cross.fields)
     given = tuple(names.index(f) for f in cross.given)
     form = cross.cannot_fail
     if form is None:
-        return (cross.check, fields, given, "never", None)
+        return CrossRecord(cross.check, fields, given, "never", None)
     if form.form == "empty":
-        return (cross.check, fields, given, "empty", names.index(form.field))
+        return CrossRecord(cross.check, fields, given, "empty", names.index(form.field))
     if form.form == "allowed_types":
-        arg = (names.index(form.field), names.index(form.items), form.allowed)
-        return (cross.check, fields, given, "allowed_types", arg)
-    return (cross.check, fields, given, form.form, None)
+        arg = AllowedTypes(names.index(form.field), names.index(form.items), form.allowed)
+        return CrossRecord(cross.check, fields, given, "allowed_types", arg)
+    return CrossRecord(cross.check, fields, given, form.form, None)
 
 
-def _class(cls: type, limits: Limits, can: dict[str, Any], out: list[Fallback]) -> tuple[Any, ...]:
+def _class(cls: type, limits: Limits, can: dict[str, Any], out: list[Fallback]) -> ClassRecord:
     plans, cross_rules = wire_plan(cls)
     tag = None if cls not in TAGGED else TAGGED[cls][0]
     checks: list[Fallback] = []  # the text checks called back for, where the class runs in C at all
@@ -103,11 +175,11 @@ def _class(cls: type, limits: Limits, can: dict[str, Any], out: list[Fallback]) 
     else:
         out += checks
         names = [p.key for p in plans]
-        return (cls, tag, fields, tuple(_cross(names, c) for c in cross_rules))
-    return (cls, tag, None, ())  # a target only: the class is left to its generated function
+        return ClassRecord(cls, tag, fields, tuple(_cross(names, c) for c in cross_rules))  # type: ignore[arg-type]
+    return ClassRecord(cls, tag, None, ())  # a target only: the class is left to its generated function
 
 
-def _table(limits: Limits) -> tuple[tuple[tuple[Any, ...], ...], tuple[Fallback, ...]]:
+def _table(limits: Limits) -> tuple[tuple[ClassRecord, ...], tuple[Fallback, ...]]:
     """The classes' entries for the C walk, and what it leaves to Python."""
     assert _kernels.speedups is not None  # noqa: S101 - callers check
     out: list[Fallback] = []
@@ -131,7 +203,7 @@ def structurer(limits: Limits, *, native_binary: bool) -> Any:
     if _kernels.speedups is None:
         return None
     classes = _table(limits)[0]
-    unions = tuple((u.key, {tag: CLASSES.index(c) for tag, c in u.members.items()}) for u in UNIONS)
-    bounds = (limits.max_text_chars, limits.max_depth, limits.max_nodes, limits.max_binary_bytes,
-              base64_chars(limits.max_binary_bytes))
+    unions = tuple(UnionRecord(u.key, {tag: CLASSES.index(c) for tag, c in u.members.items()}) for u in UNIONS)
+    bounds = Bounds(limits.max_text_chars, limits.max_depth, limits.max_nodes, limits.max_binary_bytes,
+                    base64_chars(limits.max_binary_bytes))
     return _kernels.speedups.structurer(classes, unions, bounds, native_binary, _kernels.MISS)
