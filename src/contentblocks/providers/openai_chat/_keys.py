@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .._shapes import STR, Choice, Kind, Nullable, Struct
+from .._shapes import STR, Choice, Kind, Struct
 
 __all__ = [
     "ALLOWED",
@@ -83,7 +83,7 @@ ALLOWED: dict[str, dict[str, Kind]] = {
     "system": {"name": STR},
     "developer": {"name": STR},
     "user": {"name": STR},
-    "assistant": {"name": STR, "refusal": Nullable(STR), "function_call": _FUNCTION_CALL},
+    "assistant": {"name": STR, "refusal": STR, "function_call": _FUNCTION_CALL},
     "tool": {},
     "text": _PART,
     "image_url": _PART,
