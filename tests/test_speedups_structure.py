@@ -423,3 +423,18 @@ def test_the_module_lists_what_its_walk_runs():
     emitted = {p.rule.kind.table(p, DEFAULT_LIMITS, _predicate)[0] for cls in CLASSES for p in wire_plan(cls)[0]
                if p.rule.kind in kinds}  # fmt: skip
     assert emitted <= set(speedups.STRUCTURER["field_kinds"])
+
+
+def test_the_metadata_key_rule_reaches_the_walk_from_its_declaration():
+    """The walk takes the fewest characters of a metadata key from the table, not from a rule of its own."""
+    from contentblocks._checks._grammar import METADATA_KEY_MIN_CHARS  # noqa: PLC0415
+
+    assert META.limit == 0
+    shipped = structurer(DEFAULT_LIMITS, native_binary=False)
+    assert shipped.object({"type": "text", "text": "x", "metadata": {"": 1}}, TARGET_INDEX["block"]) is MISS
+    assert shipped.object({"type": "text", "text": "x", "metadata": {"a": 1}}, TARGET_INDEX["block"]) is not MISS
+    assert METADATA_KEY_MIN_CHARS == 1
+    longer = _make(_table((TEXT, CITATIONS, META._replace(limit=3))))
+    assert longer.object({"text": "x", "metadata": {"ab": 1}}, 0) is MISS
+    assert longer.object({"text": "x", "metadata": {"abc": 1}}, 0) == cb.TextBlock(text="x", metadata={"abc": 1})
+    assert _make(_table((TEXT, CITATIONS, META))).object({"text": "x", "metadata": {"": 1}}, 0) is not MISS

@@ -174,7 +174,7 @@ metadata(Structurer *s, const Field *field, PyObject *value)
         return NULL;
     }
     while (PyDict_Next(value, &pos, &key, &item)) {
-        if (PyUnicode_CheckExact(key) && PyUnicode_GET_LENGTH(key) == 0) {
+        if (PyUnicode_CheckExact(key) && PyUnicode_GET_LENGTH(key) < field->max) {
             return NULL;
         }
     }

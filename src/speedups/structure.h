@@ -11,7 +11,7 @@
 #define MAX_FIELDS 8
 #define MAX_CROSS 4
 
-/* string: text by a check; json_value: any JSON value; json_object: metadata, an object with non-empty keys */
+/* string: text by a check; json_value: any JSON value; json_object: metadata, an object whose keys are not too short */
 enum field_kind { F_TEXT, F_CHOICE, F_JSON, F_METADATA, F_BINARY, F_OFFSET, F_ONE, F_MANY };
 enum text_check { T_FREE, T_TRIMMED, T_CALL };
 enum cannot_fail { C_NEVER, C_ABSENT, C_EMPTY, C_ALLOWED_TYPES };
@@ -27,7 +27,7 @@ typedef struct {
     Py_hash_t hash;
     Py_ssize_t offset;    /* the instance slot the value goes in */
     int check;            /* text: enum text_check */
-    Py_ssize_t max;       /* text: the limit passed to the check */
+    Py_ssize_t max;       /* text: the limit passed to the check; metadata: the fewest characters in a key */
     PyObject *arg;        /* text T_CALL: the predicate; choice: the frozenset; metadata: the empty object */
     int target;           /* one, many: a class (>= 0) or a union (-1 - index) */
     int short_class;      /* many: the class a string stands for (-1 for none) */

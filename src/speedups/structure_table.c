@@ -178,6 +178,10 @@ read_field_values(Structurer *s, Class *c, PyObject *const *v, Field *f)
     if (f->kind == F_CHOICE || f->kind == F_METADATA) {
         f->arg = Py_NewRef(arg);
     }
+    if (f->kind == F_METADATA && cb_size_limit(v[FIELD_LIMIT], "a key length", &f->max) < 0) {
+        /* the fewest characters a key holds: a shorter one is a miss */
+        return -1;
+    }
     if (f->kind == F_ONE || f->kind == F_MANY) {
         if (cb_table_index(v[FIELD_TARGET], -s->nunions, s->nclasses, "target", &f->target) < 0) {
             return -1;

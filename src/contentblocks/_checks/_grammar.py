@@ -35,7 +35,14 @@ __all__ = [
     "MAX_IDENTIFIER_CHARS",
     "MAX_MEDIA_TYPE_CHARS",
     "MEDIA_TYPE",
+    "METADATA_KEY_MIN_CHARS",
+    "METADATA_KEY_PROBLEM",
+    "NAME_FIRST",
+    "NAME_MORE",
+    "NAME_REST",
     "NFKC_DELIMITERS",
+    "SCHEME_FIRST",
+    "SCHEME_REST",
     "URI",
     "URI_WITHOUT_TARGET",
     "URL",
@@ -50,6 +57,12 @@ __all__ = [
 MAX_IDENTIFIER_CHARS = 256
 MAX_MEDIA_TYPE_CHARS = 1024
 MAX_FILENAME_BYTES = 255
+#: The fewest characters a metadata key holds, and the words for a shorter key: the format refuses an empty key.
+METADATA_KEY_MIN_CHARS = 1
+METADATA_KEY_PROBLEM = (
+    "metadata keys must not be empty" if METADATA_KEY_MIN_CHARS == 1
+    else f"metadata keys must hold at least {METADATA_KEY_MIN_CHARS} characters"
+)
 
 # -------------------------------------------------------------------------------- characters
 
@@ -192,7 +205,9 @@ END = Pattern(r"\Z", lambda: "$(?!\\n)")
 # -------------------------------------------------------------------------------- the grammars
 
 _PCT = "%[0-9A-Fa-f]{2}"
-_SCHEME = r"[A-Za-z][A-Za-z0-9+.\-]*"
+#: A URI scheme's first character and the rest (RFC 3986); the strategies draw from the same classes.
+SCHEME_FIRST, SCHEME_REST = "[A-Za-z]", r"[A-Za-z0-9+.\-]"
+_SCHEME = f"{SCHEME_FIRST}{SCHEME_REST}*"
 
 # RFC 3986: unreserved, sub-delims, ":" and "@", "/" and "?", percent-encoded octets, and "[" "]" for IP literals.
 _URI_CHARS = r"[A-Za-z0-9\-._~!$&'()*+,;=:@/?\[\]]"
@@ -233,7 +248,9 @@ _ANY_BRACKETED = seq(r"\[", run("[0-9A-Fa-f:.]"), r"\]")
 LOOSE_URL = seq(_HTTP, named("host", alt(_ANY_BRACKETED, _HOST_NAME)), "(?::", run("[0-9]"), ")?", _URL_TAIL)
 
 # RFC 6838 restricted names; RFC 9110 parameters (token or quoted-string values, optional whitespace around ";").
-_NAME = r"[A-Za-z0-9][A-Za-z0-9!#$&^_.+\-]{0,126}"
+#: A media type's restricted name (RFC 6838): its first character, the rest, and how many more at the most.
+NAME_FIRST, NAME_REST, NAME_MORE = "[A-Za-z0-9]", r"[A-Za-z0-9!#$&^_.+\-]", 126
+_NAME = f"{NAME_FIRST}{NAME_REST}{{0,{NAME_MORE}}}"
 _TOKEN = r"[!#$%&'*+\-.^_`|~A-Za-z0-9]+"  # noqa: S105 - an RFC 9110 token, not a password
 _QUOTED = r'"(?:[\t !#-\[\]-~\u0080-\u00ff]|\\[\t -~\u0080-\u00ff])*"'
 #: An RFC 6838 ``type/subtype`` with optional parameters; a ``*`` subtype, but not ``*/*``.

@@ -22,6 +22,7 @@ import attrs
 from .._errors import describe_type
 from .._json._freeze import freeze, freeze_metadata
 from .._json._values import EMPTY_OBJECT, JsonObject
+from ._grammar import METADATA_KEY_MIN_CHARS
 from ._patterns import check_base64
 
 if TYPE_CHECKING:
@@ -329,7 +330,7 @@ class _Metadata(_Json):
         return "nonempty_thawed"
 
     def table(self, plan: WireField, limits: Limits, predicate: Predicate) -> Entry:
-        return Kernel("json_object", arg=EMPTY_OBJECT)
+        return Kernel("json_object", arg=EMPTY_OBJECT, limit=METADATA_KEY_MIN_CHARS)
 
 
 TEXT = _Text("text")

@@ -16,7 +16,7 @@ hook is registered, so a hook registered later is found too.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 import attrs
 from cattrs import BaseConverter, Converter
@@ -31,6 +31,7 @@ from ._unstructure import UnstructureHooks
 __all__ = ["Binary", "configure_converter", "make_converter", "structure_parsed"]
 
 Binary = Literal["base64", "native"]
+BINARY_MODES: tuple[Binary, ...] = get_args(Binary)
 
 _CLASSES = frozenset((*CLASSES, *ARRAYS))
 
@@ -137,8 +138,8 @@ def configure_converter(converter: BaseConverter, *, binary: Binary = "base64", 
     if not isinstance(converter, BaseConverter):
         msg = f"expected a cattrs converter, got {type(converter).__name__}"
         raise TypeError(msg)
-    if binary not in ("base64", "native"):
-        msg = f"binary must be 'base64' or 'native', not {binary!r}"
+    if binary not in BINARY_MODES:
+        msg = f"binary must be one of {', '.join(map(repr, BINARY_MODES))}, not {binary!r}"
         raise ValueError(msg)
     unknown = set(limits) - {a.name for a in attrs.fields(Limits)}
     if unknown:

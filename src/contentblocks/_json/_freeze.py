@@ -12,6 +12,7 @@ from collections.abc import Callable
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
+from .._checks._grammar import METADATA_KEY_MIN_CHARS, METADATA_KEY_PROBLEM
 from .._checks._patterns import find_surrogate, has_lone_surrogate
 from .._errors import describe_type, join_key
 from .._source import run_source
@@ -279,16 +280,19 @@ def _freeze_container(root: Any, root_kind: int, path: str, walk: _Walk, max_dep
 def freeze_metadata(
     problems: list[tuple[str, str]], path: str, value: object, limits: Limits, freeze: Callable[..., Any] = freeze
 ) -> JsonObject:
-    """Validate metadata (an object with non-empty string keys and JSON values) and freeze it with ``freeze``."""
+    """Validate metadata (an object with string keys of ``METADATA_KEY_MIN_CHARS`` or more, and JSON values).
+
+    The value is frozen with ``freeze``.
+    """
     if type(value) is dict and value:
-        # The common case, valid metadata: its copy holds exact str keys only, so looking "" up in it runs no
-        # code of the caller's. With an empty key, the value is read again below, where the problems get their
+        # The common case, valid metadata: its copy holds exact str keys only, so measuring them runs no code
+        # of the caller's. With a short key, the value is read again below, where the problems get their
         # order; without, the problems stand as found (a value past max_nodes is not walked twice).
         before = len(problems)
         frozen = freeze(value, path, limits, problems, extra_depth=1)
-        if len(problems) == before and type(frozen) is JsonObject and "" not in frozen:
+        if len(problems) == before and type(frozen) is JsonObject and min(map(len, frozen)) >= METADATA_KEY_MIN_CHARS:
             return frozen
-        if len(problems) != before and not any(type(key) is str and not key for key in dict.keys(value)):
+        if len(problems) != before and not _short_keys(value):
             return frozen if type(frozen) is JsonObject else EMPTY_OBJECT
         del problems[before:]
     kind, obj = plain_container(value)
@@ -297,12 +301,15 @@ def freeze_metadata(
         return EMPTY_OBJECT
     if not obj:
         return EMPTY_OBJECT
-    # Only exact str keys are compared: the JSON walk words any other key, without running its code.
-    empty = [key for key in dict.keys(obj) if type(key) is str and not key]
-    problems.extend((join_key(path, key), "metadata keys must not be empty") for key in empty)
+    problems.extend((join_key(path, key), METADATA_KEY_PROBLEM) for key in _short_keys(obj))
     # Metadata values are JSON values: the object itself adds one level to the depth they may use.
     frozen = freeze(obj, path, limits, problems, extra_depth=1)
     return frozen if type(frozen) is JsonObject else EMPTY_OBJECT
+
+
+def _short_keys(obj: dict[Any, Any]) -> list[str]:
+    """The keys of ``obj`` too short for metadata; only exact str keys, since the JSON walk words any other."""
+    return [key for key in dict.keys(obj) if type(key) is str and len(key) < METADATA_KEY_MIN_CHARS]
 
 
 def _child_path(path: str, key: object, is_object: bool) -> str:

@@ -20,6 +20,7 @@ from .._checks._grammar import (
     MAX_IDENTIFIER_CHARS,
     MAX_MEDIA_TYPE_CHARS,
     MEDIA_TYPE,
+    METADATA_KEY_MIN_CHARS,
     URI,
     URL,
     bad_in_filename,
@@ -121,7 +122,7 @@ def _text(limits: Limits) -> dict[str, Any]:
 def _metadata(limits: Limits) -> dict[str, Any]:
     return {
         "description": "Provider-native and application state: non-empty string keys, JSON values.",
-        "type": "object", "propertyNames": {"minLength": 1, "maxLength": limits.max_text_chars},
+        "type": "object", "propertyNames": {"minLength": METADATA_KEY_MIN_CHARS, "maxLength": limits.max_text_chars},
         "additionalProperties": _ref("JsonValue"),
     }
 

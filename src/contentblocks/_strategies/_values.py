@@ -12,7 +12,17 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from .._checks._grammar import FILENAME_BAD_CATEGORIES, FILENAME_SEPARATORS, IDENTIFIER_BAD_CATEGORIES
+from .._checks._grammar import (
+    FILENAME_BAD_CATEGORIES,
+    FILENAME_SEPARATORS,
+    IDENTIFIER_BAD_CATEGORIES,
+    METADATA_KEY_MIN_CHARS,
+    NAME_FIRST,
+    NAME_MORE,
+    NAME_REST,
+    SCHEME_FIRST,
+    SCHEME_REST,
+)
 
 __all__ = [
     "binaries",
@@ -142,7 +152,7 @@ def uris() -> st.SearchStrategy[str]:
 def _uri(draw: st.DrawFn) -> str:
     scheme = draw(st.one_of(
         st.sampled_from(["https", "http", "file", "urn", "doi", "mailto", "s3", "gs", "x-app+v1.0", "HTTPS"]),
-        st.from_regex(r"[A-Za-z][A-Za-z0-9+.\-]{0,8}", fullmatch=True),
+        st.from_regex(f"{SCHEME_FIRST}{SCHEME_REST}{{0,8}}", fullmatch=True),
     ))
     if draw(st.booleans()):
         # hierarchical: scheme://authority/path (the authority may be empty for file:///)
@@ -184,7 +194,7 @@ def _url(draw: st.DrawFn) -> str:
     return f"{scheme}://{host}{port}{path}{query}{fragment}"
 
 
-_RESTRICTED_NAME = st.from_regex(r"[A-Za-z0-9][A-Za-z0-9!#$&^_.+\-]{0,20}", fullmatch=True)
+_RESTRICTED_NAME = st.from_regex(f"{NAME_FIRST}{NAME_REST}{{0,{min(20, NAME_MORE)}}}", fullmatch=True)
 _PARAMETERS = st.sampled_from([
     "; charset=utf-8",
     ";charset=UTF-8",
@@ -316,8 +326,9 @@ def _json_values(draw: st.DrawFn, max_depth: int, max_leaves: int) -> Any:
 
 
 _METADATA_KEYS = st.one_of(
-    st.sampled_from(["app/trace_id", "anthropic/signature_issuer", "openai/item_id", "k", "\u952e", " spaced key "]),
-    free_texts(min_size=1, max_size=12),
+    st.sampled_from([key for key in ("app/trace_id", "anthropic/signature_issuer", "openai/item_id", "k", "\u952e",
+                                     " spaced key ") if len(key) >= METADATA_KEY_MIN_CHARS]),
+    free_texts(min_size=METADATA_KEY_MIN_CHARS, max_size=12),
 )
 
 
