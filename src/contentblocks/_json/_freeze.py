@@ -277,6 +277,9 @@ def _freeze_container(root: Any, root_kind: int, path: str, walk: _Walk, max_dep
     return None  # pragma: no cover - the loop returns
 
 
+_ONE_CHAR_KEYS = METADATA_KEY_MIN_CHARS == 1  # then the one key too short is "", found by one lookup
+
+
 def freeze_metadata(
     problems: list[tuple[str, str]], path: str, value: object, limits: Limits, freeze: Callable[..., Any] = freeze
 ) -> JsonObject:
@@ -290,7 +293,9 @@ def freeze_metadata(
         # order; without, the problems stand as found (a value past max_nodes is not walked twice).
         before = len(problems)
         frozen = freeze(value, path, limits, problems, extra_depth=1)
-        if len(problems) == before and type(frozen) is JsonObject and min(map(len, frozen)) >= METADATA_KEY_MIN_CHARS:
+        if len(problems) == before and type(frozen) is JsonObject and (
+            "" not in frozen if _ONE_CHAR_KEYS else min(map(len, frozen)) >= METADATA_KEY_MIN_CHARS
+        ):
             return frozen
         if len(problems) != before and not _short_keys(value):
             return frozen if type(frozen) is JsonObject else EMPTY_OBJECT
