@@ -58,6 +58,8 @@ class _Pairing:
         self.answers: dict[str, tuple[int, int]] = {}  # call id -> (message, block) of the result answering it
         self.names: dict[str, str] = {}  # call id -> tool name
         self.where: dict[str, tuple[int, int]] = {}  # call id -> (message, block) of its call
+        self.tools: dict[int, Sequence[tuple[bool, str, str, int]]] = dict(summary)  # message -> its tool blocks
+        self.renamed: set[int] = set()  # the messages with a call or result whose id changes
         used: set[str] = set()
         latest: dict[str, str] = {}  # id as written -> the id of the newest call written with it
         for i, tools in summary:
@@ -68,13 +70,16 @@ class _Pairing:
                         new = _fresh(new, taken, used)
                         reason = f"a tool call id used by an earlier call; renamed {new!r} with its result"
                         losses.append(Loss(f"$[{i}].content[{j}].tool_call_id", reason, "content_degraded"))
+                        self.renamed.add(i)
                     used.add(new)
                     latest[written] = new
                     self.ids[i, j] = new
                     self.names[new] = name
                     self.where[new] = (i, j)
                 else:
-                    self.result(name, i, j, latest.get(written))
+                    self.result(name, i, j, answered := latest.get(written))
+                    if answered != written:
+                        self.renamed.add(i)
 
     def path(self, call_id: str) -> str:
         """The path of a call in the history given."""
@@ -93,6 +98,8 @@ class _Pairing:
         else:
             self.answers[call_id] = (i, j)
             self.target[i, j] = call_id
+            return
+        self.renamed.add(i)  # a dropped result changes its message too
 
 
 def _fresh(call_id: str, taken: set[str], used: set[str]) -> str:
@@ -122,10 +129,11 @@ class _Writer:
         self.origins.append(origin)
 
     def run(self) -> list[Message]:
+        tools = self.pairing.tools
         for i, message in enumerate(self.messages):
             if message.role == "tool":
                 continue  # written after the call message its results answer
-            if message.role == "assistant" and any(type(b) is ToolCallBlock for b in message.content):
+            if message.role == "assistant" and i in tools:
                 self.calls(i, message)
             else:
                 self.write(message, i)
@@ -133,6 +141,12 @@ class _Writer:
 
     def calls(self, i: int, message: Message) -> None:
         pairing = self.pairing
+        if i not in pairing.renamed:  # the common case: ids kept, and each call answered (or answered now)
+            ids = [call_id for is_call, call_id, _, _ in pairing.tools[i] if is_call]
+            if self.unanswered != "drop" or all(call_id in pairing.answers for call_id in ids):
+                self.write(message, i)
+                self.results(i, ids)
+                return
         content: list[Any] = []
         call_ids: list[str] = []
         dropped: list[str] = []
@@ -178,19 +192,7 @@ class _Writer:
         placed: set[str] = set()
         k = i + 1
         while k < len(messages) and messages[k].role == "tool":
-            message = messages[k]
-            content = []
-            for j, block in enumerate(message.content):
-                call_id = pairing.target.get((k, j))
-                if call_id is not None and call_id in mine:
-                    placed.add(call_id)
-                    content.append(_answering(block, call_id))
-            if len(content) == len(message.content) and all(
-                a is b for a, b in zip(content, message.content, strict=True)
-            ):
-                self.write(message, k)
-            elif content:
-                self.write(Message(role="tool", content=content, metadata=_unsealed(message.metadata)), k)
+            placed |= self.following(k, mine)
             k += 1
         extra: list[ToolResultBlock] = []
         for call_id in call_ids:
@@ -206,6 +208,26 @@ class _Writer:
                 extra.append(self.stand_in(call_id))
         if extra:
             self.write(Message(role="tool", content=extra), i)
+
+    def following(self, k: int, mine: set[str]) -> set[str]:
+        """Write what tool message ``k`` holds for the calls ``mine``; the ids of those calls it answers."""
+        message, pairing = self.messages[k], self.pairing
+        tools = pairing.tools.get(k, ())
+        if k not in pairing.renamed and all(call_id in mine for _, call_id, _, _ in tools):
+            self.write(message, k)  # every result of it answers one of those calls, under its own id
+            return {call_id for _, call_id, _, _ in tools}
+        placed: set[str] = set()
+        content = []
+        for j, block in enumerate(message.content):
+            call_id = pairing.target.get((k, j))
+            if call_id is not None and call_id in mine:
+                placed.add(call_id)
+                content.append(_answering(block, call_id))
+        if len(content) == len(message.content) and all(a is b for a, b in zip(content, message.content, strict=True)):
+            self.write(message, k)
+        elif content:
+            self.write(Message(role="tool", content=content, metadata=_unsealed(message.metadata)), k)
+        return placed
 
     def stand_in(self, call_id: str) -> ToolResultBlock:
         result = stand_in_result(call_id, self.pairing.names[call_id], self.unanswered, UNANSWERED_RESULT_TEXT)
