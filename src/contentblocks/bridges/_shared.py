@@ -7,7 +7,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from .._json._values import thaw
+from .._conversion._kernels import thaw
 from ..providers._contract import LossRecorder
 from ..providers._toolkit import key_path
 

@@ -11,7 +11,7 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ..._json._values import thaw
+from ..._conversion._kernels import thaw
 from ..._model._classes import (
     Block,
     BytesSource,

@@ -17,7 +17,7 @@ import hashlib
 from collections.abc import Mapping
 from typing import Any
 
-from ..._json._values import thaw
+from ..._conversion._kernels import thaw
 
 __all__ = [
     "EXTRA_KEYS",

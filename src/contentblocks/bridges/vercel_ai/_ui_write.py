@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..._json._values import thaw
+from ..._conversion._kernels import thaw
 from ..._model._classes import (
     Block,
     BytesSource,

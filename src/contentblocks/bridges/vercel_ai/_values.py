@@ -22,8 +22,8 @@ from typing import Any, TypeVar
 
 from ..._api import file_from_data_url
 from ..._checks._rules import Limits
+from ..._conversion._kernels import freeze
 from ..._errors import ValidationError
-from ..._json._freeze import freeze
 from ..._model._classes import Block, BytesSource, FileBlock, JsonBlock, ReasoningBlock, UrlSource
 from ...providers._contract import ISSUER_KEY, LossRecorder
 from ...providers._toolkit import data_url, key_path
