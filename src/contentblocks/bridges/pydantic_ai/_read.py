@@ -16,25 +16,10 @@ from functools import partial
 from typing import Any
 
 from ..._errors import ValidationError
-from ..._model._classes import (
-    Block,
-    BytesSource,
-    Citation,
-    CitedReference,
-    CitedUri,
-    FileBlock,
-    JsonBlock,
-    Message,
-    Outcome,
-    ReasoningBlock,
-    ReferenceSource,
-    TextBlock,
-    ToolCallBlock,
-    ToolResultBlock,
-    UrlSource,
-)
+from ..._model._classes import Citation, Outcome
 from ..._model._conversation import Conversation
 from ...providers._contract import ISSUER_KEY
+from .._wire import block, check, message, read
 from ._fields import (
     LISTED,
     NAMESPACE,
@@ -59,11 +44,15 @@ _FILES = frozenset({"image-url", "audio-url", "video-url", "document-url", "bina
 REDACTED_ID = "redacted_thinking"
 
 
-def _native(raw: object) -> JsonBlock:
-    return JsonBlock(value=raw, metadata={NATIVE: True})
+#: A block (or message) as its wire dict (see ``.._wire``).
+Wire = dict[str, Any]
 
 
-def _kept(make: Callable[[], Block], raw: object) -> Block:
+def _native(raw: object) -> Wire:
+    return block("json", value=raw, metadata={NATIVE: True})
+
+
+def _kept(make: Callable[[], Wire], raw: object) -> Wire:
     """The block ``make`` builds, or ``raw`` kept verbatim when the neutral rules refuse it (an empty text)."""
     try:
         return make()
@@ -71,19 +60,19 @@ def _kept(make: Callable[[], Block], raw: object) -> Block:
         return _native(raw)
 
 
-def _file(item: Mapping[str, Any], more: Mapping[str, Any]) -> FileBlock:
+def _file(item: Mapping[str, Any], more: Mapping[str, Any]) -> Wire:
     kind = item["kind"]
     metadata = {**extras(item, kind), **more}
     media_type = item.get("media_type")
     if kind == "binary":
         data = base64.b64decode(item["data"].translate(_STANDARD))  # pydantic writes the URL-safe alphabet
-        source: Any = BytesSource(data=data)
+        source: Wire = {"type": "base64", "data": data}
         key: str | bytes = data
     elif kind == "uploaded-file":
-        source = ReferenceSource(id=item["file_id"], provider=item["provider_name"])
+        source = {"type": "reference", "id": item["file_id"], "provider": item["provider_name"]}
         key = item["file_id"]
     else:
-        source = UrlSource(url=item["url"])
+        source = {"type": "url", "url": item["url"]}
         key = item["url"]
         if media_type is None:
             metadata[NAMESPACE + "media_type"] = None
@@ -92,7 +81,7 @@ def _file(item: Mapping[str, Any], more: Mapping[str, Any]) -> FileBlock:
             metadata.pop(NAMESPACE + "kind", None)
     if metadata.get(NAMESPACE + "identifier") == default_identifier(key):
         del metadata[NAMESPACE + "identifier"]
-    return FileBlock(media_type=str(media_type), source=source, metadata=metadata)
+    return block("file", media_type=str(media_type), source=source, metadata=metadata)
 
 
 def _rendered(item: Mapping[str, Any]) -> str | None:
@@ -104,32 +93,32 @@ def _rendered(item: Mapping[str, Any]) -> str | None:
         return None
 
 
-def _user_item(item: Any) -> Block:
+def _user_item(item: Any) -> Wire:
     if isinstance(item, str):
-        return _kept(lambda: TextBlock(text=item), item)
+        return _kept(lambda: block("text", text=item), item)
     kind = item.get("kind") if isinstance(item, dict) else None
     if kind == "text-content":
-        return _kept(lambda: TextBlock(text=item["content"], metadata=metadata_in(item["metadata"], keep_none=True)),
-                     item)
+        return _kept(lambda: block("text", text=item["content"],
+                                   metadata=metadata_in(item["metadata"], keep_none=True)), item)
     if kind == "structured-content":
         metadata = {**metadata_in(item["metadata"]), **extras(item, kind)}
         if metadata.get(NAMESPACE + "content") == _rendered(item):
             del metadata[NAMESPACE + "content"]
-        return _kept(lambda: JsonBlock(value=item["value"], metadata=metadata), item)
+        return _kept(lambda: block("json", value=item["value"], metadata=metadata), item)
     if kind in _FILES:
         return _kept(lambda: _file(item, {}), item)
     return _native(item)
 
 
-def _result_item(item: Any) -> TextBlock | FileBlock | JsonBlock:
+def _result_item(item: Any) -> Wire:
     if isinstance(item, str) and item:
-        return TextBlock(text=item)
+        return block("text", text=item)
     if isinstance(item, dict) and item.get("kind") in _FILES:
         return _file(item, {})
-    return JsonBlock(value=item)
+    return block("json", value=item)
 
 
-def _tool_result(part: Mapping[str, Any]) -> ToolResultBlock:
+def _tool_result(part: Mapping[str, Any]) -> Wire:
     metadata = {**extras(part, "tool-return"), **metadata_in(part["metadata"])}
     if part["outcome"] in _OUTCOMES:  # kept only where it refines ``failed``: ``interrupted``, ``retried``
         metadata.pop(NAMESPACE + "outcome", None)
@@ -137,12 +126,12 @@ def _tool_result(part: Mapping[str, Any]) -> ToolResultBlock:
     if isinstance(content, list) and len(content) == 1:
         metadata[LISTED] = True
     items = [_result_item(item) for item in content] if isinstance(content, list) else [_result_item(content)]
-    return ToolResultBlock(tool_call_id=part["tool_call_id"], tool_name=part["tool_name"],
-                           outcome=_OUTCOMES.get(part["outcome"], "failed"), content=items, metadata=metadata)
+    return block("tool_result", tool_call_id=part["tool_call_id"], tool_name=part["tool_name"],
+                 outcome=_OUTCOMES.get(part["outcome"], "failed"), content=items, metadata=metadata)
 
 
-def _citations(raw: list[Any] | None) -> tuple[list[Citation], bool]:
-    """Neutral citations for pydantic-ai's, and whether they say all pydantic-ai's say (one source, quote, span)."""
+def _citations(raw: list[Any] | None) -> tuple[list[Wire], bool]:
+    """Neutral citations (wire dicts) for pydantic-ai's, and whether they say all it says (one source, quote, span)."""
     if not raw:
         return [], raw is None
     citations, exact = [], True
@@ -154,15 +143,16 @@ def _citations(raw: list[Any] | None) -> tuple[list[Citation], bool]:
             exact &= len(source["excerpts"]) <= 1
             quote = source["excerpts"][0] if source["excerpts"] else None
             if source["kind"] == "web":
-                cited: Any = CitedUri(value=source["url"])
+                cited = {"kind": "uri", "value": source["url"]}
             else:
                 exact &= source.get("document_id") is not None
-                cited = CitedReference(value=source.get("document_id") or "?")
-            citations.append(Citation(source=cited, title=source["title"], quote=quote, **span))
+                cited = {"kind": "reference", "value": source.get("document_id") or "?"}
+            fields = {"source": cited, "title": source["title"], "quote": quote, **span}
+            citations.append(check({k: v for k, v in fields.items() if v is not None}, Citation))
     return citations, exact
 
 
-def _text(part: Mapping[str, Any]) -> Block:
+def _text(part: Mapping[str, Any]) -> Wire:
     metadata = extras(part, "text")
     try:
         citations, exact = _citations(part["citations"])
@@ -170,10 +160,10 @@ def _text(part: Mapping[str, Any]) -> Block:
         citations, exact = [], False
     if not exact:
         metadata[NAMESPACE + "citations"] = part["citations"]
-    return TextBlock(text=part["content"], citations=citations, metadata=metadata)
+    return block("text", text=part["content"], citations=citations, metadata=metadata)
 
 
-def _thinking(part: Mapping[str, Any]) -> ReasoningBlock:
+def _thinking(part: Mapping[str, Any]) -> Wire:
     metadata = extras(part, "thinking")
     provider = part["provider_name"]
     if provider is not None:
@@ -183,11 +173,11 @@ def _thinking(part: Mapping[str, Any]) -> ReasoningBlock:
     signature, content = part["signature"], part["content"]
     if part["id"] == REDACTED_ID and not content and signature:
         del metadata[NAMESPACE + "id"]
-        return ReasoningBlock(redacted=signature.encode("utf-8"), metadata=metadata)
-    return ReasoningBlock(text=content or None, signature=signature, metadata=metadata)
+        return block("reasoning", redacted=signature.encode("utf-8"), metadata=metadata)
+    return block("reasoning", text=content or None, signature=signature, metadata=metadata)
 
 
-def _tool_call(part: Mapping[str, Any]) -> ToolCallBlock:
+def _tool_call(part: Mapping[str, Any]) -> Wire:
     metadata = extras(part, "tool-call")
     args = part["args"]
     if isinstance(args, str):
@@ -198,11 +188,11 @@ def _tool_call(part: Mapping[str, Any]) -> ToolCallBlock:
         if isinstance(value, dict) or value is None or json.dumps(value) != args:
             metadata[NAMESPACE + "args"] = args
         args = value
-    return ToolCallBlock(tool_call_id=part["tool_call_id"], tool_name=part["tool_name"], input=args,
-                         metadata=metadata)
+    return block("tool_call", tool_call_id=part["tool_call_id"], tool_name=part["tool_name"], input=args,
+                 metadata=metadata)
 
 
-_RESPONSE_PARTS: Mapping[str, Callable[[Mapping[str, Any]], Block]] = {
+_RESPONSE_PARTS: Mapping[str, Callable[[Mapping[str, Any]], Wire]] = {
     "text": _text,
     "thinking": _thinking,
     "tool-call": _tool_call,
@@ -210,48 +200,52 @@ _RESPONSE_PARTS: Mapping[str, Callable[[Mapping[str, Any]], Block]] = {
 }
 
 
-def _response(raw: Mapping[str, Any]) -> Message:
-    content: list[Block] = []
+def _response(raw: Mapping[str, Any]) -> Wire:
+    content: list[Wire] = []
     for part in raw["parts"]:
         read = _RESPONSE_PARTS.get(part["part_kind"])
         content.append(_native(part) if read is None else _kept(partial(read, part), part))
     metadata = {**metadata_in(raw["metadata"]), **extras(raw, "response")}
-    return Message(role="assistant", content=content, metadata=metadata)
+    return message("assistant", content, metadata)
 
 
-def _request_part(part: Mapping[str, Any]) -> tuple[str, Block | Message]:
-    """The role a request part goes to, and its block (or, for a user prompt, its whole message)."""
+def _request_part(part: Mapping[str, Any]) -> tuple[str, list[Wire], dict[str, Any] | None]:
+    """The role a request part goes to, its blocks, and the metadata of the message it makes by itself, if any.
+
+    A user prompt (or retry feedback) is a message of its own; other parts join a run of parts of their role.
+    """
     kind = part["part_kind"]
     if kind == "system-prompt":
         metadata = {**metadata_in(part["metadata"]), **extras(part, kind)}
-        return "system", _kept(lambda: TextBlock(text=part["content"], metadata=metadata), part)
+        return "system", [_kept(lambda: block("text", text=part["content"], metadata=metadata), part)], None
     if kind == "user-prompt":
         content, metadata = part["content"], extras(part, kind)
         if isinstance(content, list) and len(content) == 1 and isinstance(content[0], str):
             metadata[LISTED] = True
         items = [_user_item(content)] if isinstance(content, str) else [_user_item(item) for item in content]
-        return "user", Message(role="user", content=items, metadata=metadata)
+        return "user", items, metadata
     if kind == "tool-return":
-        block = _kept(lambda: _tool_result(part), part)
-        return ("tool" if isinstance(block, ToolResultBlock) else "user"), block
+        result = _kept(lambda: _tool_result(part), part)
+        return ("tool" if result["type"] == "tool_result" else "user"), [result], None
     if kind == "retry-feedback":
         metadata = {PART_KIND: kind, **extras(part, kind)}
         content = part["content"]
-        item = _kept(lambda: TextBlock(text=content) if isinstance(content, str) else JsonBlock(value=content), part)
-        return "user", Message(role="user", content=[item], metadata=metadata)
-    return "user", _native(part)
+        item = _kept(lambda: block("text", text=content) if isinstance(content, str) else block("json", value=content),
+                     part)
+        return "user", [item], metadata
+    return "user", [_native(part)], None
 
 
-def _request(raw: Mapping[str, Any], after_request: bool) -> list[Message]:
-    runs: list[tuple[str, list[Block], dict[str, Any]]] = []
+def _request(raw: Mapping[str, Any], after_request: bool) -> list[Wire]:
+    runs: list[tuple[str, list[Wire], dict[str, Any]]] = []
     for part in raw["parts"]:
-        role, read = _request_part(part)
-        if isinstance(read, Message):
-            runs.append((role, list(read.content), dict(read.metadata)))
+        role, blocks, own_message = _request_part(part)
+        if own_message is not None:
+            runs.append((role, blocks, own_message))
         elif runs and runs[-1][0] == role and role != "user":
-            runs[-1][1].append(read)
+            runs[-1][1].extend(blocks)
         else:
-            runs.append((role, [read], {}))
+            runs.append((role, blocks, {}))
     if not runs:
         msg = "a request with no parts has no neutral message"
         raise ValidationError([("$.parts", msg)])
@@ -261,12 +255,11 @@ def _request(raw: Mapping[str, Any], after_request: bool) -> list[Message]:
     if request or (after_request and not own):  # flat metadata starts a request by itself
         first[REQUEST] = request
     first.update(own)
-    return [Message(role=role, content=blocks, metadata=metadata) for role, blocks, metadata in runs]  # type: ignore[arg-type]
+    return [message(role, blocks, metadata) for role, blocks, metadata in runs]
 
 
-def read_history(history: list[Mapping[str, Any]]) -> Conversation:
-    """The conversation a dumped pydantic-ai history holds; problems are reported at the history's paths."""
-    messages: list[Message] = []
+def _messages(history: list[Mapping[str, Any]]) -> list[Wire]:
+    messages: list[Wire] = []
     after_request = False
     for index, raw in enumerate(history):
         try:
@@ -275,7 +268,11 @@ def read_history(history: list[Mapping[str, Any]]) -> Conversation:
             else:
                 messages.extend(_request(raw, after_request))
         except ValidationError as e:
-            raise ValidationError([(f"$[{index}]{path[1:]}", message) for path, message in e.errors]) from None
+            raise ValidationError([(f"$[{index}]{path[1:]}", problem) for path, problem in e.errors]) from None
         after_request = raw["kind"] == "request"
-    return Conversation(messages=messages)
+    return messages
 
+
+def read_history(history: list[Mapping[str, Any]]) -> Conversation:
+    """The conversation a dumped pydantic-ai history holds; problems are reported at the history's paths."""
+    return read(lambda: _messages(history))

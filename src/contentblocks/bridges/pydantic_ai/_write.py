@@ -15,6 +15,7 @@ from ..._conversion._kernels import thaw
 from ..._model._classes import (
     Block,
     BytesSource,
+    Citation,
     CitedUri,
     FileBlock,
     JsonBlock,
@@ -30,6 +31,7 @@ from ..._model._conversation import Conversation
 from ...providers._contract import ISSUER_KEY, LossRecorder
 from ...providers._toolkit import block_path, key_path
 from .._shared import MetadataHandout
+from .._wire import structure
 from ._fields import (
     EXTRA_KEYS,
     LISTED,
@@ -202,7 +204,7 @@ def _citation(block: TextBlock, path: str, losses: LossRecorder) -> list[dict[st
 def _text_part(block: TextBlock, path: str, losses: LossRecorder, meta: _Metadata) -> dict[str, Any] | None:
     part = {"part_kind": "text", "content": block.text, **meta.extras("text")}
     kept = meta.take(NAMESPACE + "citations", ...)
-    if kept is not ... and _citations(kept)[0] == list(block.citations):
+    if kept is not ... and [structure(c, Citation) for c in _citations(kept)[0]] == list(block.citations):
         part["citations"] = kept
     else:  # edited since it was read (or never read): the neutral citations are written
         meta.taken.discard(NAMESPACE + "citations")

@@ -1,0 +1,106 @@
+"""Readers build blocks as wire dicts and structure a whole history in one call; one by one only to find a problem.
+
+Building each block through its class checks it in Python, block by block; the converter's structurer checks a
+whole conversation's wire dicts at once (in C where the accelerator is built, ``cb.speedups_enabled()``) and
+gives equal objects. So a reader writes wire dicts (bytes kept raw, as ``make_converter(binary="native")``
+takes them) with :func:`block` and :func:`message`, and :func:`read` structures them in one call. Only when that
+call refuses something does the reader run again, *checking*: then :func:`block` and :func:`message` structure
+each dict as it is built, so a problem is raised where the reader catches it (to keep a part verbatim, or to
+place the problem at its path in the framework's data), exactly where building the class raised it.
+
+>>> read(lambda: [message("user", [block("text", text="Hi", citations=None)])])[0].content
+(TextBlock(text='Hi', citations=(), metadata=JsonObject({})),)
+>>> read(lambda: [message("user", [block("text", text="")])])
+Traceback (most recent call last):
+contentblocks.ValidationError: $.text: must not be empty
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+from collections.abc import Callable, Iterator
+from contextvars import ContextVar
+from typing import Any, TypeVar
+
+from cattrs import Converter
+
+from .._conversion._converter import make_converter
+from .._errors import ValidationError
+from .._model._classes import Block, Message
+from .._model._conversation import Conversation
+
+__all__ = ["block", "check", "checking", "message", "read", "structure"]
+
+T = TypeVar("T")
+
+_CHECKING: ContextVar[bool] = ContextVar("contentblocks_bridges_checking", default=False)
+#: The fields whose ``None`` is a JSON null; every other field's ``None`` means absent, as the classes take it.
+_JSON_FIELDS = frozenset({"value", "input"})
+
+
+@functools.cache
+def _converter() -> Converter:
+    """The library's converter with bytes native: what the classes take, without a base64 round trip."""
+    return make_converter(binary="native")
+
+
+def block(kind: str, **fields: Any) -> dict[str, Any]:
+    """The wire dict of a block of type ``kind`` (``None`` fields left out, as the classes read them).
+
+    While :func:`checking`, the block is structured here and its problems raised.
+    """
+    wire = {"type": kind}
+    wire.update((k, v) for k, v in fields.items() if v is not None or k in _JSON_FIELDS)
+    if _CHECKING.get():
+        _converter().structure(wire, Block)  # type: ignore[arg-type]
+    return wire
+
+
+def check(wire: dict[str, Any], cls: type) -> dict[str, Any]:
+    """``wire``, the wire dict of a ``cls`` inside a block (a citation); while :func:`checking`, structured here."""
+    if _CHECKING.get():
+        _converter().structure(wire, cls)
+    return wire
+
+
+def structure(wire: Any, cls: type[T]) -> T:
+    """The ``cls`` the wire dict ``wire`` holds (bytes native), its problems raised."""
+    return _converter().structure(wire, cls)
+
+
+def message(role: str, content: list[dict[str, Any]], metadata: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The wire dict of a message; while :func:`checking`, structured here and its problems raised."""
+    wire: dict[str, Any] = {"role": role, "content": content}
+    if metadata:
+        wire["metadata"] = metadata
+    if _CHECKING.get():
+        _converter().structure(wire, Message)
+    return wire
+
+
+@contextlib.contextmanager
+def checking() -> Iterator[None]:
+    """Within this block, :func:`block` and :func:`message` structure what they build (the way to find a problem)."""
+    token = _CHECKING.set(True)
+    try:
+        yield
+    finally:
+        _CHECKING.reset(token)
+
+
+def read(messages: Callable[[], list[dict[str, Any]]]) -> Conversation:
+    """The conversation of the wire messages ``messages()`` builds, structured in one call.
+
+    When that call refuses them, ``messages()`` runs again :func:`checking`, so the reader raises each problem
+    where it handles it (or keeps a part verbatim); the messages it then builds are all valid one by one, and only
+    a rule across messages is left, raised as the class raises it.
+    """
+    if not _CHECKING.get():
+        try:
+            return _converter().structure(messages(), Conversation)
+        except ValidationError:
+            pass
+    with checking():
+        built = messages()
+    return Conversation(messages=[_converter().structure(wire, Message) for wire in built])
