@@ -21,7 +21,15 @@ def _pydantic_ai() -> tuple[Callable[[Any], Any], Callable[[Any], Any]]:
     return pydantic_ai.to_messages, pydantic_ai.from_messages
 
 
+def _langchain() -> tuple[Callable[[Any], Any], Callable[[Any], Any]]:
+    pytest.importorskip("langchain_core")
+    from contentblocks.bridges import langchain  # noqa: PLC0415 - the framework is optional
+
+    return langchain.to_messages, langchain.from_messages
+
+
 BRIDGES: dict[str, Callable[[], tuple[Callable[[Any], Any], Callable[[Any], Any]]]] = {
+    "langchain": _langchain,
     "pydantic-ai": _pydantic_ai,
 }
 
@@ -77,3 +85,34 @@ def test_a_pydantic_ai_part_the_rules_refuse_is_kept_whole_either_way(part: dict
     assert fast == checked
     assert fast[0].content[1].metadata == {"pydantic_ai/native_part": True}
     assert {key: fast[0].content[1].value[key] for key in part} == part
+
+
+def test_langchain_content_the_rules_refuse_is_kept_either_way() -> None:
+    """A span outside its text, an empty text, a call with a bad id: each kept as the one-by-one reading keeps it."""
+    _langchain()
+    from langchain_core.messages import AIMessage  # noqa: PLC0415 - the framework is optional
+
+    history = [AIMessage(content=[
+        {"type": "text", "text": "Hi", "annotations": [{"type": "citation", "url": "https://a.example",
+                                                          "start_index": 0, "end_index": 9}]},
+        {"type": "text", "text": ""},
+        {"type": "text", "text": "ok"},
+    ], tool_calls=[{"name": "f", "args": {}, "id": "a b"}])]
+    fast, checked = _both(BRIDGES["langchain"]()[1], history)
+    assert fast == checked
+    first, empty, ok = fast[0].content
+    assert (first.citations, first.metadata["langchain/annotations"][0]["end_index"]) == ((), 9)
+    assert empty.metadata == {"langchain/native_block": True}
+    assert ok.text == "ok"
+    assert fast[0].metadata["langchain/tool_calls"][0]["id"] == "a b"
+
+
+def test_a_langchain_problem_is_raised_at_its_path_either_way() -> None:
+    """Metadata the rules refuse (a lone surrogate) is the same ValidationError, at the history's path, either way."""
+    _langchain()
+    from langchain_core.messages import HumanMessage  # noqa: PLC0415 - the framework is optional
+
+    fast, checked = _both(BRIDGES["langchain"]()[1], [HumanMessage("hi"), HumanMessage("x", id="\ud800")])
+    assert fast == checked
+    assert fast[0] == "refused"
+    assert fast[1][0][0].startswith("$[1]")

@@ -30,7 +30,7 @@ from .._errors import ValidationError
 from .._model._classes import Block, Message
 from .._model._conversation import Conversation
 
-__all__ = ["block", "check", "checking", "message", "read", "structure"]
+__all__ = ["block", "check", "checking", "message", "read", "revised", "source", "structure"]
 
 T = TypeVar("T")
 
@@ -55,6 +55,21 @@ def block(kind: str, **fields: Any) -> dict[str, Any]:
     if _CHECKING.get():
         _converter().structure(wire, Block)  # type: ignore[arg-type]
     return wire
+
+
+def source(kind: str, **fields: Any) -> dict[str, Any]:
+    """The wire dict of a file's source of type ``kind`` (``None`` fields left out)."""
+    wire = {"type": kind}
+    wire.update((k, v) for k, v in fields.items() if v is not None)
+    return wire
+
+
+def revised(wire: dict[str, Any], **fields: Any) -> dict[str, Any]:
+    """A copy of the block ``wire`` with ``fields`` replaced (as ``attrs.evolve``); while checking, structured."""
+    new = {**wire, **fields}
+    if _CHECKING.get():
+        _converter().structure(new, Block)  # type: ignore[arg-type]
+    return new
 
 
 def check(wire: dict[str, Any], cls: type) -> dict[str, Any]:

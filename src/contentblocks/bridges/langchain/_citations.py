@@ -6,8 +6,8 @@ URL) goes into the annotation's ``extras`` under ``contentblocks/reference``.
 
 >>> citations, exact = citations_of([{"type": "citation", "url": "https://a.example", "start_index": 0,
 ...                                   "end_index": 2}], "Hi there", in_bytes=False)
->>> citations[0].source.value, citations[0].end, exact
-('https://a.example', 2, True)
+>>> citations[0]["source"], citations[0]["end"], exact
+({'kind': 'uri', 'value': 'https://a.example'}, 2, True)
 """
 
 from __future__ import annotations
@@ -15,8 +15,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..._errors import ValidationError
-from ..._model._classes import Citation, CitedReference, CitedUri
+from ..._model._classes import Citation
 from ...providers._toolkit import utf8_to_index
+from .._wire import check
 from ._fields import REFERENCE_EXTRA
 
 __all__ = ["citations_of", "extras_taken"]
@@ -46,8 +47,8 @@ def _code_points(text: str, offset: object) -> tuple[Any, bool]:
     return index, len(text[:index].encode("utf-8", "surrogatepass")) == offset
 
 
-def _citation(raw: object, text: str, in_bytes: bool) -> tuple[Citation | None, bool]:
-    """A neutral citation for one annotation, and whether it says all the annotation says."""
+def _citation(raw: object, text: str, in_bytes: bool) -> tuple[dict[str, Any] | None, bool]:
+    """A neutral citation (its wire dict) for one annotation, and whether it says all the annotation says."""
     if not isinstance(raw, dict) or raw.get("type") != "citation":
         return None, False
     item = dict(raw)
@@ -56,24 +57,26 @@ def _citation(raw: object, text: str, in_bytes: bool) -> tuple[Citation | None, 
     url = item.get("url")
     try:
         if url is not None:
-            source: Any = CitedUri(value=url)
+            source = {"kind": "uri", "value": url}
             exact &= reference is None
         elif reference is not None:
-            source = CitedReference(value=reference)
+            source = {"kind": "reference", "value": reference}
         else:
             return None, False
         start, end = item.get("start_index"), item.get("end_index")
         if in_bytes:
             (start, exact_start), (end, exact_end) = _code_points(text, start), _code_points(text, end)
             exact &= exact_start and exact_end
-        citation = Citation(source=source, title=item.get("title"), quote=item.get("cited_text"), start=start, end=end)
+        fields = {"source": source, "title": item.get("title"), "quote": item.get("cited_text"), "start": start,
+                  "end": end}
+        citation = check({key: value for key, value in fields.items() if value is not None}, Citation)
     except (ValidationError, TypeError):
         return None, False
     return citation, exact
 
 
-def citations_of(raw: object, text: str, in_bytes: bool) -> tuple[list[Citation], bool]:
-    """Neutral citations for LangChain's ``annotations`` on ``text``, and whether they say all the annotations say.
+def citations_of(raw: object, text: str, in_bytes: bool) -> tuple[list[dict[str, Any]], bool]:
+    """Neutral citations (wire dicts) for LangChain's ``annotations`` on ``text``, and whether they say it all.
 
     LangChain's ``start_index`` and ``end_index`` index the text block's Python string, code points as ours, but
     for Gemini, whose UTF-8 byte offsets LangChain passes through (``in_bytes``).

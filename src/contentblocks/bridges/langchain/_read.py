@@ -15,26 +15,12 @@ import importlib
 from collections.abc import Callable, Mapping
 from typing import Any
 
-import attrs
-
 from ..._errors import ValidationError
-from ..._model._classes import (
-    Block,
-    BytesSource,
-    FileBlock,
-    JsonBlock,
-    Message,
-    ReasoningBlock,
-    ReferenceSource,
-    RefusalBlock,
-    TextBlock,
-    ToolCallBlock,
-    ToolResultBlock,
-    UrlSource,
-)
+from ..._model._classes import Block
 from ..._model._conversation import Conversation
 from ...providers._contract import ISSUER_KEY
 from ...providers._toolkit import b64decode, fail
+from .._wire import block, checking, message, read, revised, source, structure
 from ._citations import citations_of, extras_taken
 from ._fields import (
     CLASSES,
@@ -69,10 +55,15 @@ UNLISTED = "langchain/unlisted"
 _WILDCARDS = {"image": "image/*", "audio": "audio/*", "video": "video/*", "file": "application/octet-stream",
               "text-plain": "text/plain"}
 _OUTCOMES = {"success": "succeeded", "error": "failed"}
+#: What a tool message may carry.
+_RESULT_CONTENT = frozenset({"text", "file", "json"})
+
+#: A block (or message) as its wire dict (see ``.._wire``).
+Wire = dict[str, Any]
 
 
-def _native(raw: object) -> JsonBlock:
-    return JsonBlock(value=raw, metadata={NATIVE: True})
+def _native(raw: object) -> Wire:
+    return block("json", value=raw, metadata={NATIVE: True})
 
 
 def _rest(item: Mapping[str, Any], metadata: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -80,7 +71,7 @@ def _rest(item: Mapping[str, Any], metadata: dict[str, Any] | None = None) -> di
     return {**(metadata or {}), **{NAMESPACE + key: value for key, value in item.items()}}
 
 
-def _text(item: dict[str, Any], origin: Origin) -> Block:
+def _text(item: dict[str, Any], origin: Origin) -> Wire:
     del item["type"]
     text, annotations = item.pop("text"), item.pop("annotations", None)
     citations, exact = citations_of(annotations, text, byte_offsets(origin.provider))
@@ -88,20 +79,20 @@ def _text(item: dict[str, Any], origin: Origin) -> Block:
     if not exact:
         metadata[NAMESPACE + "annotations"] = annotations
     try:
-        return TextBlock(text=text, citations=citations, metadata=metadata)
+        return block("text", text=text, citations=citations, metadata=metadata)
     except ValidationError:
         if not citations:
             raise
         # a span outside the text: the annotations are kept as they are
-        return TextBlock(text=text, metadata={**metadata, NAMESPACE + "annotations": annotations})
+        return block("text", text=text, metadata={**metadata, NAMESPACE + "annotations": annotations})
 
 
-def _refusal(item: dict[str, Any], origin: Origin) -> Block:  # noqa: ARG001 - the table's signature
+def _refusal(item: dict[str, Any], origin: Origin) -> Wire:  # noqa: ARG001 - the table's signature
     del item["type"]
-    return RefusalBlock(text=item.pop("refusal"), metadata=_rest(item))
+    return block("refusal", text=item.pop("refusal"), metadata=_rest(item))
 
 
-def _reasoning(item: dict[str, Any], origin: Origin) -> Block:
+def _reasoning(item: dict[str, Any], origin: Origin) -> Wire:
     del item["type"]
     signature, issuer = extras_taken(item, "signature", ISSUER_EXTRA)
     text = item.pop("reasoning", None)
@@ -112,10 +103,10 @@ def _reasoning(item: dict[str, Any], origin: Origin) -> Block:
         issuer = origin.issuer
     if issuer is not None:
         metadata[ISSUER_KEY] = issuer
-    return ReasoningBlock(text=text, signature=signature, metadata=_rest(item, metadata))
+    return block("reasoning", text=text, signature=signature, metadata=_rest(item, metadata))
 
 
-def _redacted(item: dict[str, Any], origin: Origin) -> Block | None:
+def _redacted(item: dict[str, Any], origin: Origin) -> Wire | None:
     """Anthropic's redacted thinking, as LangChain keeps it: a ``non_standard`` block of the provider's own."""
     value = item.get("value")
     if set(item) != {"type", "value"} or not isinstance(value, dict) or set(value) != {"type", "data"}:
@@ -124,10 +115,10 @@ def _redacted(item: dict[str, Any], origin: Origin) -> Block | None:
         return None
     issuer = origin.issuer
     metadata = {} if issuer is None else {ISSUER_KEY: issuer}
-    return ReasoningBlock(redacted=value["data"].encode("utf-8"), metadata=metadata)
+    return block("reasoning", redacted=value["data"].encode("utf-8"), metadata=metadata)
 
 
-def _file(item: dict[str, Any], origin: Origin) -> Block:  # noqa: ARG001 - the table's signature
+def _file(item: dict[str, Any], origin: Origin) -> Wire:  # noqa: ARG001 - the table's signature
     kind = item.pop("type")
     sources = [key for key in ("base64", "url", "file_id", "text") if key in item]
     if len(sources) != 1 or (sources[0] == "text" and kind != "text-plain"):
@@ -138,34 +129,33 @@ def _file(item: dict[str, Any], origin: Origin) -> Block:  # noqa: ARG001 - the 
     if media_type is None:
         metadata[NAMESPACE + "mime_type"], media_type = None, _WILDCARDS[kind]
     value = item.pop(sources[0])
-    source: Any
     if sources[0] == "base64":
-        source = BytesSource(data=b64decode(value, "$.base64"))  # canonical base64, as it is written back
+        held = source("base64", data=b64decode(value, "$.base64"))  # canonical base64, as it is written back
     elif sources[0] == "url":
-        source = UrlSource(url=value)
+        held = source("url", url=value)
     elif sources[0] == "file_id":
-        source = ReferenceSource(id=value, provider=uploader)
+        held = source("reference", id=value, provider=uploader)
         uploader = None
     else:
-        source, metadata[NAMESPACE + "source"] = BytesSource(data=str(value).encode("utf-8")), "text"
+        held, metadata[NAMESPACE + "source"] = source("base64", data=str(value).encode("utf-8")), "text"
     if uploader is not None:
         raise fail("$.extras", "a provider names an uploaded file only")
     if kind != block_kind(media_type):
         metadata[NAMESPACE + "type"] = kind
-    return FileBlock(media_type=media_type, source=source, filename=filename, metadata=_rest(item, metadata))
+    return block("file", media_type=media_type, source=held, filename=filename, metadata=_rest(item, metadata))
 
 
-def _tool_call(item: dict[str, Any], origin: Origin) -> Block:  # noqa: ARG001 - the table's signature
+def _tool_call(item: dict[str, Any], origin: Origin) -> Wire:  # noqa: ARG001 - the table's signature
     kind = item.pop("type", "tool_call")
     args = item.pop("args")
     if kind == "tool_call" and not isinstance(args, dict):
         raise fail("$.args", "a tool call's args are an object")
     metadata = {} if kind == "tool_call" else {NAMESPACE + "type": kind}
-    return ToolCallBlock(tool_call_id=item.pop("id"), tool_name=item.pop("name"), input=args,
-                         metadata=_rest(item, metadata))
+    return block("tool_call", tool_call_id=item.pop("id"), tool_name=item.pop("name"), input=args,
+                 metadata=_rest(item, metadata))
 
 
-_READERS: Mapping[str, tuple[frozenset[str], Callable[[dict[str, Any], Origin], Block]]] = {
+_READERS: Mapping[str, tuple[frozenset[str], Callable[[dict[str, Any], Origin], Wire]]] = {
     "text": (frozenset({"system", "user", "assistant", "tool"}), _text),
     "refusal": (frozenset({"assistant"}), _refusal),
     "reasoning": (frozenset({"assistant"}), _reasoning),
@@ -176,7 +166,7 @@ _READERS: Mapping[str, tuple[frozenset[str], Callable[[dict[str, Any], Origin], 
 }
 
 
-def _translated(item: dict[str, Any], role: str, origin: Origin) -> Block | None:
+def _translated(item: dict[str, Any], role: str, origin: Origin) -> Wire | None:
     """The block a provider's format (or a v0 block) becomes through LangChain's own translation to v1.
 
     Only a translation to one block with a neutral home is read; the item is kept in ``langchain/original``, to
@@ -193,23 +183,23 @@ def _translated(item: dict[str, Any], role: str, origin: Origin) -> Block | None
         return None
     if len(translated) != 1 or translated[0].get("type") not in _TRANSLATED:
         return None
-    block = dict(translated[0])
+    v1 = dict(translated[0])
     if "id" not in item:
-        block.pop("id", None)  # LangChain makes one up for each translation
-    roles, reader = _READERS[block["type"]]
+        v1.pop("id", None)  # LangChain makes one up for each translation
+    roles, reader = _READERS[v1["type"]]
     if role not in roles:
         return None
     try:
-        read = reader(block, origin)
+        read_block = reader(v1, origin)
     except (ValidationError, KeyError, TypeError):
         return None
-    return attrs.evolve(read, metadata={**read.metadata, ORIGINAL: item})
+    return revised(read_block, metadata={**read_block.get("metadata", {}), ORIGINAL: item})
 
 
-def _item(item: object, role: str, origin: Origin) -> Block:
+def _item(item: object, role: str, origin: Origin) -> Wire:
     """The block one content item becomes in a message of ``role``: its neutral block, or itself kept whole."""
     if isinstance(item, str):
-        make: Callable[[], Block] = lambda: TextBlock(text=item, metadata={PLAIN: True})  # noqa: E731
+        make: Callable[[], Wire] = lambda: block("text", text=item, metadata={PLAIN: True})  # noqa: E731
     elif isinstance(item, dict) and "source_type" not in item and item.get("type") in _READERS:
         roles, reader = _READERS[item["type"]]
         if role not in roles:
@@ -229,60 +219,64 @@ def _item(item: object, role: str, origin: Origin) -> Block:
         return translated or _native(item)
 
 
-def _as_string(content: object, blocks: list[Block], metadata: dict[str, Any]) -> None:
+def _as_string(content: object, blocks: list[Wire], metadata: dict[str, Any]) -> None:
     """Flag a list ``content`` whose string form would read to the same ``blocks``.
 
     That is: no block but calls the lists name (valid ones first), or one bare text first.
     """
     if not isinstance(content, list):
         return
-    calls = [block for block in blocks if isinstance(block, ToolCallBlock)]
-    kinds = [call.metadata.get(NAMESPACE + "type", "tool_call") for call in calls]
-    if any(UNLISTED in call.metadata for call in calls) or kinds != sorted(kinds, key=lambda kind: kind != "tool_call"):
+    calls = [b.get("metadata", {}) for b in blocks if b["type"] == "tool_call"]
+    kinds = [call.get(NAMESPACE + "type", "tool_call") for call in calls]
+    if any(UNLISTED in call for call in calls) or kinds != sorted(kinds, key=lambda kind: kind != "tool_call"):
         return  # a string content holds calls in the lists alone, ``tool_calls`` first
-    others = [block for block in blocks if not isinstance(block, ToolCallBlock)]
-    if not others or (len(others) == 1 and blocks[0] is others[0] and type(others[0]) is TextBlock
-                      and not others[0].citations and not others[0].metadata):
+    others = [b for b in blocks if b["type"] != "tool_call"]
+    if not others or (len(others) == 1 and blocks[0] is others[0] and others[0]["type"] == "text"
+                      and not others[0].get("citations") and not others[0].get("metadata")):
         metadata[CONTENT_LIST] = True
 
 
-read_item = _item
+def read_item(item: object, role: str, origin: Origin) -> Block:
+    """The block one content item becomes in a message of ``role`` (what the writer compares a kept item with)."""
+    with checking():
+        return structure(_item(item, role, origin), Block)  # type: ignore[arg-type]
 
 
-def _content(content: object, role: str, origin: Origin) -> list[Block]:
+def _content(content: object, role: str, origin: Origin) -> list[Wire]:
     if isinstance(content, str):
-        return [TextBlock(text=content)] if content else []
+        return [block("text", text=content)] if content else []
     if not isinstance(content, list):
         raise fail("$.content", "expected a string or a list")
     return [_item(item, role, origin) for item in content]
 
 
-def _calls(raw: Mapping[str, Any], blocks: list[Block], listed: bool, metadata: dict[str, Any]) -> list[Block]:
+def _calls(raw: Mapping[str, Any], blocks: list[Wire], listed: bool, metadata: dict[str, Any]) -> list[Wire]:
     """The tool calls of ``AIMessage.tool_calls`` and ``invalid_tool_calls`` that the content does not hold."""
-    held = {block.tool_call_id for block in blocks if isinstance(block, ToolCallBlock)}
-    for position, block in enumerate(blocks):  # a call in the content that the lists do not name stays out of them
-        if isinstance(block, ToolCallBlock) and all(
-            call.get("id") != block.tool_call_id for key in ("tool_calls", "invalid_tool_calls") for call in raw[key]
+    held = {b["tool_call_id"] for b in blocks if b["type"] == "tool_call"}
+    for position, b in enumerate(blocks):  # a call in the content that the lists do not name stays out of them
+        if b["type"] == "tool_call" and all(
+            call.get("id") != b["tool_call_id"] for key in ("tool_calls", "invalid_tool_calls") for call in raw[key]
         ):
-            blocks[position] = attrs.evolve(block, metadata={**block.metadata, UNLISTED: True})
-    calls: list[Block] = []
+            blocks[position] = revised(b, metadata={**b.get("metadata", {}), UNLISTED: True})
+    calls: list[Wire] = []
     for key in ("tool_calls", "invalid_tool_calls"):
         unmapped = []
         for call in raw.get(key) or []:
             if call.get("id") in held:
                 continue
             try:
-                block = _tool_call({"type": key[:-1], **call}, NO_ORIGIN)
+                read_call = _tool_call({"type": key[:-1], **call}, NO_ORIGIN)
             except (ValidationError, KeyError, TypeError):
                 unmapped.append(call)
                 continue
-            calls.append(attrs.evolve(block, metadata={**block.metadata, OUTSIDE: True}) if listed else block)
+            calls.append(revised(read_call, metadata={**read_call.get("metadata", {}), OUTSIDE: True}) if listed
+                         else read_call)
         if unmapped:
             metadata[NAMESPACE + key] = unmapped
     return calls
 
 
-def _message(raw: Mapping[str, Any], role: str) -> Message:
+def _message(raw: Mapping[str, Any], role: str) -> Wire:
     metadata = message_fields(raw)
     kwargs = metadata.get(NAMESPACE + "additional_kwargs")
     if role == "system" and isinstance(kwargs, dict) and kwargs.get(DEVELOPER[0]) == DEVELOPER[1]:
@@ -301,14 +295,14 @@ def _message(raw: Mapping[str, Any], role: str) -> Message:
         if role in {"system", "developer"}:
             raise fail("$.content", "a system message with no content has no neutral message")
         metadata.pop(CONTENT_LIST, None)
-        blocks = [JsonBlock(value=raw["content"], metadata={EMPTY: True})]
-    for position, block in enumerate(blocks):
-        if role in {"system", "developer"} and not isinstance(block, TextBlock):
+        blocks = [block("json", value=raw["content"], metadata={EMPTY: True})]
+    for position, b in enumerate(blocks):
+        if role in {"system", "developer"} and b["type"] != "text":
             raise fail(f"$.content[{position}]", "a system message carries text only")
-    return Message(role=role, content=blocks, metadata=metadata)  # type: ignore[arg-type]
+    return message(role, blocks, metadata)
 
 
-def _tool_result(raw: Mapping[str, Any], names: Mapping[str, str]) -> ToolResultBlock:
+def _tool_result(raw: Mapping[str, Any], names: Mapping[str, str]) -> Wire:
     metadata = message_fields(raw)
     name = raw.get("name")
     metadata.pop(NAMESPACE + "name", None)
@@ -318,19 +312,18 @@ def _tool_result(raw: Mapping[str, Any], names: Mapping[str, str]) -> ToolResult
         name, metadata[NAMESPACE + "name"] = names[raw["tool_call_id"]], None
     content = _content(raw["content"], "tool", NO_ORIGIN)
     _as_string(raw["content"], content, metadata)
-    if not all(isinstance(block, TextBlock | FileBlock | JsonBlock) for block in content):
+    if not all(b["type"] in _RESULT_CONTENT for b in content):
         raise fail("$.content", "a tool message carries text, files and JSON only")
     status = raw.get("status", "success")
     if status not in _OUTCOMES:
         raise fail("$.status", "expected 'success' or 'error'")
-    return ToolResultBlock(tool_call_id=raw["tool_call_id"], tool_name=name, outcome=_OUTCOMES[status],  # type: ignore[arg-type]
-                           content=content, metadata=metadata)  # type: ignore[arg-type]
+    return block("tool_result", tool_call_id=raw["tool_call_id"], tool_name=name, outcome=_OUTCOMES[status],
+                 content=content, metadata=metadata)
 
 
-def read_history(history: list[Mapping[str, Any]]) -> Conversation:
-    """The conversation dumped LangChain messages hold; problems are reported at the history's paths."""
-    messages: list[Message] = []
-    results: list[ToolResultBlock] = []  # the ToolMessages of the current run, one tool message when it ends
+def _messages(history: list[Mapping[str, Any]]) -> list[Wire]:
+    messages: list[Wire] = []
+    results: list[Wire] = []  # the ToolMessages of the current run, one tool message when it ends
     names: dict[str, str] = {}
     for index, raw in enumerate(history):
         try:
@@ -341,12 +334,18 @@ def read_history(history: list[Mapping[str, Any]]) -> Conversation:
                 results.append(_tool_result(raw, names))
                 continue
             if results:
-                messages.append(Message(role="tool", content=results))
+                messages.append(message("tool", results))
                 results = []
             messages.append(_message(raw, role))
-            names.update((call.tool_call_id, call.tool_name) for call in messages[-1].tool_calls())
+            calls = [b for b in messages[-1]["content"] if b["type"] == "tool_call"]
+            names.update((call["tool_call_id"], call["tool_name"]) for call in calls)
         except ValidationError as e:
-            raise ValidationError([(f"$[{index}]{path[1:]}", message) for path, message in e.errors]) from None
+            raise ValidationError([(f"$[{index}]{path[1:]}", problem) for path, problem in e.errors]) from None
     if results:
-        messages.append(Message(role="tool", content=results))
-    return Conversation(messages=messages)
+        messages.append(message("tool", results))
+    return messages
+
+
+def read_history(history: list[Mapping[str, Any]]) -> Conversation:
+    """The conversation dumped LangChain messages hold; problems are reported at the history's paths."""
+    return read(lambda: _messages(history))

@@ -15,6 +15,7 @@ from ..._conversion._kernels import thaw
 from ..._model._classes import (
     Block,
     BytesSource,
+    Citation,
     CitedUri,
     FileBlock,
     JsonBlock,
@@ -29,6 +30,7 @@ from ..._model._classes import (
 from ...providers._contract import ISSUER_KEY, LossRecorder
 from ...providers._toolkit import b64encode, block_path
 from .._shared import MetadataHandout
+from .._wire import structure
 from ._citations import citations_of
 from ._fields import (
     CLASSES,
@@ -77,7 +79,9 @@ class _Metadata(MetadataHandout):
 
 def _annotations(block: TextBlock, meta: _Metadata, in_bytes: bool) -> list[dict[str, Any]] | None:
     kept = meta.take(NAMESPACE + "annotations", ...)
-    if kept is not ... and citations_of(kept, block.text, in_bytes)[0] == list(block.citations):
+    if kept is not ... and [structure(c, Citation) for c in citations_of(kept, block.text, in_bytes)[0]] == list(
+        block.citations
+    ):
         return kept  # type: ignore[no-any-return]
     meta.taken.discard(NAMESPACE + "annotations")  # edited since it was read (or never read)
     written = []
