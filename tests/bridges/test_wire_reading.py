@@ -28,9 +28,23 @@ def _langchain() -> tuple[Callable[[Any], Any], Callable[[Any], Any]]:
     return langchain.to_messages, langchain.from_messages
 
 
+def _vercel_ui() -> tuple[Callable[[Any], Any], Callable[[Any], Any]]:
+    from contentblocks.bridges import vercel_ai  # noqa: PLC0415 - as the others
+
+    return vercel_ai.to_ui_messages, vercel_ai.from_ui_messages
+
+
+def _vercel_model() -> tuple[Callable[[Any], Any], Callable[[Any], Any]]:
+    from contentblocks.bridges import vercel_ai  # noqa: PLC0415 - as the others
+
+    return vercel_ai.to_model_messages, vercel_ai.from_model_messages
+
+
 BRIDGES: dict[str, Callable[[], tuple[Callable[[Any], Any], Callable[[Any], Any]]]] = {
     "langchain": _langchain,
     "pydantic-ai": _pydantic_ai,
+    "vercel-ai model": _vercel_model,
+    "vercel-ai ui": _vercel_ui,
 }
 
 
@@ -116,3 +130,18 @@ def test_a_langchain_problem_is_raised_at_its_path_either_way() -> None:
     assert fast == checked
     assert fast[0] == "refused"
     assert fast[1][0][0].startswith("$[1]")
+
+
+def test_vercel_parts_the_rules_refuse_are_kept_or_placed_either_way() -> None:
+    """An empty text part is kept whole; a tool call id the rules refuse is raised at its part's path."""
+    read = BRIDGES["vercel-ai ui"]()[1]
+    kept = [{"id": "m1", "role": "user", "parts": [{"type": "text", "text": "ok"}, {"type": "text", "text": ""}]}]
+    fast, checked = _both(read, kept)
+    assert fast == checked
+    assert fast[0].content[1].metadata == {"vercel_ai/native_part": True}
+    refused = [{"id": "m1", "role": "assistant", "parts": [
+        {"type": "tool-f", "toolCallId": "a b", "state": "input-available", "input": {}}]}]
+    fast, checked = _both(read, refused)
+    assert fast == checked
+    assert fast[0] == "refused"
+    assert [path for path, _ in fast[1]] == ["$[0].parts[0].tool_call_id"]

@@ -7,13 +7,15 @@ approval responses of a tool message, which no neutral block holds, are kept in 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..._errors import ValidationError
-from ..._model._classes import Block, JsonBlock, Message, Outcome, TextBlock, ToolCallBlock, ToolResultBlock
+from ..._model._classes import Outcome
 from ..._model._conversation import Conversation
-from ._values import NAMESPACE, Part, fail, file_block, kept, native, reasoning_block, rebased
+from .._wire import block, read
+from .._wire import message as wire_message
+from ._values import NAMESPACE, Part, Wire, fail, file_block, kept, native, reasoning_block, rebased
 
 __all__ = ["AFTER", "APPROVALS", "AS_STRING", "EMPTY_REASON", "OUTPUT", "default_output", "read_model"]
 
@@ -32,16 +34,16 @@ _FILE_ITEMS = {"file-data": None, "image-data": None, "media": None, "file-url":
                "image-url": "image/*"}
 
 
-def default_output(outcome: str, content: tuple[Block, ...] | list[Block]) -> str:
-    """The output ``type`` the writer gives a result of ``outcome`` holding ``content``."""
+def default_output(outcome: str, kinds: Sequence[str]) -> str:
+    """The output ``type`` the writer gives a result of ``outcome`` holding blocks of ``kinds`` (``"text"``...)."""
     if outcome == "denied":
         return "execution-denied"
-    single = content[0] if len(content) == 1 else None
+    single = kinds[0] if len(kinds) == 1 else None
     if outcome == "failed":
-        return "error-json" if isinstance(single, JsonBlock) else "error-text"
-    if isinstance(single, JsonBlock):
+        return "error-json" if single == "json" else "error-text"
+    if single == "json":
         return "json"
-    return "text" if not content or isinstance(single, TextBlock) else "content"
+    return "text" if not kinds or single == "text" else "content"
 
 
 def _options(part: Part) -> dict[str, Any]:
@@ -49,11 +51,11 @@ def _options(part: Part) -> dict[str, Any]:
     return {} if provider is None else {NAMESPACE + "providerOptions": provider}
 
 
-def _text(part: Part) -> Block:
-    return TextBlock(text=part.string("text"), metadata={**_options(part), **part.rest()})
+def _text(part: Part) -> Wire:
+    return block("text", text=part.string("text"), metadata={**_options(part), **part.rest()})
 
 
-def _file(part: Part) -> Block:
+def _file(part: Part) -> Wire:
     image = part.raw["type"] == "image"
     data = part.string("image" if image else "data")
     media_type = part.string("mediaType", optional=image)
@@ -67,22 +69,22 @@ def _file(part: Part) -> Block:
     return file_block(data, media_type, filename, {**metadata, **part.rest()}, where)
 
 
-def _reasoning(part: Part) -> Block:
+def _reasoning(part: Part) -> Wire:
     text = part.string("text")
     provider = part.object("providerOptions")
     return reasoning_block(text, provider, "providerOptions", part.rest())
 
 
-def _call(part: Part) -> Block:
+def _call(part: Part) -> Wire:
     call_id, name = part.string("toolCallId"), part.string("toolName")
     value = part.value("input")
     metadata = _options(part)
     if (executed := part.boolean("providerExecuted")) is not None:
         metadata[NAMESPACE + "providerExecuted"] = executed
-    return ToolCallBlock(tool_call_id=call_id, tool_name=name, input=value, metadata={**metadata, **part.rest()})
+    return block("tool_call", tool_call_id=call_id, tool_name=name, input=value, metadata={**metadata, **part.rest()})
 
 
-def _item(raw: object, path: str) -> Block:
+def _item(raw: object, path: str) -> Wire:
     item = Part(raw, path)
     kind = item.string("type")
     if kind == "text":
@@ -107,21 +109,21 @@ def _item(raw: object, path: str) -> Block:
     return kept(lambda: file_block(url, media_type, filename, more, f"{path}.data"), item.raw, path)
 
 
-def _result(part: Part) -> ToolResultBlock:
+def _result(part: Part) -> Wire:
     call_id, name = part.string("toolCallId"), part.string("toolName")
     output = Part(part.object("output", optional=False), f"{part.path}.output")
     kind = output.string("type")
     outcome: Outcome = "failed" if kind.startswith("error-") else "denied" if kind == "execution-denied" else (
         "succeeded")
-    content: list[Block]
+    content: list[Wire]
     if kind in {"text", "error-text"}:
         value = output.string("value")
-        content = [TextBlock(text=value)] if value else []
+        content = [block("text", text=value)] if value else []
     elif kind in {"json", "error-json"}:
-        content = [JsonBlock(value=output.value("value"))]
+        content = [block("json", value=output.value("value"))]
     elif kind == "execution-denied":
         reason = output.string("reason", optional=True)
-        content = [TextBlock(text=reason)] if reason else []
+        content = [block("text", text=reason)] if reason else []
     elif kind == "content":
         content = [_item(item, f"{output.path}.value[{i}]") for i, item in enumerate(output.array("value"))]
     else:
@@ -129,19 +131,19 @@ def _result(part: Part) -> ToolResultBlock:
     metadata = _options(part)
     if kind == "execution-denied" and output.raw.get("reason") == "":
         metadata[EMPTY_REASON] = True
-    if default_output(outcome, content) != kind:
+    if default_output(outcome, [item["type"] for item in content]) != kind:
         metadata[OUTPUT] = kind
     if (output_options := output.object("providerOptions")) is not None:
         metadata[NAMESPACE + "outputProviderOptions"] = output_options
     metadata.update({NAMESPACE + "outputExtra": extra[NAMESPACE + "extra"]} if (extra := output.rest()) else {})
-    return ToolResultBlock(tool_call_id=call_id, tool_name=name, outcome=outcome, content=content,  # type: ignore[arg-type]
-                           metadata={**metadata, **part.rest()})
+    return block("tool_result", tool_call_id=call_id, tool_name=name, outcome=outcome, content=content,
+                 metadata={**metadata, **part.rest()})
 
 
-_ASSISTANT: Mapping[str, Callable[[Part], Block]] = {
+_ASSISTANT: Mapping[str, Callable[[Part], Wire]] = {
     "text": _text, "file": _file, "reasoning": _reasoning, "tool-call": _call,
 }
-_USER: Mapping[str, Callable[[Part], Block]] = {"text": _text, "image": _file, "file": _file}
+_USER: Mapping[str, Callable[[Part], Wire]] = {"text": _text, "image": _file, "file": _file}
 
 
 def _at(path: str, read: Callable[[], Any]) -> Any:
@@ -153,14 +155,14 @@ def _at(path: str, read: Callable[[], Any]) -> Any:
         raise rebased(e, path) from None
 
 
-def _content(message: Part, role: str) -> tuple[list[Block], dict[str, Any]]:
+def _content(message: Part, role: str) -> tuple[list[Wire], dict[str, Any]]:
     """The blocks a message's content holds, and metadata it needs besides (string content, approvals)."""
     if role != "tool" and isinstance(message.raw.get("content"), str):
         message.taken.add("content")
         text = message.raw["content"]
-        return [_at(f"{message.path}.content", lambda: TextBlock(text=text))], {} if role == "system" else {
+        return [_at(f"{message.path}.content", lambda: block("text", text=text))], {} if role == "system" else {
             AS_STRING: True}
-    blocks: list[Block] = []
+    blocks: list[Wire] = []
     approvals: list[Any] = []
     known = {"system": {}, "user": _USER, "assistant": _ASSISTANT, "tool": {}}[role]
     for index, raw in enumerate(message.array("content")):
@@ -180,7 +182,7 @@ def _content(message: Part, role: str) -> tuple[list[Block], dict[str, Any]]:
     return blocks, ({APPROVALS: approvals} if approvals else {})
 
 
-def _message(raw: object, path: str) -> tuple[str, list[Block], dict[str, Any]]:
+def _message(raw: object, path: str) -> tuple[str, list[Wire], dict[str, Any]]:
     message = Part(raw, path)
     message.taken.discard("type")
     role = message.string("role")
@@ -196,18 +198,22 @@ def _message(raw: object, path: str) -> tuple[str, list[Block], dict[str, Any]]:
     return role, blocks, metadata
 
 
+def _messages(messages: list[Any]) -> list[Wire]:
+    parts: list[tuple[str, list[Wire], dict[str, Any]]] = []
+    for index, raw in enumerate(messages):
+        role, blocks, metadata = _at(f"$[{index}]", lambda: _message(raw, f"$[{index}]"))  # noqa: B023
+        if blocks:
+            parts.append((role, blocks, metadata))
+        elif parts and len(metadata) == 1:  # approval responses alone: kept on the message before
+            parts[-1][2].setdefault(AFTER, []).append(metadata[APPROVALS])
+        else:
+            raise fail(f"$[{index}].content", "approval responses alone, with no message before to keep them on")
+    return [_at(f"$[{index}]", lambda: wire_message(role, blocks, metadata))  # noqa: B023
+            for index, (role, blocks, metadata) in enumerate(parts)]
+
+
 def read_model(messages: object) -> Conversation:
     """The conversation a list of ``ModelMessage`` holds; problems are reported at their paths in it."""
     if not isinstance(messages, list):
         raise fail("$", "expected an array of ModelMessage objects")
-    read: list[tuple[str, list[Block], dict[str, Any]]] = []
-    for index, raw in enumerate(messages):
-        role, blocks, metadata = _at(f"$[{index}]", lambda: _message(raw, f"$[{index}]"))  # noqa: B023
-        if blocks:
-            read.append((role, blocks, metadata))
-        elif read and len(metadata) == 1:  # approval responses alone: kept on the message before
-            read[-1][2].setdefault(AFTER, []).append(metadata[APPROVALS])
-        else:
-            raise fail(f"$[{index}].content", "approval responses alone, with no message before to keep them on")
-    return Conversation(messages=[_at(f"$[{index}]", lambda: Message(role=role, content=blocks, metadata=metadata))  # type: ignore[arg-type]  # noqa: B023
-                                  for index, (role, blocks, metadata) in enumerate(read)])
+    return read(lambda: _messages(messages))

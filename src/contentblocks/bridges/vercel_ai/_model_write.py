@@ -32,6 +32,8 @@ _OPTIONS = "providerOptions"
 #: The parts kept whole from a ``ModelMessage`` (an assistant's), and from a ``content`` output.
 _NATIVE_PARTS = frozenset({"tool-result", "tool-approval-request"})
 _NATIVE_ITEMS = frozenset({"file-id", "image-file-id", "file-reference", "custom"})
+#: The wire type of each block a tool result holds, as ``default_output`` takes them.
+_KINDS: dict[type[Any], str] = {TextBlock: "text", JsonBlock: "json", FileBlock: "file"}
 
 
 def _text(block: TextBlock | RefusalBlock, path: str, losses: LossRecorder, meta: Meta) -> dict[str, Any]:
@@ -156,7 +158,7 @@ def _output(block: ToolResultBlock, path: str, losses: LossRecorder, kind: str, 
 
 def _result(block: ToolResultBlock, path: str, losses: LossRecorder) -> dict[str, Any]:
     meta = Meta(block.metadata, path, losses)
-    kind = default_output(block.outcome, block.content)
+    kind = default_output(block.outcome, [_KINDS[type(item)] for item in block.content])
     kept = meta.take(OUTPUT)
     compatible = {"succeeded": {"text", "json", "content"}, "failed": {"error-text", "error-json"},
                   "denied": {"execution-denied"}}[block.outcome]

@@ -12,9 +12,11 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..._errors import ValidationError
-from ..._model._classes import Block, JsonBlock, Message, Outcome, TextBlock, ToolCallBlock, ToolResultBlock
+from ..._model._classes import Outcome
 from ..._model._conversation import Conversation
-from ._values import NAMESPACE, NATIVE, Part, fail, file_url, kept, metadata_in, native, reasoning_block, rebased
+from .._wire import block, read
+from .._wire import message as wire_message
+from ._values import NAMESPACE, NATIVE, Part, Wire, fail, file_url, kept, metadata_in, native, reasoning_block, rebased
 
 __all__ = ["STATES", "approval_id", "output_blocks", "read_ui"]
 
@@ -31,27 +33,27 @@ def approval_id(tool_call_id: str) -> str:
     return f"approval-{tool_call_id}"
 
 
-def output_blocks(value: Any) -> list[TextBlock | JsonBlock]:
+def output_blocks(value: Any) -> list[Wire]:
     """A tool's output as result content: a non-empty string as text, any other JSON value as JSON."""
-    return [TextBlock(text=value)] if isinstance(value, str) and value else [JsonBlock(value=value)]
+    return [block("text", text=value)] if isinstance(value, str) and value else [block("json", value=value)]
 
 
-def _text(part: Part) -> TextBlock:
+def _text(part: Part) -> Wire:
     text = part.string("text")
     metadata = {NAMESPACE + key: part.raw[key] for key in ("state",) if part.string(key, optional=True) is not None}
     if (provider := part.object("providerMetadata")) is not None:
         metadata[NAMESPACE + "providerMetadata"] = provider
-    return TextBlock(text=text, metadata={**metadata, **part.rest()})
+    return block("text", text=text, metadata={**metadata, **part.rest()})
 
 
-def _reasoning(part: Part) -> Block:
+def _reasoning(part: Part) -> Wire:
     text = part.string("text")
     more = {NAMESPACE + "state": part.raw["state"]} if part.string("state", optional=True) is not None else {}
     provider = part.object("providerMetadata")
     return reasoning_block(text, provider, "providerMetadata", {**more, **part.rest()})
 
 
-def _file(part: Part) -> Block:
+def _file(part: Part) -> Wire:
     media_type, url = part.string("mediaType"), part.string("url")
     filename = part.string("filename", optional=True)
     metadata = {}
@@ -60,7 +62,7 @@ def _file(part: Part) -> Block:
     return file_url(url, media_type, filename, {**metadata, **part.rest()})
 
 
-def _source(part: Part) -> Block:
+def _source(part: Part) -> Wire:
     part.string("sourceId")
     if part.raw["type"] == "source-url":
         part.string("url")
@@ -71,12 +73,12 @@ def _source(part: Part) -> Block:
     return native(part.raw, part.path)
 
 
-def _data(part: Part) -> Block:
+def _data(part: Part) -> Wire:
     name = part.raw["type"][5:]
     metadata: dict[str, Any] = {} if name == "json" else {NAMESPACE + "data": name}
     if (data_id := part.string("id", optional=True)) is not None:
         metadata[NAMESPACE + "data_id"] = data_id
-    return JsonBlock(value=part.value("data"), metadata={**metadata, **part.rest()})
+    return block("json", value=part.value("data"), metadata={**metadata, **part.rest()})
 
 
 def _approval(part: Part) -> dict[str, Any] | None:
@@ -118,19 +120,19 @@ def _outcome(part: Part, state: str, approval: dict[str, Any] | None) -> tuple[l
             metadata[NAMESPACE + "preliminary"] = preliminary
     elif state == "output-error":
         error = part.string("errorText")
-        content = [TextBlock(text=error)] if error else []
+        content = [block("text", text=error)] if error else []
     elif state == "output-denied":
         if approval is None or approval.get("approved") is not False:
             raise fail(f"{part.path}.approval", "a denied call holds an approval with approved false")
         approval = dict(approval)
         if reason := approval.pop("reason", None):
-            content = [TextBlock(text=reason)]
+            content = [block("text", text=reason)]
         if approval == {"id": approval_id(part.raw["toolCallId"]), "approved": False}:
             approval = None
     return content, metadata, approval
 
 
-def _tool(part: Part) -> tuple[ToolCallBlock, ToolResultBlock | None]:
+def _tool(part: Part) -> tuple[Wire, Wire | None]:
     kind = part.raw["type"]
     name = part.string("toolName") if kind == "dynamic-tool" else kind[5:]
     call_id, state = part.string("toolCallId"), part.string("state")
@@ -142,14 +144,14 @@ def _tool(part: Part) -> tuple[ToolCallBlock, ToolResultBlock | None]:
     if approval is not None:
         metadata[NAMESPACE + "approval"] = approval
     metadata.update(part.rest())
-    call = ToolCallBlock(tool_call_id=call_id, tool_name=name, input=call_input, metadata=metadata)
+    call = block("tool_call", tool_call_id=call_id, tool_name=name, input=call_input, metadata=metadata)
     if state not in _OUTCOMES:
         return call, None
-    return call, ToolResultBlock(tool_call_id=call_id, tool_name=name, outcome=_OUTCOMES[state], content=content,
-                                 metadata=result_metadata)
+    return call, block("tool_result", tool_call_id=call_id, tool_name=name, outcome=_OUTCOMES[state],
+                       content=content, metadata=result_metadata)
 
 
-_PARTS: Mapping[str, Callable[[Part], Block]] = {
+_PARTS: Mapping[str, Callable[[Part], Wire]] = {
     "text": _text, "reasoning": _reasoning, "file": _file, "source-url": _source, "source-document": _source,
 }
 
@@ -161,7 +163,7 @@ def _kind(part: Part) -> str:
     raise fail(f"{part.path}.type", f"unknown part type {kind[:40]!r}")
 
 
-def _block(part: Part, kind: str) -> Block:
+def _block(part: Part, kind: str) -> Wire:
     """A part of a user or system message (or, verbatim, one that has no place there)."""
     if kind.startswith("data-"):
         return _data(part)
@@ -176,7 +178,7 @@ class _Steps:
     """An assistant message's parts, gathered into steps: the blocks of each, and the results its calls hold."""
 
     def __init__(self) -> None:
-        self.steps: list[tuple[list[Block], list[ToolResultBlock], bool]] = []
+        self.steps: list[tuple[list[Wire], list[Wire], bool]] = []
 
     def add(self, part: Part, kind: str) -> None:
         if kind == "step-start":
@@ -198,22 +200,22 @@ class _Steps:
         else:
             blocks.append(_block(part, kind))
 
-    def messages(self, metadata: dict[str, Any]) -> list[Message]:
+    def messages(self, metadata: dict[str, Any]) -> list[Wire]:
         steps = self.steps
         if steps and not steps[-1][0]:  # a trailing step-start: kept in the step before (or alone)
             steps.pop()
             if steps:
-                steps[-1][0].append(JsonBlock(value={"type": "step-start"}, metadata={NATIVE: True}))
+                steps[-1][0].append(block("json", value={"type": "step-start"}, metadata={NATIVE: True}))
             else:
-                steps.append(([JsonBlock(value={"type": "step-start"}, metadata={NATIVE: True})], [], False))
+                steps.append(([block("json", value={"type": "step-start"}, metadata={NATIVE: True})], [], False))
         out = []
         for index, (blocks, results, started) in enumerate(steps):
             own = dict(metadata) if index == 0 else {}
             if not started:
                 own[NAMESPACE + "step_start"] = False
-            out.append(Message(role="assistant", content=blocks, metadata=own))
+            out.append(wire_message("assistant", blocks, own))
             if results:
-                out.append(Message(role="tool", content=results))
+                out.append(wire_message("tool", results))
         return out
 
 
@@ -227,7 +229,7 @@ def _at(path: str, read: Callable[[], Any]) -> Any:
         raise rebased(e, path) from None
 
 
-def _message(raw: object, path: str) -> list[Message]:
+def _message(raw: object, path: str) -> list[Wire]:
     message = Part(raw, path)
     message.taken.discard("type")
     message_id, role = message.string("id"), message.string("role")
@@ -253,14 +255,11 @@ def _message(raw: object, path: str) -> list[Message]:
         if role == "system" and kind != "text":
             raise fail(f"{part.path}.type", "a system message holds text parts only")
         blocks.append(_at(part.path, lambda: _text(part) if role == "system" else _block(part, kind)))  # noqa: B023
-    return [Message(role=role, content=blocks, metadata=metadata)]
+    return [wire_message(role, blocks, metadata)]
 
 
-def read_ui(messages: object) -> Conversation:
-    """The conversation a list of ``UIMessage`` holds; problems are reported at their paths in it."""
-    if not isinstance(messages, list):
-        raise fail("$", "expected an array of UIMessage objects")
-    out: list[Message] = []
+def _messages(messages: list[Any]) -> list[Wire]:
+    out: list[Wire] = []
     for index, raw in enumerate(messages):
         path = f"$[{index}]"
         try:
@@ -269,4 +268,11 @@ def read_ui(messages: object) -> Conversation:
             if all(p.startswith(path) for p, _ in e.errors):
                 raise
             raise rebased(e, path) from None
-    return Conversation(messages=out)
+    return out
+
+
+def read_ui(messages: object) -> Conversation:
+    """The conversation a list of ``UIMessage`` holds; problems are reported at their paths in it."""
+    if not isinstance(messages, list):
+        raise fail("$", "expected an array of UIMessage objects")
+    return read(lambda: _messages(messages))

@@ -24,10 +24,11 @@ from ..._api import file_from_data_url
 from ..._checks._rules import Limits
 from ..._conversion._kernels import freeze
 from ..._errors import ValidationError
-from ..._model._classes import Block, BytesSource, FileBlock, JsonBlock, ReasoningBlock, UrlSource
+from ..._model._classes import BytesSource, ReasoningBlock
 from ...providers._contract import ISSUER_KEY, LossRecorder
 from ...providers._toolkit import data_url, key_path
 from .._shared import MetadataHandout
+from .._wire import block, source
 
 __all__ = [
     "EXTRA",
@@ -60,6 +61,8 @@ _SIGNATURES = {"anthropic": ("anthropic", "signature"), "gemini": ("google", "th
 _REDACTED = ("anthropic", "redactedData")
 
 T = TypeVar("T")
+#: A block as its wire dict (see ``.._wire``).
+Wire = dict[str, Any]
 
 
 def fail(path: str, message: str) -> ValidationError:
@@ -134,12 +137,12 @@ class Part:
         return {EXTRA: json_value(extra, self.path)}
 
 
-def native(raw: Mapping[str, Any], path: str) -> JsonBlock:
+def native(raw: Mapping[str, Any], path: str) -> Wire:
     """An SDK part with no neutral block, kept whole as a JSON block flagged ``vercel_ai/native_part``."""
-    return JsonBlock(value=json_value(raw, path), metadata={NATIVE: True})
+    return block("json", value=json_value(raw, path), metadata={NATIVE: True})
 
 
-def kept(make: Callable[[], Block], raw: Mapping[str, Any], path: str) -> Block:
+def kept(make: Callable[[], Wire], raw: Mapping[str, Any], path: str) -> Wire:
     """The block ``make`` builds, or ``raw`` kept verbatim when the neutral rules refuse it (an empty text)."""
     try:
         return make()
@@ -154,18 +157,19 @@ def rebased(error: ValidationError, path: str) -> ValidationError:
     return ValidationError([(path + p[1:], m) for p, m in error.errors])
 
 
-def file_url(url: str, media_type: str, filename: str | None, metadata: dict[str, Any]) -> FileBlock:
+def file_url(url: str, media_type: str, filename: str | None, metadata: dict[str, Any]) -> Wire:
     """A file part's ``url``: inline bytes for a base64 data URL this bridge writes back the same, else a link."""
     if url[:5].lower() == "data:":
-        block = file_from_data_url(url)
-        assert isinstance(block.source, BytesSource)  # noqa: S101 - a data URL gives bytes
-        if data_url(media_type, block.source.data) != url:
+        inline = file_from_data_url(url).source
+        assert isinstance(inline, BytesSource)  # noqa: S101 - a data URL gives bytes
+        if data_url(media_type, inline.data) != url:
             raise fail("$.url", "a data URL this bridge would not write back the same")
-        return FileBlock(media_type=media_type, source=block.source, filename=filename, metadata=metadata)
-    return FileBlock(media_type=media_type, source=UrlSource(url=url), filename=filename, metadata=metadata)
+        return block("file", media_type=media_type, source=source("base64", data=inline.data), filename=filename,
+                     metadata=metadata)
+    return block("file", media_type=media_type, source=source("url", url=url), filename=filename, metadata=metadata)
 
 
-def file_block(data: str, media_type: str, filename: str | None, metadata: dict[str, Any], path: str) -> FileBlock:
+def file_block(data: str, media_type: str, filename: str | None, metadata: dict[str, Any], path: str) -> Wire:
     """A ``ModelMessage`` file's ``data``: a URL (``http(s):``, ``data:``) or base64 text."""
     if data.split(":", 1)[0].lower() in {"http", "https", "data"}:
         return file_url(data, media_type, filename, metadata)
@@ -175,10 +179,11 @@ def file_block(data: str, media_type: str, filename: str | None, metadata: dict[
         raise fail(path, "neither a URL nor base64") from None
     if base64.b64encode(raw).decode("ascii") != data:
         raise fail("$.data", "base64 this bridge would not write back the same")
-    return FileBlock(media_type=media_type, source=BytesSource(data=raw), filename=filename, metadata=metadata)
+    return block("file", media_type=media_type, source=source("base64", data=raw), filename=filename,
+                 metadata=metadata)
 
 
-def reasoning_block(text: str, provider: dict[str, Any] | None, key: str, more: dict[str, Any]) -> ReasoningBlock:
+def reasoning_block(text: str, provider: dict[str, Any] | None, key: str, more: dict[str, Any]) -> Wire:
     """A reasoning part; a signature in its provider data (``anthropic.signature``...) becomes the block's."""
     provider = {name: dict(value) if isinstance(value, dict) else value for name, value in (provider or {}).items()}
     metadata, signature, redacted = dict(more), None, None
@@ -194,7 +199,7 @@ def reasoning_block(text: str, provider: dict[str, Any] | None, key: str, more: 
     provider = {name: value for name, value in provider.items() if value != {}}
     if provider:
         metadata[NAMESPACE + key] = provider
-    return ReasoningBlock(text=text or None, signature=signature, redacted=redacted, metadata=metadata)
+    return block("reasoning", text=text or None, signature=signature, redacted=redacted, metadata=metadata)
 
 
 def reasoning_metadata(block: ReasoningBlock, provider: Any, path: str, losses: LossRecorder) -> dict[str, Any] | None:
