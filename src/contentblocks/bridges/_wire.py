@@ -50,8 +50,10 @@ def block(kind: str, **fields: Any) -> dict[str, Any]:
 
     While :func:`checking`, the block is structured here and its problems raised.
     """
-    wire = {"type": kind}
-    wire.update((k, v) for k, v in fields.items() if v is not None or k in _JSON_FIELDS)
+    wire = {"type": kind, **fields}
+    for key, value in fields.items():
+        if value is None and key not in _JSON_FIELDS:
+            del wire[key]
     if _CHECKING.get():
         _converter().structure(wire, Block)  # type: ignore[arg-type]
     return wire
@@ -59,8 +61,10 @@ def block(kind: str, **fields: Any) -> dict[str, Any]:
 
 def source(kind: str, **fields: Any) -> dict[str, Any]:
     """The wire dict of a file's source of type ``kind`` (``None`` fields left out)."""
-    wire = {"type": kind}
-    wire.update((k, v) for k, v in fields.items() if v is not None)
+    wire = {"type": kind, **fields}
+    for key, value in fields.items():
+        if value is None:
+            del wire[key]
     return wire
 
 

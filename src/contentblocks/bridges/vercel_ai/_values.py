@@ -110,6 +110,10 @@ class Part:
         return value
 
     def string(self, key: str, *, optional: bool = False) -> Any:
+        value = self.raw.get(key)
+        if type(value) is str:  # the common case, checked at once
+            self.taken.add(key)
+            return value
         return self._get(key, lambda v: isinstance(v, str), "a string", optional=optional)
 
     def boolean(self, key: str, *, optional: bool = True) -> Any:
