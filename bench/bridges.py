@@ -1,7 +1,7 @@
 """The bridges: a 2,000-message history to and from each framework, as a ratio to the framework's own load.
 
     python bench/bridges.py                                     # 2,000 messages, 11 repeats
-    python bench/bridges.py --render docs/bridges/index.md     # also write the table between the markers
+    python bench/bridges.py --render docs/benchmarks.md        # also write the table between the markers
     python bench/bridges.py --quick                             # 200 messages, 3 repeats (a smoke run)
 
 The history is the first N messages of the benchmark corpus (``bench/corpus.py``: text with citations,
