@@ -98,6 +98,11 @@ def _json(block: JsonBlock, path: str, losses: LossRecorder, meta: Meta) -> dict
     return {"type": "text", "text": json.dumps(thaw(block.value))}
 
 
+def _sendable(block: FileBlock) -> bool:
+    """Whether the SDK's output parts can hold the file: its data or a URL, not a provider's file id."""
+    return isinstance(block.source, BytesSource | UrlSource)
+
+
 def _item(block: Block, path: str, losses: LossRecorder) -> dict[str, Any] | None:
     """One part of a ``content`` output."""
     meta = Meta(block.metadata, path, losses)
@@ -113,7 +118,7 @@ def _item(block: Block, path: str, losses: LossRecorder) -> dict[str, Any] | Non
         meta.taken.discard(NATIVE)
         losses.add(path, "the SDK's content output has no JSON part; written as its JSON text", "content_degraded")
         item = {"type": "text", "text": json.dumps(thaw(block.value))}
-    elif isinstance(block, FileBlock) and isinstance(block.source, BytesSource | UrlSource):
+    elif isinstance(block, FileBlock) and _sendable(block):
         linked = isinstance(block.source, UrlSource)
         kind = meta.take(NAMESPACE + "item")
         if kind not in ({"image-url"} if linked else {"image-data", "media"}):
@@ -159,6 +164,9 @@ def _output(block: ToolResultBlock, path: str, losses: LossRecorder, kind: str, 
 def _result(block: ToolResultBlock, path: str, losses: LossRecorder) -> dict[str, Any]:
     meta = Meta(block.metadata, path, losses)
     kind = default_output(block.outcome, [_KINDS[type(item)] for item in block.content])
+    written = [item for item in block.content if not isinstance(item, FileBlock) or _sendable(item)]
+    if kind == "content" and len(written) == 1 and isinstance(written[0], TextBlock):
+        kind = "text"  # its files all drop: one text left, written as the text output it reads back as
     kept = meta.take(OUTPUT)
     compatible = {"succeeded": {"text", "json", "content"}, "failed": {"error-text", "error-json"},
                   "denied": {"execution-denied"}}[block.outcome]
