@@ -226,6 +226,27 @@ def test_window_keeps_the_newest_turn_even_over_budget() -> None:
     assert cb.window(cut.payload, budget=10, estimator=cb.TokenEstimator()).payload is cut.payload
 
 
+def test_window_estimates_each_message_once_and_not_the_old_ones_it_leaves_out() -> None:
+    """Once the newest messages are over the budget, older ones not pinned are never estimated."""
+    history = cb.Conversation(messages=[
+        cb.Message(role="system", content="Rules."),
+        *[m for n in range(20) for m in (user(f"q{n}"), assistant(cb.TextBlock(text=f"a{n}")))],
+    ])
+    seen: list[str] = []
+
+    def estimator(message: cb.Message) -> int:
+        seen.append(message.text())
+        return 10
+
+    cut = cb.window(history, budget=50, estimator=estimator)
+    assert [m.text() for m in cut.payload] == ["Rules.", "q18", "a18", "q19", "a19"]
+    assert len(seen) == len(set(seen))  # once each
+    assert set(seen) == {"Rules.", "q19", "a19", "q18", "a18", "q17", "a17"}
+    seen.clear()
+    assert cb.window(history, budget=1_000, estimator=estimator).payload is history
+    assert len(seen) == len(history)  # a history that fits is estimated whole
+
+
 def test_window_checks_its_arguments() -> None:
     history = cb.Conversation(messages=[user("a")])
     assert cb.window(history, budget=1).payload is history

@@ -111,17 +111,16 @@ class TokenEstimator:
     provider: str | None = attrs.field(default=None, converter=_provider_argument)
     count_text: Callable[[str], int] | None = attrs.field(default=None, kw_only=True,
                                                           converter=_count_text_argument)
-
-    @property
-    def profile(self) -> Profile:
-        """The constants in use."""
-        return PROFILES[self.provider]
+    #: The constants in use, looked up once.
+    profile: Profile = attrs.field(init=False, repr=False, eq=False,
+                                   default=attrs.Factory(lambda self: PROFILES[self.provider], takes_self=True))
 
     def text(self, text: str) -> int:
         """The tokens of a piece of text."""
         if self.count_text is not None:
             return self.count_text(text)
-        return math.ceil(len(text.encode("utf-8", "surrogatepass")) / self.profile.bytes_per_token)
+        size = len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
+        return math.ceil(size / self.profile.bytes_per_token)
 
     def file(self, block: FileBlock) -> int:
         """The tokens of a file: an image by formula, a PDF by pages, inline text by its text."""
@@ -158,7 +157,11 @@ class TokenEstimator:
 
     def __call__(self, message: Message) -> int:
         """The tokens of a message: its blocks and the per-message overhead."""
-        return self.profile.per_message + sum(self.block(block) for block in message.content)
+        tokens = self.profile.per_message
+        block = self.block
+        for item in message.content:
+            tokens += block(item)
+        return tokens
 
     def tools(self, definitions: Iterable[Mapping[str, Any]]) -> int:
         """The tokens of tool definitions (each a JSON object: name, description, schema), as their JSON text."""

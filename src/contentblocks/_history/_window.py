@@ -21,17 +21,38 @@ def _budget(value: object) -> int:
     return value
 
 
-def _costs(messages: Sequence[Message], estimator: Callable[[Message], int] | None) -> list[int]:
-    if estimator is None:
-        return [1] * len(messages)
-    costs = []
-    for message in messages:
-        cost = estimator(message)
-        if type(cost) is not int or cost < 0:
-            msg = f"the estimator must return a non-negative int for each message, got {cost!r}"
-            raise ValueError(msg)
-        costs.append(cost)
-    return costs
+class _Costs:
+    """Each message's cost, asked of the estimator once, and only for the messages the window needs.
+
+    The newest messages are costed first: once they are over the budget, the older ones that are not
+    pinned can only be left out, and are never estimated.
+    """
+
+    def __init__(self, messages: Sequence[Message], estimator: Callable[[Message], int] | None) -> None:
+        self.messages = messages
+        self.estimator = estimator
+        self.known: list[int | None] = [None] * len(messages)
+
+    def __getitem__(self, i: int) -> int:
+        cost = self.known[i]
+        if cost is None:
+            cost = 1 if self.estimator is None else self.estimator(self.messages[i])
+            if type(cost) is not int or cost < 0:
+                msg = f"the estimator must return a non-negative int for each message, got {cost!r}"
+                raise ValueError(msg)
+            self.known[i] = cost
+        return cost
+
+    def fits(self, limit: int) -> bool:
+        """Whether the whole history's cost is within ``limit``, costing from the newest message on."""
+        if self.estimator is None:
+            return len(self.messages) <= limit
+        spent = 0
+        for i in range(len(self.messages) - 1, -1, -1):
+            spent += self[i]
+            if spent > limit:
+                return False
+        return True
 
 
 def window(
@@ -44,7 +65,8 @@ def window(
     """The newest turns of a history that fit ``budget``, and a loss for each message left out.
 
     The budget counts messages, or tokens when ``estimator`` (a callable from a message to its cost, such
-    as :class:`~contentblocks.TokenEstimator`) is given. The history is cut into turns, each starting at a
+    as :class:`~contentblocks.TokenEstimator`) is given; it is called once for each message the window
+    needs, newest first, and not for the older messages it leaves out once the newest are over the budget. The history is cut into turns, each starting at a
     user message (every provider accepts a history that starts with one) and never between a tool call and
     its result (nor, since they share a message, between reasoning and the calls it signed); the newest
     turns are kept, as many as fit with what is always kept:
@@ -73,8 +95,8 @@ def window(
     conversation = conversation_argument(conversation, "window")
     limit = _budget(budget)
     messages = conversation.messages
-    costs = _costs(messages, estimator)
-    if sum(costs) <= limit:
+    costs = _Costs(messages, estimator)
+    if costs.fits(limit):
         return Converted(conversation)
     starts = conversation_turn_starts(conversation)
     turns = list(zip(starts, [*starts[1:], len(messages)], strict=True))
@@ -96,7 +118,7 @@ def window(
 
 
 def _first_kept(
-    messages: Sequence[Message], costs: list[int], turns: list[tuple[int, int]], pinned: list[bool], limit: int
+    messages: Sequence[Message], costs: _Costs, turns: list[tuple[int, int]], pinned: list[bool], limit: int
 ) -> int:
     """The oldest turn of the kept tail: the newest turn, then older ones while they fit beside what is kept."""
 
