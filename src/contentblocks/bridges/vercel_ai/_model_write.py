@@ -98,6 +98,16 @@ def _json(block: JsonBlock, path: str, losses: LossRecorder, meta: Meta) -> dict
     return {"type": "text", "text": json.dumps(thaw(block.value))}
 
 
+def _one_text_left(output: dict[str, Any], block: ToolResultBlock) -> bool:
+    """Whether a ``content`` output is one bare text because the rest of the result dropped.
+
+    Read back, a ``content`` output of one text is told from a ``text`` output by a metadata key the
+    result never had; the ``text`` output says the same and reads back as it was.
+    """
+    items = output["value"]
+    return len(items) == 1 < len(block.content) and items[0].keys() == {"type", "text"} and items[0]["type"] == "text"
+
+
 def _sendable(block: FileBlock) -> bool:
     """Whether the SDK's output parts can hold the file: its data or a URL, not a provider's file id."""
     return isinstance(block.source, BytesSource | UrlSource)
@@ -164,9 +174,6 @@ def _output(block: ToolResultBlock, path: str, losses: LossRecorder, kind: str, 
 def _result(block: ToolResultBlock, path: str, losses: LossRecorder) -> dict[str, Any]:
     meta = Meta(block.metadata, path, losses)
     kind = default_output(block.outcome, [_KINDS[type(item)] for item in block.content])
-    written = [item for item in block.content if not isinstance(item, FileBlock) or _sendable(item)]
-    if kind == "content" and len(written) == 1 and isinstance(written[0], TextBlock):
-        kind = "text"  # its files all drop: one text left, written as the text output it reads back as
     kept = meta.take(OUTPUT)
     compatible = {"succeeded": {"text", "json", "content"}, "failed": {"error-text", "error-json"},
                   "denied": {"execution-denied"}}[block.outcome]
@@ -176,6 +183,8 @@ def _result(block: ToolResultBlock, path: str, losses: LossRecorder) -> dict[str
     else:
         meta.taken.discard(OUTPUT)
     output = _output(block, path, losses, kind, meta)
+    if kind == "content" and kept != "content" and _one_text_left(output, block):
+        output = {"type": "text", "value": output["value"][0]["text"]}  # the text output it reads back as
     if (options := meta.take(NAMESPACE + "outputProviderOptions")) is not None:
         output[_OPTIONS] = options
     if isinstance(extra := meta.take(NAMESPACE + "outputExtra"), dict):
