@@ -27,6 +27,7 @@ PAIRS: list[tuple[str, tuple[str, ...], Any]] = [
     ("ROLES", cb.strategies.ROLES, cb.Role),
     ("OUTCOMES", sys.modules["contentblocks._strategies._blocks"].OUTCOMES, cb.Outcome),
     ("FILE_OPTIONS", cb.providers.openai_chat.FILE_OPTIONS, chat_write.ToolResultFiles),
+    ("DIALECTS", cb.providers.openai_chat.DIALECTS, cb.providers.openai_chat.Dialect),
 ]
 
 

@@ -88,6 +88,7 @@ BOOKKEEPING: frozenset[str] = frozenset(
         "openai/status",
         "openai/phase",
         "openai/reasoning_part",
+        "openai/reasoning_detail",
         "openai/annotations",
         "openai/encrypted_content",
         "openai/action",

@@ -10,7 +10,11 @@ What maps where, what a reply keeps and drops, every loss and every pre-send rul
   flag ``openai/invalid_arguments`` and sent back verbatim;
 - tool messages carry text only: JSON is sent as JSON text, files are dropped (or moved into a following
   user message with ``tool_result_files="user_message"``), and a failed or denied outcome is lost;
-- Chat Completions takes no reasoning back: reasoning blocks are always dropped and reported;
+- reasoning: OpenAI's Chat Completions has none, and takes none back (reasoning blocks are dropped and reported);
+  OpenAI-compatible servers have their own fields, read and written by the ``dialect`` argument (``"openai"`` by
+  default; ``"deepseek"``, ``"moonshot"``, ``"openrouter"``, ``"vllm"``, ``"ollama"``): the field becomes reasoning
+  blocks before the message's text and tool calls, issued by the dialect, and goes back only where the dialect
+  takes it (DeepSeek: the current turn and turns that called tools; Moonshot and OpenRouter: every turn);
 - metadata goes out only where the request type has the field (``name``, an assistant's ``audio`` id and
   ``function_call``, a part's ``prompt_cache_breakpoint``, an image's ``detail``), with the right shape.
 
@@ -64,6 +68,7 @@ from .._argument_checks import (
 from .._contract import Converted, LossKind, Rejection, Reply
 from .._provenance import with_provenance
 from ._checks import check
+from ._dialects import DIALECTS, Dialect
 from ._read import read_conversation
 from ._reply import read_reply
 from ._request import (
@@ -83,6 +88,8 @@ from ._write import ToolResultFiles, write_conversation
 FILE_OPTIONS: tuple[ToolResultFiles, ...] = ("drop", "user_message")
 
 __all__ = [
+    "DIALECTS",
+    "Dialect",
     "OpenAIChatAssistantMessage",
     "OpenAIChatAudio",
     "OpenAIChatDeveloperMessage",
@@ -108,6 +115,7 @@ def to_provider(
     tool_result_files: ToolResultFiles = "drop",
     keys: SealKey | Keyring | None = None,
     context: str | bytes = b"",
+    dialect: Dialect = "openai",
 ) -> Converted[OpenAIChatRequest]:
     r"""The ``messages`` request field carrying ``conversation``, and what did not survive.
 
@@ -115,8 +123,9 @@ def to_provider(
         conversation: the conversation to send.
         strict: the loss kinds that raise instead of being returned: ``True`` for the content kinds
             (``content_dropped``, ``content_degraded``), or an iterable of kinds.
-        issuer: accepted for symmetry with the other adapters; Chat Completions takes no reasoning state
-            back, so reasoning is dropped (and reported) whoever issued it.
+        issuer: the target of reasoning: the dialect's name when not given (``"deepseek"``), or a narrower
+            ``"<dialect>/<model family>"``; reasoning another issuer produced is dropped and reported. OpenAI's own
+            Chat Completions takes no reasoning back, so reasoning is dropped there whoever issued it.
         tool_result_files: ``"drop"`` (the default) drops files in tool results and reports them;
             ``"user_message"`` moves them into a user message right after the tool messages, introduced by
             a text part naming the tool call (each move is still reported, as ``order_changed``).
@@ -125,6 +134,8 @@ def to_provider(
             sealed fact (see ``docs/security.md``). Without keys the recorded issuer is believed, which is
             right only for a history that never left the server.
         context: the context the messages were sealed with (only with ``keys``).
+        dialect: the server the request is for (see ``DIALECTS``; ``"openai"``, the default, writes what OpenAI
+            takes): which reasoning field goes back, and from which messages (``docs/providers/openai_chat``).
 
     Raises:
         LossError: when a loss of a kind ``strict`` names would occur.
@@ -155,15 +166,19 @@ def to_provider(
     call = "openai_chat.to_provider"
     conversation_argument(conversation, call)
     raising = strict_argument(strict, call)
-    issuer_argument(issuer, call)  # checked, then unused: no reasoning state is ever sent to Chat Completions
+    target = issuer_argument(issuer, call)
     option_argument(tool_result_files, "tool_result_files", FILE_OPTIONS, call)
+    option_argument(dialect, "dialect", DIALECTS, call)
     conversation, rejected = with_provenance(conversation, keys, context, call)
-    payload, writer = write_conversation(conversation, tool_result_files)
+    payload, writer = write_conversation(conversation, tool_result_files, dialect, target or dialect)
     return writer.losses.finish(cast("OpenAIChatRequest", payload), strict=raising, before=rejected)
 
 
-def from_provider(payload: Any) -> Conversation:
+def from_provider(payload: Any, *, dialect: Dialect = "openai") -> Conversation:
     """A conversation from the Chat Completions ``messages`` request field (other fields are ignored).
+
+    ``dialect`` names the server whose reasoning fields are read (see ``to_provider``); with ``"openai"``, the
+    default, a field a compatible server adds is kept verbatim as ``openai/<field>`` metadata.
 
     A message may be the SDK's own object (a reply's ``ChatCompletionMessage`` appended to the history) or any
     of its dump forms; an explicit ``null`` in an optional field is read as absent. Tool results take their
@@ -188,10 +203,12 @@ def from_provider(payload: Any) -> Conversation:
     Traceback (most recent call last):
     contentblocks.ValidationError: $.messages[0].content: required field missing
     """
-    return read_conversation(reading_argument(payload, "Chat Completions request fields", "openai_chat.from_provider"))
+    call = "openai_chat.from_provider"
+    option_argument(dialect, "dialect", DIALECTS, call)
+    return read_conversation(reading_argument(payload, "Chat Completions request fields", call), dialect)
 
 
-def from_response(response: Any, *, choice: int = 0) -> Reply:
+def from_response(response: Any, *, choice: int = 0, dialect: Dialect = "openai") -> Reply:
     """The typed reply of a ChatCompletion: the SDK object, or any of its dump forms.
 
     ``model_dump()``, ``model_dump(mode="json")``, ``to_dict()`` and ``json.loads(to_json())`` all read the
@@ -202,6 +219,8 @@ def from_response(response: Any, *, choice: int = 0) -> Reply:
     Args:
         response: the ChatCompletion.
         choice: which choice to read (a request with ``n`` > 1 has several); the others are not read.
+        dialect: the server that answered: its reasoning field becomes reasoning blocks before the message's
+            text (see ``to_provider``).
 
     Returns:
         The assistant message (``None`` for an empty reply: no content, refusal, audio or tool call), the stop
@@ -227,7 +246,9 @@ def from_response(response: Any, *, choice: int = 0) -> Reply:
     (None, 'max_tokens', 'length')
     """
     call = "openai_chat.from_response"
-    return read_reply(reading_argument(response, "a ChatCompletion", call), index_argument(choice, "choice", call))
+    option_argument(dialect, "dialect", DIALECTS, call)
+    raw = reading_argument(response, "a ChatCompletion", call)
+    return read_reply(raw, index_argument(choice, "choice", call), dialect)
 
 
 def preflight(
@@ -236,12 +257,14 @@ def preflight(
     tool_result_files: ToolResultFiles = "drop",
     keys: SealKey | Keyring | None = None,
     context: str | bytes = b"",
+    dialect: Dialect = "openai",
+    issuer: str | None = None,
 ) -> tuple[Rejection, ...]:
     """What Chat Completions would refuse in the request ``to_provider`` builds for ``conversation``.
 
     Each rejection names its rule (``openai_chat/<rule>``; the docs page gives each one's source) and the
-    place in the conversation it comes from. ``tool_result_files`` is ``to_provider``'s option, since moving
-    files changes what is sent.
+    place in the conversation it comes from. ``tool_result_files``, ``dialect`` and ``issuer`` are
+    ``to_provider``'s options, since they change what is sent.
 
     >>> import contentblocks as cb
     >>> from contentblocks.providers import openai_chat
@@ -256,7 +279,9 @@ def preflight(
     """
     call = "openai_chat.preflight"
     conversation_argument(conversation, call)
+    target = issuer_argument(issuer, call)
     option_argument(tool_result_files, "tool_result_files", FILE_OPTIONS, call)
+    option_argument(dialect, "dialect", DIALECTS, call)
     conversation, _ = with_provenance(conversation, keys, context, call)
-    payload, writer = write_conversation(conversation, tool_result_files)
+    payload, writer = write_conversation(conversation, tool_result_files, dialect, target or dialect)
     return check(conversation, payload["messages"], writer.sent, move_files=tool_result_files == "user_message")

@@ -34,6 +34,7 @@ __all__ = [
     "LIST",
     "NS",
     "OTHER_ANNOTATIONS",
+    "REASONING_DETAIL",
     "REFUSAL_PART",
     "TARGET",
     "audio_id",
@@ -62,6 +63,9 @@ FILE_DATA_BASE64 = "openai/file_data_base64"
 ANNOTATED = "openai/annotated"
 #: Text metadata: annotations of a kind the adapter does not map, kept verbatim.
 OTHER_ANNOTATIONS = "openai/other_annotations"
+#: Reasoning block metadata: an OpenRouter ``reasoning_details`` item's fields beside its text, signature and data
+#: (``type``, ``id``, ``format``, ``index``...), kept so that the item goes back as it came.
+REASONING_DETAIL = "openai/reasoning_detail"
 #: Assistant message metadata: the reply's ``audio`` object (``id``, and in a reply ``data``, ``transcript`` and
 #: ``expires_at``); only its ``id`` is ever sent.
 AUDIO = "openai/audio"

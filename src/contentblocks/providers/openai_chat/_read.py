@@ -46,6 +46,7 @@ from .._toolkit import (
     read_data_url,
     require,
 )
+from ._dialects import Dialect, read_reasoning
 from ._keys import (
     ANNOTATED,
     AUDIO,
@@ -231,20 +232,23 @@ def _text_content(raw: dict[str, Any], content: str, path: str) -> TextBlock:
     return build(TextBlock, f"{path}.content", text=content, citations=citations, metadata=metadata)
 
 
-def assistant_content(raw: dict[str, Any], path: str, names: dict[str, str]) -> tuple[list[Any], dict[str, Any]]:
+def assistant_content(
+    raw: dict[str, Any], path: str, names: dict[str, str], dialect: Dialect
+) -> tuple[list[Any], dict[str, Any]]:
     """The blocks and metadata of an assistant message (a request message or a reply's), in Chat's order.
 
-    ``content`` comes first, then the ``refusal`` field, then the tool calls. The transcript of reply audio
-    is the content of a spoken reply (sent back as its content, beside the audio id). ``names`` gains each
-    tool call's name, for the tool messages that answer it.
+    The dialect's reasoning comes first, then ``content``, then the ``refusal`` field, then the tool calls. The
+    transcript of reply audio is the content of a spoken reply (sent back as its content, beside the audio id).
+    ``names`` gains each tool call's name, for the tool messages that answer it.
     """
     raw = {k: v for k, v in present(raw).items() if k not in _DERIVED_MESSAGE}
     content = field(raw, "content", (str, list), path, optional=True)
-    known = {"role", "content", "refusal", "tool_calls", "audio"}
+    reasoning, read = read_reasoning(raw, path, dialect)
+    known = {"role", "content", "refusal", "tool_calls", "audio", *read}
     if type(content) is str and content:
         known.add("annotations")  # read as the text's citations; beside anything else they are kept verbatim
     metadata = take_extras(raw, known, NS)
-    blocks: list[Any] = []
+    blocks: list[Any] = list(reasoning)
     if type(content) is str and content:
         blocks.append(_text_content(raw, content, path))
     elif type(content) is list and content:
@@ -257,7 +261,7 @@ def assistant_content(raw: dict[str, Any], path: str, names: dict[str, str]) -> 
         field(audio, "id", str, f"{path}.audio")
         metadata[AUDIO] = audio
         transcript = field(audio, "transcript", str, f"{path}.audio", optional=True)
-        if transcript and not blocks:  # the words of a spoken reply are its content
+        if transcript and len(blocks) == len(reasoning):  # the words of a spoken reply are its content
             blocks.append(build(TextBlock, f"{path}.audio.transcript", text=transcript))
     refusal = field(raw, "refusal", str, path, optional=True)
     if refusal:
@@ -269,15 +273,15 @@ def assistant_content(raw: dict[str, Any], path: str, names: dict[str, str]) -> 
         names[block.tool_call_id] = block.tool_name
         blocks.append(block)
     require(
-        bool(blocks) or "function_call" not in raw,
+        len(blocks) > len(reasoning) or "function_call" not in raw,
         f"{path}.function_call",
         "a message holding only a deprecated function_call cannot be read; use tool calls",
     )
     return blocks, metadata
 
 
-def _assistant(raw: dict[str, Any], path: str, names: dict[str, str]) -> Message:
-    blocks, metadata = assistant_content(raw, path, names)
+def _assistant(raw: dict[str, Any], path: str, names: dict[str, str], dialect: Dialect) -> Message:
+    blocks, metadata = assistant_content(raw, path, names, dialect)
     require(bool(blocks), path, "the message carries no content, refusal, audio transcript or tool call")
     return build(Message, path, role="assistant", content=blocks, metadata=metadata)
 
@@ -307,11 +311,11 @@ def _tool(raw: dict[str, Any], path: str, names: dict[str, str]) -> Message:
 _REQUIRED = frozenset({"role", "content", "tool_call_id"})
 
 
-def _message(item: object, path: str, names: dict[str, str]) -> Message:
+def _message(item: object, path: str, names: dict[str, str], dialect: Dialect) -> Message:
     raw = obj(plain(item), path)
     role = field(raw, "role", str, path)
     if role == "assistant":
-        return _assistant(raw, path, names)
+        return _assistant(raw, path, names, dialect)
     raw = present(raw, _REQUIRED)
     if role == "tool":
         return _tool(raw, path, names)
@@ -329,13 +333,14 @@ def _message(item: object, path: str, names: dict[str, str]) -> Message:
     return build(Message, path, role=role, content=blocks, metadata=metadata)
 
 
-def read_conversation(payload: object) -> Conversation:
-    """``{"messages": [...]}`` as a conversation; other request fields are not read.
+def read_conversation(payload: object, dialect: Dialect) -> Conversation:
+    """``{"messages": [...]}`` as a conversation, reasoning read as ``dialect`` puts it; other fields are not read.
 
     A message may be an SDK object (a reply's ``ChatCompletionMessage`` appended to the history) or any of its
     dump forms.
     """
     payload = obj(plain(payload), "$")
     names: dict[str, str] = {}
-    messages = [_message(raw, f"$.messages[{i}]", names) for i, raw in enumerate(field(payload, "messages", list, "$"))]
+    raws = field(payload, "messages", list, "$")
+    messages = [_message(raw, f"$.messages[{i}]", names, dialect) for i, raw in enumerate(raws)]
     return Conversation(messages=tuple(messages))

@@ -8,6 +8,7 @@ from ..._model._classes import Message, RefusalBlock
 from .._contract import Reply, StopReason, Usage
 from .._toolkit import build, fail, field, obj, plain, present, require
 from .._usage import Count, read_usage
+from ._dialects import Dialect
 from ._keys import CONTENT, NS
 from ._read import assistant_content
 
@@ -49,19 +50,26 @@ def read_chat_usage(raw: object, path: str) -> Usage | None:
     return read_usage(raw, _COUNTS, path)
 
 
-#: What an empty reply's message may hold beside nothing: ``content: ""``, ``refusal: ""`` and ``annotations: []``
-#: (a reply cut by the length limit or the content filter before a word), each empty, so nothing is lost.
-_EMPTY: dict[str, tuple[Any, ...]] = {CONTENT: ("", []), f"{NS}/refusal": ("",), f"{NS}/annotations": ([],)}
+#: What an empty reply's message may hold beside nothing: ``content: ""``, ``refusal: ""``, ``annotations: []`` and
+#: an empty reasoning field (a reply cut by the length limit or the content filter before a word), so nothing is lost.
+_EMPTY: dict[str, tuple[Any, ...]] = {
+    CONTENT: ("", []),
+    f"{NS}/refusal": ("",),
+    f"{NS}/annotations": ([],),
+    f"{NS}/reasoning_content": ("",),  # an OpenAI-compatible server's empty reasoning, in any dialect
+    f"{NS}/reasoning": ("",),
+    f"{NS}/reasoning_details": ([],),
+}
 
 
-def _message(raw: dict[str, Any], path: str) -> Message | None:
+def _message(raw: dict[str, Any], path: str, dialect: Dialect) -> Message | None:
     """The reply's assistant message, or ``None`` when it holds nothing (no content, refusal or tool call).
 
     A message with no blocks may still carry empty fields (``_EMPTY``); any other field (audio with no
     transcript, a field the adapter does not know) would be lost with it, so it is refused by name.
     """
     require(raw.get("role", "assistant") in ("assistant", None), f"{path}.role", "expected assistant")
-    blocks, metadata = assistant_content(raw, path, {})
+    blocks, metadata = assistant_content(raw, path, {}, dialect)
     if blocks:
         return build(Message, path, role="assistant", content=blocks, metadata=metadata)
     if leftover := sorted(key for key, value in metadata.items() if value not in _EMPTY.get(key, ())):
@@ -69,17 +77,17 @@ def _message(raw: dict[str, Any], path: str) -> Message | None:
     return None
 
 
-def read_reply(response: object, choice: int) -> Reply:
-    """A ChatCompletion's choice ``choice`` (or a bare ``ChatCompletionMessage``) as a ``Reply``."""
+def read_reply(response: object, choice: int, dialect: Dialect) -> Reply:
+    """A ChatCompletion's choice ``choice`` (or a bare ``ChatCompletionMessage``) as a ``Reply`` in ``dialect``."""
     raw = obj(plain(response), "$")
     if "choices" not in raw and "role" in raw:  # a ChatCompletionMessage on its own
-        return Reply(message=_message(raw, "$"), provider=PROVIDER)
+        return Reply(message=_message(raw, "$", dialect), provider=PROVIDER)
     raw = present(raw)
     choices = field(raw, "choices", list, "$")
     require(0 <= choice < len(choices), "$.choices", f"the response has no choice {choice}")
     path = f"$.choices[{choice}]"
     picked = present(obj(plain(choices[choice]), path))
-    message = _message(field(picked, "message", dict, path), f"{path}.message")
+    message = _message(field(picked, "message", dict, path), f"{path}.message", dialect)
     finish = field(picked, "finish_reason", str, path, optional=True)
     stop: StopReason | None = None if finish is None else STOP_REASONS.get(finish, "other")
     if stop == "end_turn" and message is not None and any(isinstance(b, RefusalBlock) for b in message.content):

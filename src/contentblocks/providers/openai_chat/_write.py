@@ -25,11 +25,10 @@ from ..._model._classes import (
 )
 from ..._model._conversation import Conversation
 from .._arguments import text_of
-from .._contract import LossKind
-from .._extras import PayloadWriter
 from .._media import lower_media_type
 from .._native import foreign_reason, foreign_state
 from .._toolkit import OCTET, b64encode, data_url, json_text, raw_arguments
+from ._dialects import SPECS, Dialect, tool_turns
 from ._keys import (
     ALLOWED,
     ANNOTATED,
@@ -48,6 +47,7 @@ from ._keys import (
     TARGET,
     audio_id,
 )
+from ._replay import ReasoningWriter
 
 __all__ = ["Sent", "ToolResultFiles", "write_conversation"]
 
@@ -67,14 +67,17 @@ def _plain_text(parts: list[dict[str, Any]]) -> bool:
     return len(parts) == 1 and parts[0].keys() == {"type", "text"}
 
 
-class _Writer(PayloadWriter):
+class _Writer(ReasoningWriter):
     """One conversion: where files of tool results go, the messages written and where each came from."""
 
     namespace = NS
     target = TARGET
 
-    def __init__(self, tool_result_files: ToolResultFiles) -> None:
+    def __init__(self, tool_result_files: ToolResultFiles, dialect: Dialect, issuer: str) -> None:
         super().__init__()
+        self.dialect = dialect
+        self.issuer = issuer
+        self.replayed = frozenset()
         self.move_files = tool_result_files == "user_message"
         self.moved: list[dict[str, Any]] = []
         self.moved_from = ""
@@ -187,7 +190,7 @@ class _Writer(PayloadWriter):
             return None
         return self.with_content(message, parts, path)
 
-    def assistant(self, message: Message, path: str) -> None:
+    def assistant(self, message: Message, index: int, path: str) -> None:
         audio = audio_id(message.metadata)
         blocks = message.content
         shown = [j for j, b in enumerate(blocks) if isinstance(b, _CONTENT)]
@@ -195,6 +198,7 @@ class _Writer(PayloadWriter):
         calls: list[dict[str, Any]] = []
         call_paths: list[str] = []
         refusal: str | None = None
+        self.start_reasoning()
         for j, block in enumerate(blocks):
             block_path = f"{path}.content[{j}]"
             if isinstance(block, _CONTENT) and calls:
@@ -217,11 +221,10 @@ class _Writer(PayloadWriter):
                 calls.append(self.tool_call(block, block_path))
                 call_paths.append(block_path)
             elif isinstance(block, ReasoningBlock):
-                kind: LossKind = "content_dropped" if block.text else "state_not_replayed"
-                self.loss(block_path, "Chat Completions takes no reasoning back; dropped (never sent as text)", kind)
+                self.reasoning(block, index, block_path, after_content=bool(parts or calls or refusal is not None))
             else:
                 self.loss(block_path, "Chat Completions takes no files from the assistant; dropped", "content_dropped")
-        native: dict[str, Any] = {"role": "assistant"}
+        native: dict[str, Any] = {"role": "assistant", **self.reasoning_fields()}
         if parts:
             plain = message.metadata.get(LIST) is not True and _plain_text(parts)
             native["content"] = parts[0]["text"] if plain else parts
@@ -303,6 +306,11 @@ class _Writer(PayloadWriter):
             self.moved, self.moved_from = [], ""
 
     def conversation(self, conversation: Conversation) -> dict[str, Any]:
+        if SPECS[self.dialect].replay == "tool_turns":
+            roles = [(m.role, any(isinstance(b, ToolCallBlock) for b in m.content)) for m in conversation]
+            self.replayed = tool_turns(roles)
+        else:
+            self.replayed = frozenset(range(len(conversation)))
         for i, message in enumerate(conversation):
             path = f"$[{i}]"
             if message.role == "tool":
@@ -310,7 +318,7 @@ class _Writer(PayloadWriter):
                 continue
             self.flush_moved()
             if message.role == "assistant":
-                self.assistant(message, path)
+                self.assistant(message, i, path)
                 continue
             native = self.user(message, path) if message.role == "user" else self.instructions(message, path)
             if native is not None:
@@ -324,8 +332,11 @@ class _Writer(PayloadWriter):
 
 
 def write_conversation(
-    conversation: Conversation, tool_result_files: ToolResultFiles
+    conversation: Conversation, tool_result_files: ToolResultFiles, dialect: Dialect = "openai", issuer: str = ""
 ) -> tuple[dict[str, Any], _Writer]:
-    """The Chat Completions ``messages`` for ``conversation``, and the writer (its losses and ``sent``)."""
-    writer = _Writer(tool_result_files)
+    """The Chat Completions ``messages`` for ``conversation`` in ``dialect``, and the writer (its losses and ``sent``).
+
+    ``issuer`` is the target of reasoning state: the dialect's name when empty.
+    """
+    writer = _Writer(tool_result_files, dialect, issuer or dialect)
     return writer.conversation(conversation), writer
