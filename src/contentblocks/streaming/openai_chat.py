@@ -7,7 +7,9 @@ delta), and streams as it goes: ``content`` as text, ``refusal`` as a refusal, e
 call's ``id``, ``function.name`` and ``function.arguments`` (parallel calls by their index). Chat never says
 that a stream is over (the usage chunk, when asked for, comes after the ``finish_reason``), so ``end()``
 closes the reply against ``openai_chat.from_response`` of the completion the chunks built, which gives the
-citations of ``annotations``, the audio transcript, the stop reason and the usage.
+citations of ``annotations``, the audio transcript, the stop reason and the usage. With a ``dialect`` the server's
+reasoning deltas (``reasoning_content``, ``reasoning``, OpenRouter's ``reasoning_details`` items, merged by their
+``index``) stream as reasoning blocks before the text, and the completion is read in that dialect.
 
 >>> from contentblocks.streaming import ReplyBuilder, openai_chat
 >>> chunk = {"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 1, "model": "gpt-4o"}
@@ -45,9 +47,10 @@ from typing import Any
 from .._checks._rules import DEFAULT_LIMITS
 from .._errors import describe_type, preview
 from ..providers import openai_chat as adapter
-from ..providers._argument_checks import index_argument
+from ..providers._argument_checks import index_argument, option_argument
 from ..providers._contract import Reply
 from ..providers._toolkit import field, obj
+from ..providers.openai_chat._dialects import DIALECTS, SPECS, Dialect
 from ..providers.openai_chat._reply import read_chat_usage as adapter_usage
 from ._errors import fail
 from ._events import StreamEvent
@@ -204,18 +207,28 @@ def _plain(value: Any) -> Any:
     return value
 
 
+#: The members of an OpenRouter ``reasoning_details`` item that deltas append to; any other member is replaced.
+_GROWING = frozenset({"text", "summary", "data", "signature"})
+
+
 class Reader(StreamReader):
     """Reads one Chat Completions stream; see the module for what it emits when.
 
     Args:
         choice: which choice to read (a request with ``n`` > 1 streams several, each by its ``index``).
+        dialect: the server streaming (``openai_chat.DIALECTS``): its reasoning deltas stream as reasoning blocks
+            before the text, and the reply is ``openai_chat.from_response(..., dialect=dialect)`` of the whole.
     """
 
     provider = PROVIDER
 
-    def __init__(self, *, choice: int = 0) -> None:
+    def __init__(self, *, choice: int = 0, dialect: Dialect = "openai") -> None:
         super().__init__()
         self._choice = index_argument(choice, "choice", "openai_chat stream Reader")
+        self._dialect: Dialect = option_argument(dialect, "dialect", DIALECTS, "openai_chat stream Reader")  # type: ignore[assignment]
+        self._reasoning: int | None = None
+        self._details: dict[int, dict[str, Any]] = {}
+        self._detail_blocks: dict[int, int] = {}
         self._head: dict[str, Any] | None = None
         self._message: dict[str, Any] = {}
         self._finish: str | None = None
@@ -273,14 +286,60 @@ class Reader(StreamReader):
                 raise fail(delta_path, "a delta after the choice's finish_reason")
             field(delta, "role", str, delta_path, optional=True)
             self._stream(delta, delta_path)  # checks what it streams before the accumulator takes it
-            _merge(self._message, delta, delta_path)
+            _merge(self._message, self._to_merge(delta), delta_path)
             finish = field(choice, "finish_reason", str, choice_path, optional=True)
             if finish:
                 self._finish, self._finish_path = finish, f"{choice_path}.finish_reason"
 
+    def _to_merge(self, delta: dict[str, Any]) -> dict[str, Any]:
+        """The delta the accumulator merges: without OpenRouter's items, which ``_detail`` merges."""
+        if not SPECS[self._dialect].details or "reasoning_details" not in delta:
+            return delta
+        return {key: value for key, value in delta.items() if key != "reasoning_details"}
+
+    def _stream_reasoning(self, delta: dict[str, Any], path: str) -> None:
+        """The dialect's reasoning deltas: OpenRouter's items by their index, else its reasoning string."""
+        spec = SPECS[self._dialect]
+        details = field(delta, "reasoning_details", list, path, optional=True) if spec.details else None
+        if details is not None:
+            for k, raw in enumerate(details):
+                item_path = f"{path}.reasoning_details[{k}]"
+                item = obj(plain_at(raw, item_path), item_path)
+                index = field(item, "index", int, item_path)
+                _check_index(index, item_path)
+                self._detail(index, item, item_path)
+            return
+        for key in spec.reads:
+            piece = field(delta, key, str, path, optional=True)
+            if piece:
+                if self._reasoning is None:
+                    self._reasoning = self._emit.start("reasoning")
+                self._emit.text(self._reasoning, piece, f"{path}.{key}")
+                return  # a second field saying the same (vLLM's two names) is read whole at the end
+
+    def _detail(self, index: int, item: dict[str, Any], path: str) -> None:
+        """Merge one ``reasoning_details`` delta into its item, streaming its text or summary."""
+        kept = self._details.setdefault(index, {})
+        for key, value in item.items():
+            if value is None:
+                continue
+            if key in _GROWING:
+                field(item, key, str, path)
+                kept[key] = kept.get(key, "") + value
+            else:
+                kept[key] = value
+        if index not in self._detail_blocks:
+            self._detail_blocks[index] = self._emit.start("reasoning")
+        for key in ("text", "summary"):
+            piece = field(item, key, str, path, optional=True)
+            if piece:
+                self._emit.text(self._detail_blocks[index], piece, f"{path}.{key}")
+
     def _stream(self, delta: dict[str, Any], path: str) -> None:
         """The neutral deltas of one choice delta; blocks start at their first visible content."""
         emit = self._emit
+        if self._dialect != "openai":
+            self._stream_reasoning(delta, path)
         content = field(delta, "content", str, path, optional=True)
         if content:
             if self._text is None:
@@ -309,11 +368,14 @@ class Reader(StreamReader):
             emit.arguments(self._calls[index], arguments or "", f"{call_path}.function.arguments")
 
     def _from_response(self, completion: dict[str, Any]) -> Reply:
-        return adapter.from_response(completion, choice=self._choice)
+        return adapter.from_response(completion, choice=self._choice, dialect=self._dialect)
 
     def _completion(self) -> dict[str, Any]:
         """The completion the chunks built, as the SDK's stream state holds it."""
-        choice = {"index": self._choice, "message": _plain(self._message), "finish_reason": self._finish}
+        message = _plain(self._message)
+        if self._details:
+            message["reasoning_details"] = [self._details[index] for index in sorted(self._details)]
+        choice = {"index": self._choice, "message": message, "finish_reason": self._finish}
         placeholders: list[dict[str, Any]] = [{}] * self._choice
         return {**(self._head or {}), "object": "chat.completion", "choices": [*placeholders, choice],
                 "usage": self._usage}
@@ -325,11 +387,11 @@ class Reader(StreamReader):
         self._emit.finish(reply, path, keep_invalid=True, where={"provider_stop_reason": self._finish_path})
 
 
-def events(stream: Iterable[object], *, choice: int = 0) -> Iterator[StreamEvent]:
-    """The neutral events of a whole Chat Completions stream."""
-    return Reader(choice=choice).events(stream)
+def events(stream: Iterable[object], *, choice: int = 0, dialect: Dialect = "openai") -> Iterator[StreamEvent]:
+    """The neutral events of a whole Chat Completions stream (from the server ``dialect`` names)."""
+    return Reader(choice=choice, dialect=dialect).events(stream)
 
 
-def fold(stream: Iterable[object], *, choice: int = 0) -> Reply:
+def fold(stream: Iterable[object], *, choice: int = 0, dialect: Dialect = "openai") -> Reply:
     """The reply a whole Chat Completions stream folds into: the same as ``from_response`` of its completion."""
-    return Reader(choice=choice).fold(stream)
+    return Reader(choice=choice, dialect=dialect).fold(stream)
