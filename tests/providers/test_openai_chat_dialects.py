@@ -226,9 +226,21 @@ def test_a_dialect_is_checked_like_any_option():
         openai_chat.preflight(cb.Conversation(messages=[]), dialect="grok")
 
 
+def test_an_item_no_block_holds_is_kept_verbatim_and_reported_when_sent():
+    """An item of an unknown type, or an empty one, is kept in the message metadata; not sent, it is reported."""
+    odd = [{"type": "reasoning.video", "index": 0}, {"type": "reasoning.summary", "summary": "", "index": 1}]
+    raw = completion({"role": "assistant", "content": "x", "reasoning_details": [*odd, OPENROUTER_DETAILS[0]]}, "m")
+    message = openai_chat.from_response(raw, dialect="openrouter").message
+    assert message.metadata["openai/other_reasoning_details"] == odd
+    assert [type(b) for b in message.content] == [cb.ReasoningBlock, cb.TextBlock]
+    losses = openai_chat.to_provider(cb.Conversation(messages=[message]), dialect="openrouter").losses
+    assert [(loss.path, loss.kind) for loss in losses] == [
+        ('$[0].metadata["openai/other_reasoning_details"]', "metadata_not_sent")]
+
+
 def test_a_malformed_detail_is_refused_at_its_path():
-    """An item of an unknown type, or one with nothing in it, is a ValidationError at the item's path."""
-    for item, where in (({"type": "reasoning.video", "index": 0}, ".type"), ({"type": "reasoning.text"}, "")):
+    """An item that is not an object, or whose type is not a string, is a ValidationError at its path."""
+    for item, where in (("reasoning", ""), ({"type": 7, "index": 0}, ".type")):
         raw = completion({"role": "assistant", "content": "x", "reasoning_details": [item]}, "m")
         with pytest.raises(cb.ValidationError) as info:
             openai_chat.from_response(raw, dialect="openrouter")

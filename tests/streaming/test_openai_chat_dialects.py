@@ -103,3 +103,16 @@ def test_any_split_of_reasoning_content_folds_to_the_whole(pieces, dialect):
     whole = {**head, "object": "chat.completion", "choices": [{"index": 0, "finish_reason": "stop", "message": {
         "role": "assistant", "content": "Done.", "reasoning_content": "".join(pieces)}}]}
     assert openai_chat.fold(chunks, dialect=dialect) == adapter.from_response(whole, dialect=dialect)
+
+
+def test_an_item_no_block_holds_starts_no_block():
+    """An empty summary item (kept as metadata by the adapter) streams nothing, and the fold still matches."""
+    _, chunks, _ = case("openrouter_details")
+    chunks = copy.deepcopy(chunks)
+    empty = {"type": "reasoning.summary", "summary": "", "format": "anthropic-claude-v1", "index": 2}
+    chunks[3]["choices"][0]["delta"]["reasoning_details"].append(empty)
+    raw = load("openai_chat_dialects", "openrouter_details")["completion"]
+    raw["choices"][0]["message"]["reasoning_details"].append(empty)
+    expected = adapter.from_response(raw, dialect="openrouter")
+    assert openai_chat.fold(chunks, dialect="openrouter") == expected
+    assert expected.message.metadata["openai/other_reasoning_details"] == [empty]

@@ -209,6 +209,17 @@ def _plain(value: Any) -> Any:
 
 #: The members of an OpenRouter ``reasoning_details`` item that deltas append to; any other member is replaced.
 _GROWING = frozenset({"text", "summary", "data", "signature"})
+#: What makes an item of each type a reasoning block (the adapter keeps an item without it as metadata).
+_HOLDING = {
+    "reasoning.text": ("text", "signature"),
+    "reasoning.summary": ("summary",),
+    "reasoning.encrypted": ("data",),
+}
+
+
+def _holds(item: dict[str, Any]) -> bool:
+    """Whether the item merged so far is one the adapter reads as a reasoning block."""
+    return any(item.get(key) for key in _HOLDING.get(item.get("type"), ()))  # type: ignore[arg-type]
 
 
 class Reader(StreamReader):
@@ -225,7 +236,8 @@ class Reader(StreamReader):
     def __init__(self, *, choice: int = 0, dialect: Dialect = "openai") -> None:
         super().__init__()
         self._choice = index_argument(choice, "choice", "openai_chat stream Reader")
-        self._dialect: Dialect = option_argument(dialect, "dialect", DIALECTS, "openai_chat stream Reader")  # type: ignore[assignment]
+        option_argument(dialect, "dialect", DIALECTS, "openai_chat stream Reader")
+        self._dialect = dialect
         self._reasoning: int | None = None
         self._details: dict[int, dict[str, Any]] = {}
         self._detail_blocks: dict[int, int] = {}
@@ -328,11 +340,11 @@ class Reader(StreamReader):
                 kept[key] = kept.get(key, "") + value
             else:
                 kept[key] = value
-        if index not in self._detail_blocks:
+        if index not in self._detail_blocks and _holds(kept):
             self._detail_blocks[index] = self._emit.start("reasoning")
         for key in ("text", "summary"):
             piece = field(item, key, str, path, optional=True)
-            if piece:
+            if piece and index in self._detail_blocks:
                 self._emit.text(self._detail_blocks[index], piece, f"{path}.{key}")
 
     def _stream(self, delta: dict[str, Any], path: str) -> None:

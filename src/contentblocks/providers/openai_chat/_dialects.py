@@ -13,6 +13,7 @@ Reading, the field becomes ``ReasoningBlock`` s placed before the message's text
 by the dialect (``contentblocks/issuer``), so that they go back to that dialect only. An OpenRouter item keeps its
 ``id``, ``format`` and ``index`` in ``openai/reasoning_detail``; its signature is the block's ``signature`` and
 its encrypted ``data`` the block's ``redacted`` (as the UTF-8 bytes of the string), both sent back unmodified.
+An item no block can hold (of another type, or empty) is kept verbatim in the message's metadata.
 
 Writing, reasoning goes back only where the dialect takes it: OpenRouter's items on every assistant message,
 Moonshot's ``reasoning_content`` on every assistant message (its guide: keep it in the context), and DeepSeek's
@@ -34,8 +35,8 @@ import attrs
 
 from ..._model._classes import ReasoningBlock
 from .._contract import ISSUER_KEY
-from .._toolkit import build, field, obj, plain, present, require
-from ._keys import REASONING_DETAIL
+from .._toolkit import build, field, obj, plain, present
+from ._keys import OTHER_REASONING_DETAILS, REASONING_DETAIL
 
 __all__ = [
     "DIALECTS",
@@ -89,22 +90,28 @@ SPECS: dict[Dialect, Spec] = {
 _TEXT = {"reasoning.text": "text", "reasoning.summary": "summary"}
 
 
-def _detail(item: object, path: str, issuer: str) -> ReasoningBlock:
-    """One ``reasoning_details`` item as a reasoning block."""
+def _detail(item: object, path: str, issuer: str) -> ReasoningBlock | dict[str, Any]:
+    """One ``reasoning_details`` item as a reasoning block, or the item itself when no block can hold it.
+
+    An item of a type this adapter does not know, or with nothing in it (no text, summary, signature or data),
+    is given back as it came, for the message's metadata.
+    """
     raw = present(obj(plain(item), path))
     kind = field(raw, "type", str, path)
-    require(kind in {*_TEXT, "reasoning.encrypted"}, f"{path}.type", "expected reasoning.text, reasoning.summary "
-            "or reasoning.encrypted")
     meta: dict[str, Any] = {ISSUER_KEY: issuer}
     if kind == "reasoning.encrypted":
-        data = field(raw, "data", str, path)
-        require(bool(data), f"{path}.data", "must not be empty")
+        data = field(raw, "data", str, path, optional=True)
+        if not data:
+            return raw
         meta[REASONING_DETAIL] = {k: v for k, v in raw.items() if k != "data"}
         return build(ReasoningBlock, path, redacted=data.encode("utf-8"), metadata=meta)
-    key = _TEXT[kind]
+    key = _TEXT.get(kind)
+    if key is None:
+        return raw
     text = field(raw, key, str, path, optional=True)
     signature = field(raw, "signature", str, path, optional=True) if kind == "reasoning.text" else None
-    require(bool(text or signature), path, f"a {kind} item needs its {key} or a signature")
+    if not (text or signature):
+        return raw
     kept = {k: v for k, v in raw.items() if k not in {key, "signature"} or (k == key and text == "")}
     if signature == "":
         kept["signature"] = ""
@@ -117,22 +124,26 @@ def derived_reasoning(blocks: Sequence[ReasoningBlock]) -> str:
     return "".join(b.text or "" for b in blocks)
 
 
-def read_reasoning(raw: dict[str, Any], path: str, dialect: Dialect) -> tuple[list[ReasoningBlock], set[str]]:
-    """The reasoning blocks of an assistant message in ``dialect``, and the fields they were read from.
+def read_reasoning(
+    raw: dict[str, Any], path: str, dialect: Dialect
+) -> tuple[list[ReasoningBlock], set[str], dict[str, Any]]:
+    """The reasoning blocks of an assistant message in ``dialect``, the fields they were read from, and metadata.
 
     A field left unread (an empty string, a second field that says something else) stays in the message for the
-    caller to keep verbatim as metadata.
+    caller to keep verbatim as metadata; so do OpenRouter items no block holds (``OTHER_REASONING_DETAILS``).
     """
     spec = SPECS[dialect]
     blocks: list[ReasoningBlock] = []
     used: set[str] = set()
     if spec.details and raw.get("reasoning_details") is not None:
         items = field(raw, "reasoning_details", list, path)
-        blocks = [_detail(item, f"{path}.reasoning_details[{k}]", dialect) for k, item in enumerate(items)]
+        read = [_detail(item, f"{path}.reasoning_details[{k}]", dialect) for k, item in enumerate(items)]
+        blocks = [b for b in read if isinstance(b, ReasoningBlock)]
+        other = [item for item in read if not isinstance(item, ReasoningBlock)]
         used.add("reasoning_details")
         if raw.get("reasoning") == derived_reasoning(blocks):
             used.add("reasoning")
-        return blocks, used
+        return blocks, used, {OTHER_REASONING_DETAILS: other} if other else {}
     text: str | None = None
     for key in spec.reads:
         value = field(raw, key, str, path, optional=True)
@@ -141,7 +152,7 @@ def read_reasoning(raw: dict[str, Any], path: str, dialect: Dialect) -> tuple[li
             blocks.append(build(ReasoningBlock, f"{path}.{key}", text=value, metadata={ISSUER_KEY: dialect}))
         if value and value == text:
             used.add(key)
-    return blocks, used
+    return blocks, used, {}
 
 
 def tool_turns(roles: Sequence[tuple[str, bool]]) -> frozenset[int]:

@@ -34,6 +34,7 @@ __all__ = [
     "LIST",
     "NS",
     "OTHER_ANNOTATIONS",
+    "OTHER_REASONING_DETAILS",
     "REASONING_DETAIL",
     "REFUSAL_PART",
     "TARGET",
@@ -66,6 +67,9 @@ OTHER_ANNOTATIONS = "openai/other_annotations"
 #: Reasoning block metadata: an OpenRouter ``reasoning_details`` item's fields beside its text, signature and data
 #: (``type``, ``id``, ``format``, ``index``...), kept so that the item goes back as it came.
 REASONING_DETAIL = "openai/reasoning_detail"
+#: Assistant message metadata: OpenRouter ``reasoning_details`` items no reasoning block holds (of a type the adapter
+#: does not know, or with nothing in them), kept verbatim; the request has no place for them on their own.
+OTHER_REASONING_DETAILS = "openai/other_reasoning_details"
 #: Assistant message metadata: the reply's ``audio`` object (``id``, and in a reply ``data``, ``transcript`` and
 #: ``expires_at``); only its ``id`` is ever sent.
 AUDIO = "openai/audio"

@@ -243,11 +243,11 @@ def assistant_content(
     """
     raw = {k: v for k, v in present(raw).items() if k not in _DERIVED_MESSAGE}
     content = field(raw, "content", (str, list), path, optional=True)
-    reasoning, read = read_reasoning(raw, path, dialect)
+    reasoning, read, kept = read_reasoning(raw, path, dialect)
     known = {"role", "content", "refusal", "tool_calls", "audio", *read}
     if type(content) is str and content:
         known.add("annotations")  # read as the text's citations; beside anything else they are kept verbatim
-    metadata = take_extras(raw, known, NS)
+    metadata = {**take_extras(raw, known, NS), **kept}
     blocks: list[Any] = list(reasoning)
     if type(content) is str and content:
         blocks.append(_text_content(raw, content, path))
