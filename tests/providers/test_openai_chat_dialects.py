@@ -302,3 +302,15 @@ def test_deepseek_takes_reasoning_back_from_the_current_turn_and_turns_that_call
     assert [loss.path for loss in converted.losses] == [f"$[{i}].content[0]" for i in assistants if i not in expected]
     assert {loss.kind for loss in converted.losses} <= {"content_dropped"}
     assert_documented(REASONS, converted.losses)
+
+
+def test_preflight_judges_the_request_of_the_dialect():
+    """preflight takes to_provider's dialect and issuer: a reasoning-only message is judged as it would be sent."""
+    thought = cb.ReasoningBlock(text="Plan.", metadata={ISSUER_KEY: "moonshot"})
+    conversation = cb.Conversation(messages=[cb.Message(role="user", content="Hi"),
+                                             cb.Message(role="assistant", content=[thought])])
+    rules = [r.rule for r in openai_chat.preflight(conversation, dialect="moonshot")]
+    assert rules == ["openai_chat/assistant-content"]  # sent with reasoning_content and no content
+    assert [r.rule for r in openai_chat.preflight(conversation)] == []  # not sent at all
+    with pytest.raises(TypeError, match="issuer"):
+        openai_chat.preflight(conversation, dialect="moonshot", issuer=7)
