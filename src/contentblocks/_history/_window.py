@@ -66,10 +66,10 @@ def window(
 
     The budget counts messages, or tokens when ``estimator`` (a callable from a message to its cost, such
     as :class:`~contentblocks.TokenEstimator`) is given; it is called once for each message the window
-    needs, newest first, and not for the older messages it leaves out once the newest are over the budget. The history is cut into turns, each starting at a
-    user message (every provider accepts a history that starts with one) and never between a tool call and
-    its result (nor, since they share a message, between reasoning and the calls it signed); the newest
-    turns are kept, as many as fit with what is always kept:
+    needs, newest first, and not for the older messages it leaves out once the newest are over the budget.
+    The history is cut into turns, each starting at a user message (every provider accepts a history that
+    starts with one) and never between a tool call and its result (nor, since they share a message, between
+    reasoning and the calls it signed); the newest turns are kept, as many as fit with what is always kept:
 
     - ``system`` and ``developer`` messages, wherever they are;
     - every turn holding a message ``keep`` returns true for (a pinned message keeps its whole turn, so
