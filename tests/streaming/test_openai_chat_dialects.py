@@ -116,3 +116,20 @@ def test_an_item_no_block_holds_starts_no_block():
     expected = adapter.from_response(raw, dialect="openrouter")
     assert openai_chat.fold(chunks, dialect="openrouter") == expected
     assert expected.message.metadata["openai/other_reasoning_details"] == [empty]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_role_repeated_in_every_delta_is_kept_once(name):
+    """Ollama sends ``"role": "assistant"`` in every delta (the SDK's accumulator makes it ``assistantassistant``)."""
+    dialect, chunks, expected = case(name)
+    repeated = copy.deepcopy(chunks)
+    for chunk in repeated:
+        for choice in chunk.get("choices", []):
+            choice.setdefault("delta", {})["role"] = "assistant"
+    assert sum(choice["delta"].get("role") == "assistant" for c in repeated for choice in c.get("choices", [])) > 1
+    assert openai_chat.fold(repeated, dialect=dialect) == expected
+    other = copy.deepcopy(repeated)
+    last = [chunk for chunk in other if chunk.get("choices")][-1]
+    last["choices"][0]["delta"]["role"] = "tool"  # a role that changes is still merged as the SDK does
+    with pytest.raises(StreamError):
+        openai_chat.fold(other, dialect=dialect)

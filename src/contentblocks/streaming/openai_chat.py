@@ -243,6 +243,7 @@ class Reader(StreamReader):
         self._detail_blocks: dict[int, int] = {}
         self._head: dict[str, Any] | None = None
         self._message: dict[str, Any] = {}
+        self._role: object = None  # the role the deltas gave so far
         self._finish: str | None = None
         self._finish_path = "$"
         self._usage: Any = None
@@ -304,10 +305,20 @@ class Reader(StreamReader):
                 self._finish, self._finish_path = finish, f"{choice_path}.finish_reason"
 
     def _to_merge(self, delta: dict[str, Any]) -> dict[str, Any]:
-        """The delta the accumulator merges: without OpenRouter's items, which ``_detail`` merges."""
-        if not SPECS[self._dialect].details or "reasoning_details" not in delta:
+        """The delta the accumulator merges: without OpenRouter's items, which ``_detail`` merges.
+
+        Nor a role the message already has: Ollama repeats ``"role": "assistant"`` in every delta, which the
+        SDK's accumulator concatenates into a role no reader takes.
+        """
+        role = delta.get("role")
+        drop = {"role"} if role is not None and role == self._role else set()
+        if role is not None:
+            self._role = role
+        if SPECS[self._dialect].details:
+            drop.add("reasoning_details")
+        if drop.isdisjoint(delta):
             return delta
-        return {key: value for key, value in delta.items() if key != "reasoning_details"}
+        return {key: value for key, value in delta.items() if key not in drop}
 
     def _stream_reasoning(self, delta: dict[str, Any], path: str) -> None:
         """The dialect's reasoning deltas: OpenRouter's items by their index, else its reasoning string."""
