@@ -10,7 +10,7 @@ pydantic cannot dump what it accumulated faithfully (a value nested past its lim
 its JSON mode writes as null), only the exceptions are checked. A reader must not change its input.
 
 A failure's key names its class: the reader, the exception and the innermost frame of the package that it left
-from (``openai_chat.stream: TypeError at streaming.openai_chat:_merge``), or what disagreed. ``KNOWN`` holds the
+from (``openai_chat.stream: TypeError at streaming._chat_merge:merge``), or what disagreed. ``KNOWN`` holds the
 classes known and not yet fixed (none now), each with a reproducer in ``tests/fuzz_cases/``.
 """
 

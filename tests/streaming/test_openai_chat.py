@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 import contentblocks as cb
 from contentblocks.providers import openai_chat as adapter
 from contentblocks.streaming import ArgumentsAppended, ReplyBuilder, StreamError, ToolCallIdentified, openai_chat
-from contentblocks.streaming.openai_chat import _merge, _plain
+from contentblocks.streaming._chat_merge import merge as _merge
+from contentblocks.streaming._chat_merge import plain as _plain
 from streaming.checks import assert_streams_progressively, dump_forms, fixtures, fold, load
 from streaming.sdk_final import chat_final as sdk_final
 

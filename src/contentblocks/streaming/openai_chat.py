@@ -39,12 +39,9 @@ reasoning deltas (``reasoning_content``, ``reasoning``, OpenRouter's ``reasoning
 
 from __future__ import annotations
 
-import math
-import sys
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from .._checks._rules import DEFAULT_LIMITS
 from .._errors import describe_type, preview
 from ..providers import openai_chat as adapter
 from ..providers._argument_checks import index_argument, option_argument
@@ -52,6 +49,7 @@ from ..providers._contract import Reply
 from ..providers._toolkit import field, obj
 from ..providers.openai_chat._dialects import DIALECTS, SPECS, Dialect
 from ..providers.openai_chat._reply import read_chat_usage as adapter_usage
+from ._chat_merge import check_index, check_members, merge, plain
 from ._errors import fail
 from ._events import StreamEvent
 from ._reading import StreamReader
@@ -61,150 +59,6 @@ __all__ = ["PROVIDER", "Reader", "events", "fold"]
 
 #: The ``Reply.provider`` of an OpenAI Chat Completions reply.
 PROVIDER = "openai_chat"
-
-
-class _Str:
-    """A string that deltas append to: pieces, joined once when the message is read."""
-
-    __slots__ = ("pieces",)
-
-    def __init__(self, first: str) -> None:
-        self.pieces = [first]
-
-
-class _Items(list[Any]):
-    """A list the deltas extend, knowing whether it holds only scalars (strings and numbers) without a scan."""
-
-    __slots__ = ("scalars",)
-
-    def __init__(self, items: list[Any]) -> None:
-        super().__init__(items)
-        self.scalars = _scalars(items)
-
-    def extend_with(self, items: list[Any]) -> None:
-        self.extend(items)
-        self.scalars = self.scalars and _scalars(items)
-
-
-def _scalars(items: list[Any]) -> bool:
-    return all(isinstance(x, (str, int, float)) for x in items)
-
-
-#: How deep a chunk's member (a choice's delta, the chunk's ``usage``) may nest: the adapter keeps no deeper
-#: value (as metadata it would refuse it), the accumulator recurses, and the SDK cannot dump a much deeper one.
-_MAX_DEPTH = DEFAULT_LIMITS.max_depth + 1
-_SCALARS = (str, int, float, bool, type(None))
-
-
-def _check_json(value: object, path: str) -> None:
-    """Refuse ``value`` unless it is JSON nested at most ``_MAX_DEPTH`` containers deep (walked with a stack).
-
-    A number that is not finite is refused too: an SDK chunk holding one would dump it as ``null`` while the
-    SDK's accumulator reads the number itself, so the two would build different completions.
-    """
-    stack: list[tuple[object, int]] = [(value, 0)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, dict):
-            members: Iterable[object] = item.values()
-            if not all(type(key) is str for key in item):
-                raise fail(path, "an object with a key that is not a string")
-        elif isinstance(item, list):
-            members = item
-        elif not isinstance(item, _SCALARS) or (type(item) is float and not math.isfinite(item)):
-            raise fail(path, f"not a JSON value: {describe_type(item)}")
-        else:
-            continue
-        if depth >= _MAX_DEPTH:
-            raise fail(path, f"nested deeper than {_MAX_DEPTH} containers")
-        stack.extend((member, depth + 1) for member in members)
-
-
-_PLAIN = frozenset({str, int, bool, type(None)})
-
-
-def _check_members(raw: dict[str, Any], path: str, skip: str = "") -> None:
-    """``_check_json`` of each member of ``raw`` but ``skip``, at the member's path (a plain scalar needs none)."""
-    for key, value in raw.items():
-        if type(value) not in _PLAIN and key != skip:
-            _check_json(value, f"{path}.{key}")
-
-
-def _check_index(index: int, path: str) -> None:
-    """Refuse a list entry's index that is negative, or past what a list can hold (the SDK's ``OverflowError``)."""
-    if not 0 <= index <= sys.maxsize:
-        raise fail(f"{path}.index", f"must be from 0 to {sys.maxsize}")
-
-
-def _own(value: Any) -> Any:
-    """A delta's value as the accumulator holds it: strings become appendable, ``null`` members are left out."""
-    if type(value) is str:
-        return _Str(value)
-    if isinstance(value, dict):
-        return {key: _own(member) for key, member in value.items() if member is not None}
-    if isinstance(value, list):
-        return _Items([_own(item) if isinstance(item, dict) else item for item in value])
-    return value
-
-
-def _indexed(value: object) -> bool:
-    return isinstance(value, list) and any(isinstance(item, dict) and "index" in item for item in value)
-
-
-def _merge(acc: dict[str, Any], delta: dict[str, Any], path: str) -> None:
-    """``accumulate_delta`` of the SDK (``openai.lib.streaming._deltas``), with appends in O(1).
-
-    A ``null`` member is absent (the SDK merges ``to_dict()``, which leaves unset fields out, so every dump form
-    merges alike); a value of another type than the one held is ignored, as the SDK ignores it.
-    """
-    for key, value in delta.items():
-        if value is None:
-            continue
-        if acc.get(key) is None:
-            if not _indexed(value):
-                acc[key] = _own(value)
-                continue
-            acc[key] = _Items([])
-        old = acc[key]
-        if key in {"index", "type"}:
-            acc[key] = _own(value)
-        elif isinstance(old, _Str) and type(value) is str:
-            old.pieces.append(value)
-        elif isinstance(old, (int, float)) and isinstance(value, (int, float)):
-            acc[key] = old + value
-        elif isinstance(old, dict) and isinstance(value, dict):
-            _merge(old, value, f"{path}.{key}")
-        elif isinstance(old, _Items) and isinstance(value, list):
-            _merge_list(old, value, f"{path}.{key}")
-
-
-def _merge_list(old: _Items, value: list[Any], path: str) -> None:
-    """A list of primitives grows at the end; a list of indexed objects merges each entry into its index.
-
-    An index past the end appends, as the SDK's ``list.insert`` does; see ``_check_index`` for those refused.
-    """
-    if old.scalars and (old or not _indexed(value)):
-        old.extend_with(_own(value))
-        return
-    for k, entry in enumerate(value):
-        entry_path = f"{path}[{k}]"
-        index = field(obj(entry, entry_path), "index", int, entry_path)
-        _check_index(index, entry_path)
-        if index < len(old):
-            _merge(obj(old[index], entry_path), entry, entry_path)
-        else:
-            old.extend_with([_own(entry)])
-
-
-def _plain(value: Any) -> Any:
-    """The accumulated value as plain JSON again."""
-    if isinstance(value, _Str):
-        return "".join(value.pieces)
-    if isinstance(value, dict):
-        return {key: _plain(member) for key, member in value.items()}
-    if isinstance(value, list):
-        return [_plain(item) for item in value]
-    return value
 
 
 #: The members of an OpenRouter ``reasoning_details`` item that deltas append to; any other member is replaced.
@@ -256,7 +110,7 @@ class Reader(StreamReader):
         """The chunk as the SDK's accumulator sees it.
 
         An SDK object gives its Python values (as its ``to_dict()`` does), not its JSON dump, in which a number
-        that is not finite would be ``null`` while the accumulator reads the number (``_check_json`` refuses it).
+        that is not finite would be ``null`` while the accumulator reads the number (``check_json`` refuses it).
         """
         dump = getattr(type(event), "model_dump", None)
         if type(event) is not dict and callable(dump):
@@ -271,7 +125,7 @@ class Reader(StreamReader):
         if kind not in (None, "", "chat.completion.chunk"):  # "": Azure's content filter results, read as any chunk
             raise fail(f"{path}.object", f"not a chat completion chunk: {preview(str(kind))}")
         choices = field(event, "choices", list, path)
-        _check_members(event, path, skip="choices")
+        check_members(event, path, skip="choices")
         for key in ("id", "model"):  # the SDK's state takes them from any chunk, a head chunk this reader skips too
             field(event, key, str, path, optional=True)
         if self._head is None and not (kind == "" and not choices):  # Azure's prompt filter results: no completion
@@ -285,9 +139,9 @@ class Reader(StreamReader):
         for k, raw in enumerate(choices):
             choice_path = f"{path}.choices[{k}]"
             choice = obj(plain_at(raw, choice_path), choice_path)
-            _check_members(choice, choice_path)  # every choice: the SDK accumulates each
+            check_members(choice, choice_path)  # every choice: the SDK accumulates each
             index = field(choice, "index", int, choice_path)
-            _check_index(index, choice_path)  # the SDK's accumulator would take -1 for the last choice
+            check_index(index, choice_path)  # the SDK's accumulator would take -1 for the last choice
             if index in seen:  # the SDK's first chunk keeps the last, a later one merges both: neither is right
                 raise fail(f"{choice_path}.index", f"choice {index} is given twice in the chunk")
             seen.add(index)
@@ -299,7 +153,7 @@ class Reader(StreamReader):
                 raise fail(delta_path, "a delta after the choice's finish_reason")
             field(delta, "role", str, delta_path, optional=True)
             self._stream(delta, delta_path)  # checks what it streams before the accumulator takes it
-            _merge(self._message, self._to_merge(delta), delta_path)
+            merge(self._message, self._to_merge(delta), delta_path)
             finish = field(choice, "finish_reason", str, choice_path, optional=True)
             if finish:
                 self._finish, self._finish_path = finish, f"{choice_path}.finish_reason"
@@ -329,7 +183,7 @@ class Reader(StreamReader):
                 item_path = f"{path}.reasoning_details[{k}]"
                 item = obj(plain_at(raw, item_path), item_path)
                 index = field(item, "index", int, item_path)
-                _check_index(index, item_path)
+                check_index(index, item_path)
                 self._detail(index, item, item_path)
             return
         for key in spec.reads:
@@ -377,7 +231,7 @@ class Reader(StreamReader):
             call_path = f"{path}.tool_calls[{k}]"
             call = obj(plain_at(raw, call_path), call_path)
             index = field(call, "index", int, call_path)
-            _check_index(index, call_path)
+            check_index(index, call_path)
             function = obj(call.get("function") or {}, f"{call_path}.function")
             call_id = field(call, "id", str, call_path, optional=True)
             name = field(function, "name", str, f"{call_path}.function", optional=True)
@@ -395,7 +249,7 @@ class Reader(StreamReader):
 
     def _completion(self) -> dict[str, Any]:
         """The completion the chunks built, as the SDK's stream state holds it."""
-        message = _plain(self._message)
+        message = plain(self._message)
         if self._details:
             message["reasoning_details"] = [self._details[index] for index in sorted(self._details)]
         choice = {"index": self._choice, "message": message, "finish_reason": self._finish}
