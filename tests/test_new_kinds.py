@@ -10,16 +10,12 @@ the kind (the kind object, the rule, the declaration).
 
 from __future__ import annotations
 
-import json
-import os
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 import contentblocks
+from package_copies import copy_package, edit, run_in_copy
 
 _KIND = '''
 
@@ -98,42 +94,28 @@ print(json.dumps({"speedups": cb.speedups_enabled(), "citation_left_to_python": 
 """
 
 
-def _edit(path: Path, old: str, new: str) -> None:
-    text = path.read_text()
-    assert text.count(old) == 1, (path.name, old)
-    path.write_text(text.replace(old, new))
-
-
 @pytest.fixture(scope="module")
 def extended(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A copy of the package with the two new fields and the new kind: the only edits, in three files."""
     root = tmp_path_factory.mktemp("extended")
-    package = root / "contentblocks"
-    shutil.copytree(Path(contentblocks.__file__).parent, package, ignore=shutil.ignore_patterns("__pycache__"))
+    package = copy_package(root)
     checks = package / "_checks"
     kinds, rules, model = checks / "_kinds.py", checks / "_rules.py", package / "_model" / "_classes.py"
     kinds.write_text(kinds.read_text() + _KIND)
     rules.write_text(rules.read_text() + _RULES)
-    _edit(model, "from .._errors import with_article\n", "from .._checks import _rules\nfrom .._errors import with_article\n")
-    _edit(model, "    end: int | None = attrs.field(metadata=ruled(OFFSET), default=None)\n", _FIELDS)
+    edit(model, "from .._errors import with_article\n", "from .._checks import _rules\nfrom .._errors import with_article\n")
+    edit(model, "    end: int | None = attrs.field(metadata=ruled(OFFSET), default=None)\n", _FIELDS)
     return root
 
 
 @pytest.mark.parametrize("pure", [False, True], ids=["speedups", "pure-python"])
 def test_a_new_field_and_a_new_kind_need_only_their_declarations(extended, pure):
     """Structure, unstructure, the model check and the schema handle both fields; nothing else was changed."""
-    env = {**os.environ, "PYTHONPATH": str(extended)}
-    env.pop("CONTENTBLOCKS_PURE_PYTHON", None)
-    if pure:
-        env["CONTENTBLOCKS_PURE_PYTHON"] = "1"
-    run = subprocess.run([sys.executable, "-c", _CHECKS], env=env, capture_output=True, text=True, check=False)  # noqa: S603
-    assert run.returncode == 0, run.stderr
-    built = any(path.suffix in (".so", ".pyd") for path in (extended / "contentblocks").glob("_speedups*"))
-    expected = built and not pure
+    printed, expected = run_in_copy(extended, _CHECKS, pure=pure)
     # The new kind has no C kernel: the citation leaves the C walk, and says so.
     reason = "C has no kernel for the kind of field page_number (scalar), language (lowercase)"
     left = [[None, reason if expected else "the C accelerator is not in use"]]
-    assert json.loads(run.stdout) == {"speedups": expected, "citation_left_to_python": left}
+    assert printed == {"speedups": expected, "citation_left_to_python": left}
 
 
 _BACKENDS = ("_conversion/_gen", "_conversion/_structure_table", "_schema/_document", "_checks/_instances",

@@ -7,16 +7,11 @@ functions, the C walk, the schema and the strategies all follow.
 
 from __future__ import annotations
 
-import json
-import os
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-import contentblocks
+from package_copies import copy_package, edit, run_in_copy
 
 _CHECKS = r"""
 import json
@@ -58,24 +53,12 @@ print(json.dumps({"speedups": cb.speedups_enabled(), "c_took_a_short_key": taken
 def edited(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A copy of the package whose metadata keys hold two characters or more: one line of one file changed."""
     root = tmp_path_factory.mktemp("one_source")
-    package = root / "contentblocks"
-    shutil.copytree(Path(contentblocks.__file__).parent, package, ignore=shutil.ignore_patterns("__pycache__"))
-    grammar = package / "_checks" / "_grammar.py"
-    text = grammar.read_text()
-    assert text.count("METADATA_KEY_MIN_CHARS = 1\n") == 1
-    grammar.write_text(text.replace("METADATA_KEY_MIN_CHARS = 1\n", "METADATA_KEY_MIN_CHARS = 2\n"))
+    edit(copy_package(root) / "_checks" / "_grammar.py", "METADATA_KEY_MIN_CHARS = 1\n", "METADATA_KEY_MIN_CHARS = 2\n")
     return root
 
 
 @pytest.mark.parametrize("pure", [False, True], ids=["speedups", "pure-python"])
 def test_the_metadata_key_rule_is_declared_once(edited, pure):
     """Both paths, the model check, the schema, the C walk and the strategies take the edited minimum."""
-    env = {**os.environ, "PYTHONPATH": str(edited)}
-    env.pop("CONTENTBLOCKS_PURE_PYTHON", None)
-    if pure:
-        env["CONTENTBLOCKS_PURE_PYTHON"] = "1"
-    run = subprocess.run([sys.executable, "-c", _CHECKS], env=env, capture_output=True, text=True, check=False)  # noqa: S603
-    assert run.returncode == 0, run.stderr
-    built = any(path.suffix in (".so", ".pyd") for path in (edited / "contentblocks").glob("_speedups*"))
-    expected = built and not pure
-    assert json.loads(run.stdout) == {"speedups": expected, "c_took_a_short_key": False if expected else None}
+    printed, expected = run_in_copy(edited, _CHECKS, pure=pure)
+    assert printed == {"speedups": expected, "c_took_a_short_key": False if expected else None}
