@@ -13,7 +13,8 @@ import contentblocks as cb
 
 PYPROJECT = Path(__file__).parents[2] / "pyproject.toml"
 #: bridge module, its extra, the distribution it needs.
-BRIDGES = [("pydantic_ai", "pydantic-ai", "pydantic-ai-slim"), ("langchain", "langchain", "langchain-core")]
+BRIDGES = [("pydantic_ai", "pydantic-ai", "pydantic-ai-slim"), ("langchain", "langchain", "langchain-core"),
+           ("openai_agents", "openai-agents", "openai-agents")]
 
 
 @pytest.mark.parametrize(("module", "extra", "dist"), BRIDGES, ids=[b[0] for b in BRIDGES])

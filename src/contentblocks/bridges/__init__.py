@@ -18,6 +18,10 @@ ran with: importing ``contentblocks`` (or this package) imports no framework.
   (``from_messages``/``to_messages`` are its ``UIMessage`` pair, ``from_ui_messages``/``to_ui_messages``;
   ``from_model_messages``/``to_model_messages`` the other form). The SDK has no Python package: nothing to import,
   no version to check.
+- ``contentblocks.bridges.openai_agents``: the OpenAI Agents SDK's history, the Responses input items of
+  ``result.to_input_list()`` and the ``RunItem`` objects of ``result.new_items`` (``from_items``/``to_items``, with
+  ``from_messages``/``to_messages`` as the same verbs), read and written through
+  ``contentblocks.providers.openai_responses``.
 """
 
 from __future__ import annotations
