@@ -29,6 +29,7 @@ from contentblocks._strategies._values import (
 )
 from contentblocks.strategies import (
     blocks,
+    citation_locations,
     citations,
     conversations,
     file_blocks,
@@ -49,6 +50,7 @@ __all__ = [
     "MARKER",
     "binaries",
     "blocks",
+    "citation_locations",
     "citations",
     "conversations",
     "file_blocks",

@@ -229,6 +229,9 @@ _STRATEGY_OF = {
     cb.Citation: strategies.citations("Paris is the capital of France."),  # with a text, spans too
     cb.CitedUri: strategies.citations(),
     cb.CitedReference: strategies.citations(),
+    cb.PageRange: strategies.citation_locations(),
+    cb.CharacterRange: strategies.citation_locations(),
+    cb.BlockRange: strategies.citation_locations(),
     cb.RefusalBlock: strategies.refusal_blocks(),
     cb.FileBlock: strategies.file_blocks(),
     cb.BytesSource: strategies.file_sources(),

@@ -161,7 +161,7 @@ def test_definitions_follow_the_wire_keys(cls: type):
     assert tuple(definition["properties"]) == keys_of(cls)
     if cls in TAGGED:
         key, tag, _ = TAGGED[cls]
-        assert key == ("kind" if cls in (cb.CitedUri, cb.CitedReference) else "type")
+        assert key == ("kind" if cls in (cb.CitedUri, cb.CitedReference, cb.PageRange, cb.CharacterRange, cb.BlockRange) else "type")
         assert definition["properties"][key] == {"const": tag}
         assert key in definition["required"]
 

@@ -19,8 +19,11 @@ from ._history import TokenEstimator, estimate_tokens, prune, repair, window
 from ._json._values import JsonArray, JsonObject, JsonValue
 from ._model._classes import (
     Block,
+    BlockRange,
     BytesSource,
+    CharacterRange,
     Citation,
+    CitationLocation,
     CitationSource,
     CitedReference,
     CitedUri,
@@ -29,6 +32,7 @@ from ._model._classes import (
     JsonBlock,
     Message,
     Outcome,
+    PageRange,
     ReasoningBlock,
     ReferenceSource,
     RefusalBlock,
@@ -47,10 +51,13 @@ from ._transcripts._checker import Checker, CheckResult, Problem, check_conversa
 
 __all__ = [
     "Block",
+    "BlockRange",
     "BytesSource",
+    "CharacterRange",
     "CheckResult",
     "Checker",
     "Citation",
+    "CitationLocation",
     "CitationSource",
     "CitedReference",
     "CitedUri",
@@ -65,6 +72,7 @@ __all__ = [
     "Limits",
     "Message",
     "Outcome",
+    "PageRange",
     "Problem",
     "ReasoningBlock",
     "ReferenceSource",

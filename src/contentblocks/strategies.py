@@ -42,6 +42,7 @@ from ._model._classes import (
 from ._model._conversation import Conversation
 from ._strategies._blocks import (
     blocks,
+    citation_locations,
     citations,
     file_blocks,
     file_sources,
@@ -59,6 +60,7 @@ from ._strategies._values import free_texts, identifiers, json_values, metadata
 
 __all__ = [
     "blocks",
+    "citation_locations",
     "citations",
     "conversations",
     "file_blocks",

@@ -242,7 +242,15 @@ field_value(Structurer *s, const Field *field, PyObject *value, int depth)
             return Py_NewRef(Py_None);
         }
         return PyLong_CheckExact(value) ? Py_NewRef(value) : NULL;
+    case F_FLAG:
+        if (value == NULL) {
+            return (field->flags & FLAG_OPTIONAL) ? Py_NewRef(Py_None) : NULL;
+        }
+        return PyBool_Check(value) ? Py_NewRef(value) : NULL;
     case F_ONE:
+        if (value == NULL && (field->flags & FLAG_OPTIONAL)) {
+            return Py_NewRef(Py_None);
+        }
         return value != NULL && PyDict_CheckExact(value) ? cb_structure_target(s, value, field->target, depth) : NULL;
     case F_MANY:
         if (value == NULL) {

@@ -12,7 +12,7 @@
 #define MAX_CROSS 4
 
 /* string: text by a check; json_value: any JSON value; json_object: metadata, an object whose keys are not too short */
-enum field_kind { F_TEXT, F_CHOICE, F_JSON, F_METADATA, F_BINARY, F_OFFSET, F_ONE, F_MANY };
+enum field_kind { F_TEXT, F_CHOICE, F_JSON, F_METADATA, F_BINARY, F_OFFSET, F_ONE, F_MANY, F_FLAG };
 enum text_check { T_FREE, T_TRIMMED, T_CALL };
 enum cannot_fail { C_NEVER, C_ABSENT, C_EMPTY, C_ALLOWED_TYPES };
 

@@ -8,7 +8,7 @@
 #include "structure.h"
 
 static const char *const FIELD_KINDS[] = {
-    "string", "choice", "json_value", "json_object", "binary", "offset", "one", "many", NULL,
+    "string", "choice", "json_value", "json_object", "binary", "offset", "one", "many", "flag", NULL,
 };
 static const char *const FORMS[] = {"never", "absent", "empty", "allowed_types", NULL};
 /* The text checks the walk runs itself, in the order of enum text_check; any other is a Python predicate. */

@@ -76,6 +76,12 @@ field_value(Unstructurer *u, const ShapeField *field, PyObject *value, int depth
             return NULL;
         }
         return u->base64 ? cb_b64encode(value) : Py_NewRef(value);
+    case K_OPTIONAL_OBJECT:
+        if (value == Py_None) {
+            *skip = 1;
+            return NULL;
+        }
+        /* fall through */
     case K_OBJECT:
         return walk(u, value, depth);
     case K_NONEMPTY_OBJECTS:

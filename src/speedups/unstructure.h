@@ -16,6 +16,7 @@ enum shape_kind {
     K_BINARY,           /* key: bytes as base64 text (or kept, see base64) */
     K_OPTIONAL_BINARY,  /* K_BINARY, left out when None */
     K_OBJECT,           /* key: another object of the table */
+    K_OPTIONAL_OBJECT,  /* K_OBJECT, left out when None */
     K_OBJECTS,          /* key: a tuple of objects of the table, as a list */
     K_NONEMPTY_OBJECTS, /* K_OBJECTS, left out when empty */
     K_LIST,             /* the object's whole result is a list of the objects in this tuple (no key) */

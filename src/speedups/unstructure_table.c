@@ -9,7 +9,8 @@
 
 /* The names of enum shape_kind, in its order, as the table spells them. */
 static const char *const KIND_NAMES[] = {
-    "const", "attr", "optional_attr", "thawed", "nonempty_thawed", "binary", "optional_binary", "object", "objects",
+    "const", "attr", "optional_attr", "thawed", "nonempty_thawed", "binary", "optional_binary", "object",
+    "optional_object", "objects",
     "nonempty_objects", "list", NULL,
 };
 _Static_assert(sizeof(KIND_NAMES) / sizeof(KIND_NAMES[0]) == K_LIST + 2, "a name for each shape kind");
@@ -115,8 +116,9 @@ PyDoc_STRVAR(unstructurer_doc,
 "unstructurer(shapes, copy_json, base64, miss, /)\n--\n\n"
 "A callable unstructuring objects of the classes in `shapes`, a dict of class to a tuple of fields, each\n"
 "(kind, key, attribute), or (\"const\", key, value). Kinds: const, attr, optional_attr, thawed,\n"
-"nonempty_thawed, binary, optional_binary, object, objects, nonempty_objects, and list (the one field of\n"
-"a class that unstructures to a list). JSON values are copied to plain dicts and lists when `copy_json`\n"
+"nonempty_thawed, binary, optional_binary, object, optional_object, objects, nonempty_objects, and list\n"
+"(the one field of a class that unstructures to a list). JSON values are copied to plain dicts and lists\n"
+"when `copy_json`\n"
 "is true, else kept; bytes become base64 text when `base64` is true, else kept. It returns `miss` for any\n"
 "object the table does not describe exactly.");
 

@@ -290,6 +290,8 @@ def _expected(conversation: cb.Conversation, losses: tuple[cb.providers.Loss, ..
             if not node:
                 holder, name = _locate(raw, loss.path.rsplit(".metadata[", 1)[0] + ".metadata")
                 del holder[name]
+        elif loss.kind == "content_dropped" and isinstance(key, str):  # a field of a block (a file's title)
+            del node[key]
         elif loss.kind == "content_dropped":
             dropped.add(id(node[key]))
         elif key == "outcome":

@@ -192,7 +192,7 @@ def _expected(conversation: cb.Conversation, losses: tuple[cb.providers.Loss, ..
     dropped = set()
     for loss in sorted(losses, key=lambda loss: loss.kind != "metadata_not_sent"):  # keys before their blocks
         node, key = _locate(raw, loss.path)
-        if loss.kind == "metadata_not_sent" or key in {"citations", "filename"}:
+        if loss.kind == "metadata_not_sent" or key in {"citations", "filename", "title", "context", "citable", "location"}:
             del node[key]
             if node == {} and loss.kind == "metadata_not_sent":
                 _, holder = _locate(raw, loss.path.rsplit(".metadata[", 1)[0] + ".metadata")

@@ -103,14 +103,79 @@ def test_citations_map_onto_neutral_fields():
     blocks = conversation[1].content
     char = blocks[1].citations[0]
     assert char == cb.Citation(
-        source=cb.CitedReference(value="document:0"), title="My Document", quote="The grass is green."
+        source=cb.CitedReference(value="document:0"),
+        title="My Document",
+        quote="The grass is green.",
+        location=cb.CharacterRange(start=0, end=20),
     )
     assert blocks[2].citations[0].title is None
+    assert [c.location for c in blocks[2].citations] == [cb.PageRange(start=2, end=3), cb.BlockRange(start=1, end=2)]
+    assert [c.location for c in blocks[3].citations] == [cb.BlockRange(start=0, end=1)] * 2
+    assert blocks[4].citations[0].location is None  # a web search result has no place inside it
     assert blocks[3].citations[0].source == cb.CitedUri(value="https://example.com/lawns")
     assert blocks[3].citations[1].source == cb.CitedReference(value="Botany notes")
     web = blocks[4].citations[0]
     assert web.source == cb.CitedUri(value="https://en.wikipedia.org/wiki/Poaceae")
     assert blocks[4].metadata["anthropic/citations"][0]["encrypted_index"] == "Eo8BCioIAhgBIiQyYjQ0OWJmZi1lNm"
+
+
+@pytest.mark.parametrize(
+    ("start", "end"),
+    [(3, 3), (4, 2), (0, 1), (-1, 2), (1.5, 2), (None, 2)],
+)
+def test_a_page_location_no_range_holds_stays_native(start: object, end: object) -> None:
+    """An empty, reversed or ill-typed range (or page 0) is no neutral location; the native citation keeps it."""
+    citation = {"type": "page_location", "cited_text": "x", "document_index": 0, "document_title": None,
+                "start_page_number": start, "end_page_number": end}  # fmt: skip
+    raw = [{"role": "assistant", "content": [{"type": "text", "text": "Green.", "citations": [citation]}]}]
+    block = anthropic.from_provider({"messages": raw})[0].content[0]
+    assert block.citations[0].location is None
+    assert block.metadata["anthropic/citations"][0].get("start_page_number") == start
+
+
+def test_a_document_keeps_its_title_context_and_citations_switch():
+    """A document's title, context and ``citations.enabled`` are neutral fields; they go back as they came."""
+    document = {
+        "type": "document",
+        "source": {"type": "text", "media_type": "text/plain", "data": "Grass is green."},
+        "title": "Botany",
+        "context": "Notes from the field trip",
+        "citations": {"enabled": True},
+    }
+    payload = {"messages": [{"role": "user", "content": [document, {"type": "text", "text": "What colour?"}]}]}
+    file = anthropic.from_provider(payload)[0].content[0]
+    assert (file.title, file.context, file.citable, dict(file.metadata)) == (
+        "Botany", "Notes from the field trip", True, {}
+    )
+    assert anthropic.to_provider(anthropic.from_provider(payload), strict=LOSS_KINDS).payload == payload
+
+
+def test_a_document_field_no_neutral_field_holds_stays_metadata():
+    """A padded title and a citations object with more than ``enabled`` stay ``anthropic/`` metadata, sent back."""
+    document = {
+        "type": "document",
+        "source": {"type": "text", "media_type": "text/plain", "data": "Grass."},
+        "title": " padded ",
+        "citations": {"enabled": False, "mode": "strict"},
+    }
+    payload = {"messages": [{"role": "user", "content": [document]}]}
+    file = anthropic.from_provider(payload)[0].content[0]
+    assert (file.title, file.citable) == (None, None)
+    assert file.metadata == {"anthropic/title": " padded ", "anthropic/citations": {"enabled": False, "mode": "strict"}}
+
+
+def test_document_fields_on_an_image_or_beside_a_title_are_reported():
+    """An image has no title, context or citations switch; a document's file name is sent as a title only without one."""
+    image = cb.FileBlock(media_type="image/png", source=cb.BytesSource(data=b"\x89PNG"), title="Chart", citable=True)
+    pdf = cb.FileBlock(media_type="application/pdf", source=cb.BytesSource(data=b"%PDF"), filename="q3.pdf", title="Q3")
+    converted = anthropic.to_provider(cb.Conversation(messages=[cb.Message(role="user", content=[image, pdf])]))
+    document = converted.payload["messages"][0]["content"][1]
+    assert document["title"] == "Q3"
+    assert kinds(converted) == [
+        ("$[0].content[0].title", "content_dropped"),
+        ("$[0].content[0].citable", "content_dropped"),
+        ("$[0].content[1].filename", "content_dropped"),
+    ]
 
 
 def test_edited_citations_are_reported_not_invented():

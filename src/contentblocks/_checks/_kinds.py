@@ -34,6 +34,7 @@ __all__ = [
     "ASCII_IDENTIFIER",
     "BINARY",
     "CHOICE",
+    "FLAG",
     "FLAG_NONEMPTY",
     "FLAG_OPTIONAL",
     "FLAG_REQUIRED",
@@ -238,8 +239,19 @@ class _Scalar(Kind):
 
 
 @attrs.frozen
+class _Flag(Kind):
+    """A bool (``1`` is not one), held as it is."""
+
+    def check(self, rule: Rule, value: object, limits: Limits) -> str | None:
+        return None if type(value) is bool else f"expected a boolean, got {describe_type(value)}"
+
+    def table(self, plan: WireField, limits: Limits, predicate: Predicate) -> Entry:
+        return Kernel("flag", FLAG_OPTIONAL if plan.omitted == "none" else 0)
+
+
+@attrs.frozen
 class _Offset(Kind):
-    """An int ruled with its pair by a cross rule (a citation span's ends)."""
+    """An int ruled with its pair by a cross rule (a citation span's ends, a location's range)."""
 
     def hold(self, problems: Problems, path: str, value: Any, plan: FieldPlan, limits: Limits) -> Any:
         return value
@@ -336,6 +348,7 @@ class _Metadata(_Json):
 TEXT = _Text("text")
 CHOICE = _Choice("choice")
 SCALAR = _Scalar("scalar")
+FLAG = _Flag("flag")
 OFFSET = _Offset("offset")
 BINARY = _Binary("binary")
 JSON = _Json("json")

@@ -15,7 +15,7 @@ import attrs
 
 from .._errors import describe_type, with_article
 from .._schema._parts import DEFINITIONS
-from ._kinds import FLAG_NONEMPTY, FLAG_REQUIRED, Kernel, Kind, Problems, bind_text_rule
+from ._kinds import FLAG_NONEMPTY, FLAG_OPTIONAL, FLAG_REQUIRED, Kernel, Kind, Problems, bind_text_rule
 
 if TYPE_CHECKING:
     from .._conversion._plan import WireField
@@ -52,12 +52,19 @@ class _One(Kind):
         return _members(hint)
 
     def hold(self, problems: Problems, path: str, value: Any, plan: FieldPlan, limits: Limits) -> Any:
+        if value is None and plan.optional:
+            return value
         if not isinstance(value, plan.accepts):
             problems.append((path, f"expected {one_of_names(plan.accepts)}, got {describe_type(value)}"))
         return value
 
     def structure(self, plan: WireField, var: str, prefix: str, ns: dict[str, Any], limits: Limits) -> list[str]:
         key, union = plan.key, plan.union
+        if plan.omitted == "none":  # absent is None; null is refused; anything else is read as when required
+            required = self.structure(attrs.evolve(plan, omitted=""), var, prefix, ns, limits)
+            return [f"{var} = raw.get({key!r}, MISSING)", f"if {var} is MISSING:", f"    {var} = None",
+                    f"elif {var} is None:", f"    problems.append(('.{key}', NULL_OPTIONAL))",
+                    "else:", *[f"    {line}" for line in required]]  # fmt: skip
         if union is None:
             return [f"{var} = nested(raw, {key!r}, problems, structure_{plan.accepts[0].__name__})"]
         # The member's body called straight away when the tag names one; anything else through the union's.
@@ -75,10 +82,10 @@ class _One(Kind):
         return f"by_class[type({value})]({value})"
 
     def shape(self, plan: WireField) -> str:
-        return "object"
+        return "optional_object" if plan.omitted else "object"
 
     def table(self, plan: WireField, limits: Limits, predicate: Predicate) -> Entry:
-        return Kernel("one")
+        return Kernel("one", FLAG_OPTIONAL if plan.omitted == "none" else 0)
 
     def schema(self, plan: WireField, limits: Limits) -> dict[str, Any]:
         return _target(plan)

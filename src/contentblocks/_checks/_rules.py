@@ -31,6 +31,7 @@ from ._kinds import (
     expected_one_of,
     text_problem,
 )
+from ._kinds import FLAG as FLAG_KIND
 from ._kinds import METADATA as METADATA_KIND
 from ._kinds import OFFSET as OFFSET_KIND
 from ._kinds_nested import MANY, ONE
@@ -53,6 +54,7 @@ __all__ = [
     "IDENTIFIER",
     "ID_OR_NAME",
     "INDEX",
+    "INDEX_IN_RANGE",
     "JSON_VALUE",
     "MAX_DEPTH_CEILING",
     "MEDIA_TYPE",
@@ -61,7 +63,10 @@ __all__ = [
     "NULL_OPTIONAL",
     "OFFSET",
     "ONE_OF",
+    "PAGE",
+    "PAGE_RANGE",
     "PIECE",
+    "RANGE",
     "REASONING_SHAPE",
     "REDACTED",
     "REFERENCE",
@@ -222,11 +227,6 @@ def _position(value: Any, _max_chars: int) -> str | None:
     return "must be 0 or more" if value < 0 else None
 
 
-def _flag(value: object, _max_chars: int) -> str | None:
-    """A bool (``1`` is not one)."""
-    return None if type(value) is bool else f"expected a boolean, got {describe_type(value)}"
-
-
 FREE_TEXT = Rule(kind=TEXT, problem=_free_text, limit="max_text_chars", fast=FREE, schema="Text")
 #: A piece of streamed text: free text that may be empty (an empty delta adds nothing).
 PIECE = Rule(kind=TEXT, problem=check_free_text, limit="max_text_chars")
@@ -251,7 +251,10 @@ METADATA = Rule(kind=METADATA_KIND, schema="Metadata")
 OFFSET = Rule(kind=OFFSET_KIND, schema="Offset")
 ONE_OF = Rule(kind=ONE)
 INDEX = Rule(kind=SCALAR, problem=_position)
-FLAG = Rule(kind=SCALAR, problem=_flag)
+FLAG = Rule(kind=FLAG_KIND, schema="Flag")
+#: A page number or a block index in a location's range, checked with its pair by the range's cross rule.
+PAGE = Rule(kind=OFFSET_KIND, schema="Page")
+INDEX_IN_RANGE = Rule(kind=OFFSET_KIND, schema="Index")
 
 
 def choice(values: Sequence[str]) -> Rule:
@@ -327,6 +330,29 @@ def _span(problems: list[tuple[str, str]], path: str, start: object, end: object
         problems.append((path, "span must satisfy 0 <= start <= end"))
 
 
+def _range_from(first: int) -> Callable[[list[tuple[str, str]], str, object, object], None]:
+    """The check of a location's range whose ends are ints, ``first`` or more, ``start < end`` (end excluded)."""
+
+    def check(problems: list[tuple[str, str]], path: str, start: object, end: object) -> None:
+        if type(start) is int and type(end) is int and first <= start < end:
+            return
+        ok = True
+        for name, value in (("start", start), ("end", end)):
+            if value is None:
+                problems.append((f"{path}.{name}", MISSING_KEY))
+                ok = False
+            elif (problem := _not_an_integer(value)) is not None:
+                problems.append((f"{path}.{name}", problem))
+                ok = False
+            elif value < first:  # type: ignore[operator]
+                problems.append((f"{path}.{name}", f"must be {first} or more"))
+                ok = False
+        if ok:
+            problems.append((path, "a range must satisfy start < end (end is excluded): it is never empty"))
+
+    return check
+
+
 def _span_within_text(problems: list[tuple[str, str]], path: str, text: object, citations: Any) -> None:
     """Each citation's span ends within the text it belongs to (in code points)."""
     if type(text) is not str or type(citations) is not tuple:
@@ -363,6 +389,8 @@ def _id_or_name(problems: list[tuple[str, str]], path: str, tool_call_id: object
 
 
 SPAN = CrossRule(("start", "end"), _span, cannot_fail=CannotFail("absent"))
+RANGE = CrossRule(("start", "end"), _range_from(0))
+PAGE_RANGE = CrossRule(("start", "end"), _range_from(1))
 SPAN_WITHIN_TEXT = CrossRule(("text", "citations"), _span_within_text, cannot_fail=CannotFail("empty", "citations"))
 REASONING_SHAPE = CrossRule(("text", "signature", "redacted"), _reasoning_shape)
 TOOL_CALL_ONLY = CrossRule(("kind", "tool_call_id", "tool_name"), _tool_call_only)

@@ -19,13 +19,18 @@ from .._checks._instances import check_instance, resolve_annotations
 from .._checks._rules import (
     DATA,
     FILENAME,
+    FLAG,
     FREE_TEXT,
     IDENTIFIER,
+    INDEX_IN_RANGE,
     JSON_VALUE,
     MEDIA_TYPE,
     METADATA,
     OFFSET,
     ONE_OF,
+    PAGE,
+    PAGE_RANGE,
+    RANGE,
     REASONING_SHAPE,
     REDACTED,
     REFERENCE,
@@ -46,9 +51,12 @@ from .._json._values import EMPTY_OBJECT, json_key
 __all__ = [
     "ROLE_BLOCKS",
     "Block",
+    "BlockRange",
     "BytesSource",
+    "CharacterRange",
     "Checked",
     "Citation",
+    "CitationLocation",
     "CitationSource",
     "CitedReference",
     "CitedUri",
@@ -57,6 +65,7 @@ __all__ = [
     "JsonBlock",
     "Message",
     "Outcome",
+    "PageRange",
     "ReasoningBlock",
     "ReferenceSource",
     "RefusalBlock",
@@ -165,10 +174,48 @@ CitationSource: TypeAlias = CitedUri | CitedReference
 
 
 @attrs.frozen(kw_only=True)
+class PageRange(Value):
+    """Pages ``start`` up to ``end`` (excluded) of a paged document, numbered from 1 as printed.
+
+    >>> PageRange(start=3, end=4)  # page 3 alone
+    PageRange(start=3, end=4)
+    """
+
+    start: int = attrs.field(metadata=ruled(PAGE))
+    end: int = attrs.field(metadata=ruled(PAGE))
+
+    __cross_rules__ = (PAGE_RANGE,)
+
+
+@attrs.frozen(kw_only=True)
+class CharacterRange(Value):
+    """Characters ``start`` up to ``end`` (excluded) of a text document, in code points from 0."""
+
+    start: int = attrs.field(metadata=ruled(OFFSET))
+    end: int = attrs.field(metadata=ruled(OFFSET))
+
+    __cross_rules__ = (RANGE,)
+
+
+@attrs.frozen(kw_only=True)
+class BlockRange(Value):
+    """Content blocks ``start`` up to ``end`` (excluded) of a document given as blocks, counted from 0."""
+
+    start: int = attrs.field(metadata=ruled(INDEX_IN_RANGE))
+    end: int = attrs.field(metadata=ruled(INDEX_IN_RANGE))
+
+    __cross_rules__ = (RANGE,)
+
+
+CitationLocation: TypeAlias = PageRange | CharacterRange | BlockRange
+
+
+@attrs.frozen(kw_only=True)
 class Citation(Value):
     """Where a text block's claim comes from, optionally with the span of the text it supports.
 
-    ``start`` and ``end`` count Unicode code points of the enclosing text (Python string indices).
+    ``start`` and ``end`` count Unicode code points of the enclosing text (Python string indices);
+    ``location`` says where in the source the quote is: its pages, characters or content blocks.
     """
 
     source: CitationSource = attrs.field(metadata=ruled(ONE_OF))
@@ -176,6 +223,7 @@ class Citation(Value):
     quote: str | None = attrs.field(metadata=ruled(FREE_TEXT), default=None)
     start: int | None = attrs.field(metadata=ruled(OFFSET), default=None)
     end: int | None = attrs.field(metadata=ruled(OFFSET), default=None)
+    location: CitationLocation | None = attrs.field(metadata=ruled(ONE_OF), default=None)
 
     __cross_rules__ = (SPAN,)
 
@@ -236,11 +284,18 @@ FileSource: TypeAlias = BytesSource | UrlSource | ReferenceSource
 
 @attrs.frozen(kw_only=True)
 class FileBlock(Value):
-    """A file or media item (image, audio, PDF...) given inline, by URL or by a provider's reference."""
+    """A file or media item (image, audio, PDF...) given inline, by URL or by a provider's reference.
+
+    A document may carry a ``title`` and a ``context`` (what the model should know about it, which is not
+    part of it), and ``citable`` says whether the model may cite it (``None``: the provider's default).
+    """
 
     media_type: str = attrs.field(metadata=ruled(MEDIA_TYPE))
     source: FileSource = attrs.field(metadata=ruled(ONE_OF))
     filename: str | None = attrs.field(metadata=ruled(FILENAME), default=None)
+    title: str | None = attrs.field(metadata=ruled(TITLE), default=None)
+    context: str | None = attrs.field(metadata=ruled(FREE_TEXT), default=None)
+    citable: bool | None = attrs.field(metadata=ruled(FLAG), default=None)
     metadata: Mapping[str, Any] = _metadata_field()
 
 

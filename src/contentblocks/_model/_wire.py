@@ -12,13 +12,17 @@ import attrs
 from .._errors import with_article
 from ._classes import (
     Block,
+    BlockRange,
     BytesSource,
+    CharacterRange,
+    CitationLocation,
     CitationSource,
     CitedReference,
     CitedUri,
     FileBlock,
     FileSource,
     JsonBlock,
+    PageRange,
     ReasoningBlock,
     ReferenceSource,
     RefusalBlock,
@@ -91,6 +95,14 @@ UNIONS: tuple[Union, ...] = (
         {"uri": CitedUri, "reference": CitedReference},
         where="citation source kind",
         noun="citation source",
+    ),
+    Union(
+        "CitationLocation",
+        CitationLocation,
+        "kind",
+        {"pages": PageRange, "characters": CharacterRange, "blocks": BlockRange},
+        where="citation location kind",
+        noun="location",
     ),
 )
 

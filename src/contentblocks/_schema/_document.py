@@ -20,7 +20,7 @@ from typing import Any
 
 import attrs
 
-from .._checks._rules import REASONING_SHAPE, SPAN, SPAN_WITHIN_TEXT, CrossRule, Limits
+from .._checks._rules import PAGE_RANGE, RANGE, REASONING_SHAPE, SPAN, SPAN_WITHIN_TEXT, CrossRule, Limits
 from .._conversion._plan import CLASSES, wire_plan
 from .._model._classes import ROLE_BLOCKS, Block, Message
 from .._model._conversation import Conversation
@@ -62,6 +62,11 @@ def _span_within_text(limits: Limits) -> dict[str, Any]:
     return {"allOf": [{"properties": {"citations": {"items": within}}}]}
 
 
+def _ordered_ends(_limits: Limits) -> dict[str, Any]:
+    # JSON Schema cannot compare two values: the schema says only what "start < end" means for a reader.
+    return {"$comment": "start < end: the range holds at least one item and end is excluded"}
+
+
 def _reasoning(_limits: Limits) -> dict[str, Any]:
     either = {"anyOf": [{"required": ["text"]}, {"required": ["signature"]}]}
     return {"anyOf": [*either["anyOf"], {"required": ["redacted"]}], "dependentSchemas": {"redacted": {"not": either}}}
@@ -78,10 +83,13 @@ def _role_table(_limits: Limits) -> dict[str, Any]:
     return {"allOf": rules}
 
 
-#: What each cross rule adds to its object's schema; tool-call pairing cannot be said in JSON Schema.
+#: What each cross rule adds to its object's schema; tool-call pairing and a range's order cannot be said in JSON
+#: Schema.
 _CROSS: dict[CrossRule, Callable[[Limits], dict[str, Any]]] = {
     SPAN: _span_together,
     SPAN_WITHIN_TEXT: _span_within_text,
+    RANGE: _ordered_ends,
+    PAGE_RANGE: _ordered_ends,
     REASONING_SHAPE: _reasoning,
     Message.__cross_rules__[0]: _role_table,
 }

@@ -153,4 +153,7 @@ DEFINITIONS: dict[str, Callable[[Limits], dict[str, Any]]] = {
     "JsonValue": _json_value,
     "Metadata": _metadata,
     "Offset": lambda _limits: {"description": "A position in a text, in code points.", "type": "integer", "minimum": 0},
+    "Flag": lambda _limits: {"description": "A boolean: true or false, never 0 or 1.", "type": "boolean"},
+    "Page": lambda _limits: {"description": "A page number, from 1 as printed.", "type": "integer", "minimum": 1},
+    "Index": lambda _limits: {"description": "A position in a sequence, from 0.", "type": "integer", "minimum": 0},
 }

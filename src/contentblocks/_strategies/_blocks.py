@@ -13,13 +13,17 @@ from hypothesis import strategies as st
 
 from .._model._classes import (
     Block,
+    BlockRange,
     BytesSource,
+    CharacterRange,
     Citation,
+    CitationLocation,
     CitedReference,
     CitedUri,
     FileBlock,
     JsonBlock,
     Outcome,
+    PageRange,
     ReasoningBlock,
     ReferenceSource,
     RefusalBlock,
@@ -47,6 +51,7 @@ from ._values import (
 __all__ = [
     "OUTCOMES",
     "blocks",
+    "citation_locations",
     "citations",
     "file_blocks",
     "file_sources",
@@ -78,6 +83,32 @@ def up_to(draw: st.DrawFn, n: int) -> int:
 
 
 @st.composite
+def _location(draw: st.DrawFn) -> CitationLocation:
+    kinds: tuple[type[PageRange] | type[CharacterRange] | type[BlockRange], ...] = (PageRange, CharacterRange, BlockRange)
+    kind = draw(st.sampled_from(kinds))
+    first = 1 if kind is PageRange else 0
+    start = draw(st.one_of(st.integers(first, first + 3), st.integers(first, 2**31)))
+    return kind(start=start, end=start + draw(st.one_of(st.integers(1, 3), st.integers(1, 2**20))))
+
+
+def citation_locations() -> st.SearchStrategy[CitationLocation]:
+    """Locations in a cited document: page, character and content-block ranges, small and large.
+
+    >>> from hypothesis import given, settings
+    >>> from contentblocks import strategies
+    >>> @settings(max_examples=10, database=None)
+    ... @given(strategies.citation_locations())
+    ... def check(location):
+    ...     assert 0 <= location.start < location.end
+    >>> check()
+    """
+    return _location()
+
+
+_LOCATIONS = st.one_of(st.none(), _location())
+
+
+@st.composite
 def _citation(draw: st.DrawFn, text: str | None) -> Citation:
     source = draw(_CITATION_SOURCES)
     title = draw(_TITLES)
@@ -86,7 +117,8 @@ def _citation(draw: st.DrawFn, text: str | None) -> Citation:
     if text is not None and draw(_BOOLEANS):
         end = draw(st.integers(0, len(text)))
         start = draw(st.integers(0, end))
-    return Citation(source=source, title=title, quote=quote, start=start, end=end)
+    location = draw(_LOCATIONS)
+    return Citation(source=source, title=title, quote=quote, start=start, end=end, location=location)
 
 
 def citations(text: str | None = None) -> st.SearchStrategy[Citation]:
@@ -174,7 +206,12 @@ def _file_block(draw: st.DrawFn, max_binary_size: int) -> FileBlock:
     # A "*" subtype is for a URL whose exact type is unknown; inline bytes and references get exact types.
     media_type = draw(media_types(wildcard=type(source) is UrlSource))
     filename = draw(st.one_of(st.none(), filenames()))
-    return FileBlock(media_type=media_type, source=source, filename=filename, metadata=draw(metadata()))
+    title = context = citable = None
+    if draw(_BOOLEANS):  # a document: a title, a context, whether it may be cited
+        title, context = draw(_TITLES), draw(_QUOTES)
+        citable = draw(st.one_of(st.none(), _BOOLEANS))
+    return FileBlock(media_type=media_type, source=source, filename=filename, title=title, context=context,
+                     citable=citable, metadata=draw(metadata()))
 
 
 @cache

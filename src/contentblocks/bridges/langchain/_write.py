@@ -28,6 +28,7 @@ from ..._model._classes import (
     ToolResultBlock,
 )
 from ...providers._contract import ISSUER_KEY, LossRecorder
+from ...providers._documents import report_document_fields, report_locations
 from ...providers._toolkit import b64encode, block_path
 from .._shared import MetadataHandout
 from .._wire import structure
@@ -116,12 +117,13 @@ def _finish(item: dict[str, Any], meta: _Metadata, extras: Mapping[str, Any] | N
     return item
 
 
-def _text(block: TextBlock, path: str, losses: LossRecorder, meta: _Metadata, origin: Origin) -> Any:  # noqa: ARG001 - the table's signature
+def _text(block: TextBlock, path: str, losses: LossRecorder, meta: _Metadata, origin: Origin) -> Any:
     if meta.take(PLAIN) and not block.citations and set(block.metadata) == {PLAIN}:
         return block.text
     item: dict[str, Any] = {"type": "text", "text": block.text}
     if (annotations := _annotations(block, meta, byte_offsets(origin.provider))) is not None:
         item["annotations"] = annotations
+    report_locations(block.citations, path, losses.add, "LangChain's citations")
     return _finish(item, meta)
 
 
@@ -174,6 +176,7 @@ def _file(block: FileBlock, path: str, losses: LossRecorder, meta: _Metadata, or
         item["url"] = source.url
     if block.filename is not None:
         extras["filename"] = block.filename
+    report_document_fields(block, path, losses.add, "LangChain's file blocks")
     return _finish(item, meta, extras)
 
 

@@ -29,6 +29,7 @@ from ..._model._classes import (
 )
 from ..._model._conversation import Conversation
 from ...providers._contract import ISSUER_KEY, LossRecorder
+from ...providers._documents import report_document_fields, report_locations
 from ...providers._toolkit import block_path, key_path
 from .._shared import MetadataHandout
 from .._wire import structure
@@ -83,6 +84,7 @@ def _file(block: FileBlock, path: str, losses: LossRecorder, meta: _Metadata) ->
     item.update(meta.extras(item["kind"]))
     if block.filename is not None:
         losses.add(f"{path}.filename", "pydantic-ai's files have no file name", "content_dropped")
+    report_document_fields(block, path, losses.add, "pydantic-ai's files")
     return item
 
 
@@ -198,6 +200,7 @@ def _citation(block: TextBlock, path: str, losses: LossRecorder) -> list[dict[st
             losses.add(f"{path}.citations[{index}].start", "pydantic-ai's citation anchors cover at least one "
                        "character; this empty span is not kept", "content_dropped")
         written.append({"sources": [source], "anchor": anchor})
+    report_locations(block.citations, path, losses.add, "pydantic-ai's citations")
     return written
 
 

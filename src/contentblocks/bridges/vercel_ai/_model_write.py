@@ -21,6 +21,7 @@ from ..._model._classes import (
 )
 from ..._model._conversation import Conversation
 from ...providers._contract import LossRecorder
+from ...providers._documents import report_document_fields
 from ...providers._toolkit import b64encode, block_path
 from ._model_read import AFTER, APPROVALS, AS_STRING, EMPTY_REASON, OUTPUT, default_output
 from ._ui_write import result_text
@@ -58,6 +59,7 @@ def _file(block: FileBlock, path: str, losses: LossRecorder, meta: Meta) -> dict
                    "content_dropped")
         meta.drop()
         return None
+    report_document_fields(block, path, losses.add, "the SDK's file parts")
     if meta.take(NAMESPACE + "part") == "image" and block.filename is None:
         part: dict[str, Any] = {"type": "image", "image": _data(block)}
         if meta.take(NAMESPACE + "media_type", block.media_type) is not None:

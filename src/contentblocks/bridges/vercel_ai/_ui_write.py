@@ -26,6 +26,7 @@ from ..._model._classes import (
 )
 from ..._model._conversation import Conversation
 from ...providers._contract import LossRecorder
+from ...providers._documents import report_document_fields
 from ...providers._toolkit import block_path, data_url
 from ._ui_read import approval_id
 from ._values import METADATA, NAMESPACE, NATIVE, Meta, reasoning_metadata
@@ -69,6 +70,7 @@ def _file(block: FileBlock, path: str, losses: LossRecorder, meta: Meta) -> dict
         losses.add(path, "the SDK's file parts hold a URL; a provider's file id is not written", "content_dropped")
         meta.drop()
         return None
+    report_document_fields(block, path, losses.add, "the SDK's file parts")
     part = {"type": "file", "mediaType": block.media_type, "url": url}
     if block.filename is not None:
         part["filename"] = block.filename

@@ -8,16 +8,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..._checks._rules import PIECE
+from ..._checks._rules import FREE_TEXT, PIECE
 from ..._errors import ValidationError
 from ..._model._classes import (
+    BlockRange,
     BytesSource,
+    CharacterRange,
     Citation,
+    CitationLocation,
     CitedReference,
     CitedUri,
     FileBlock,
     JsonBlock,
     Message,
+    PageRange,
     ReasoningBlock,
     ReferenceSource,
     TextBlock,
@@ -71,14 +75,15 @@ _DOCUMENT_CITATIONS = {"char_location", "page_location", "content_block_location
 
 
 def derive_citation(raw: dict[str, Any]) -> Citation:
-    """The neutral view of a native citation: source, title and quote (the native coordinates stay in metadata).
+    """The neutral view of a native citation: source, title, quote and location (the native form stays in metadata).
 
     Document locations cite ``document:<document_index>`` (a reference into the request's documents); search
     results cite their ``source``, web search results their ``url``. Empty quotes and titles with surrounding
     whitespace are left out, since the neutral fields do not allow them.
 
-    >>> derive_citation({"type": "char_location", "document_index": 0, "cited_text": "Grass is green."})
-    Citation(source=CitedReference(value='document:0'), title=None, quote='Grass is green.', start=None, end=None)
+    >>> derive_citation({"type": "char_location", "document_index": 0, "cited_text": "Grass is green.",
+    ...                  "start_char_index": 0, "end_char_index": 15}).location
+    CharacterRange(start=0, end=15)
     """
     kind = raw.get("type")
     if kind in _DOCUMENT_CITATIONS:
@@ -98,7 +103,34 @@ def derive_citation(raw: dict[str, Any]) -> Citation:
         source=source,
         title=title if is_title(title) else None,
         quote=quote if type(quote) is str and quote else None,
+        location=_location(raw, kind),
     )
+
+
+#: Each native location kind: the neutral range and the native fields of its start and end (both half-open,
+#: as the neutral ranges are; pages numbered from 1, characters and blocks counted from 0).
+_LOCATIONS: dict[object, tuple[type[PageRange | CharacterRange | BlockRange], str, str]] = {
+    "page_location": (PageRange, "start_page_number", "end_page_number"),
+    "char_location": (CharacterRange, "start_char_index", "end_char_index"),
+    "content_block_location": (BlockRange, "start_block_index", "end_block_index"),
+    "search_result_location": (BlockRange, "start_block_index", "end_block_index"),
+}
+
+
+def _location(raw: dict[str, Any], kind: object) -> CitationLocation | None:
+    """The native citation's place in its source as a neutral range, or ``None`` when it has none that is valid.
+
+    An empty or reversed range (which no neutral range holds) is left out here; the native citation, kept in
+    the text block's metadata, still has it.
+    """
+    if kind not in _LOCATIONS:
+        return None
+    cls, start_key, end_key = _LOCATIONS[kind]
+    start, end = raw.get(start_key), raw.get(end_key)
+    first = 1 if cls is PageRange else 0
+    if type(start) is int and type(end) is int and first <= start < end:
+        return cls(start=start, end=end)
+    return None
 
 
 def _source(value: object, fallback: str) -> CitedUri | CitedReference:
@@ -166,8 +198,30 @@ def _file(raw: dict[str, Any], path: str, kind: str) -> FileBlock | JsonBlock:
         return native_block(raw, path)
     extra = sorted(set(source) - known)
     require(not extra, f"{src_path}.{extra[0] if extra else ''}", "unknown field in an Anthropic source")
-    metadata = extras(raw, {"type", "source"})
-    return build(FileBlock, path, media_type=media_type, source=file_source, metadata=metadata)
+    fields = _document_fields(raw) if kind == "document" else {}
+    metadata = extras(raw, {"type", "source", *(_NATIVE_FIELD[name] for name in fields)})
+    return build(FileBlock, path, media_type=media_type, source=file_source, metadata=metadata, **fields)
+
+
+#: The neutral document fields and the native ones they come from.
+_NATIVE_FIELD = {"title": "title", "context": "context", "citable": "citations"}
+
+
+def _document_fields(raw: dict[str, Any]) -> dict[str, Any]:
+    """A document's title, context and citations switch as neutral fields, where they are valid ones.
+
+    One that is not (a title with surrounding spaces, a ``citations`` object with fields of its own) stays in
+    the metadata as ``anthropic/<field>``, as any native field with no neutral home does.
+    """
+    fields: dict[str, Any] = {}
+    if is_title(title := raw.get("title")):
+        fields["title"] = title
+    if FREE_TEXT.accepts(context := raw.get("context")):
+        fields["context"] = context
+    switch = raw.get("citations")
+    if type(switch) is dict and switch.keys() == {"enabled"} and type(switch["enabled"]) is bool:
+        fields["citable"] = switch["enabled"]
+    return fields
 
 
 def _utf8(text: str, path: str) -> bytes:

@@ -22,6 +22,7 @@ from ..._model._classes import (
 from ..._model._conversation import Conversation
 from .._arguments import object_input, text_of, value_of
 from .._contract import ISSUER_KEY, LossRecorder, issued_by, issuer_matches
+from .._documents import report_document_fields
 from .._extras import PayloadWriter
 from .._media import lower_media_type
 from .._native import ANTHROPIC, foreign_reason, foreign_state, replay_refusal
@@ -138,17 +139,30 @@ class _Writer(PayloadWriter):
                     f"Anthropic sends no media type with this source; reads back as {read_back}",
                     "content_degraded",
                 )
-        if block.filename is not None:
-            if native["type"] == "document" and f"{NS}/title" not in block.metadata:
-                native["title"] = block.filename
-                self.loss(
-                    f"{path}.filename",
-                    "sent as the document title; reads back as anthropic/title metadata",
-                    "content_degraded",
-                )
-            else:
+        if native["type"] == "document":
+            self._document_fields(native, block, path)
+        else:
+            report_document_fields(block, path, self.loss, "an Anthropic image")
+            if block.filename is not None:
                 self.loss(f"{path}.filename", "Anthropic has no file name field here; dropped", "content_dropped")
         return self.extras(native, block.metadata, path, native["type"])
+
+    def _document_fields(self, native: dict[str, Any], block: FileBlock, path: str) -> None:
+        """A document's title, context and citations switch; its file name as the title when it has none."""
+        if block.title is not None:
+            native["title"] = block.title
+        if block.context is not None:
+            native["context"] = block.context
+        if block.citable is not None:
+            native["citations"] = {"enabled": block.citable}
+        if block.filename is None:
+            return
+        if block.title is None and f"{NS}/title" not in block.metadata:
+            native["title"] = block.filename
+            self.loss(f"{path}.filename", "sent as the document title; reads back as the title", "content_degraded")
+        else:
+            reason = "an Anthropic document has a title but no file name; dropped"
+            self.loss(f"{path}.filename", reason, "content_dropped")
 
     def _inline(self, block: FileBlock, source: BytesSource, path: str, *, is_image: bool) -> dict[str, Any] | None:
         media_type = lower_media_type(block.media_type)

@@ -22,6 +22,7 @@ from ..._model._classes import (
 )
 from .._arguments import object_input, text_of, value_of
 from .._contract import ISSUER_KEY, issued_by, issuer_matches
+from .._documents import report_document_fields
 from .._extras import PayloadWriter, put_extras
 from .._media import lower_media_type
 from .._native import GEMINI, foreign_reason, foreign_state, replay_refusal
@@ -109,6 +110,7 @@ class Writer(PayloadWriter):
         name = block.filename if block.filename is not None else meta.get(_NAME)
         if type(name) is str:
             native["displayName"] = name
+        report_document_fields(block, where, self.loss, "Gemini")
         return {key: native}
 
     def _tool_result(self, block: ToolResultBlock, where: str) -> dict[str, Any]:

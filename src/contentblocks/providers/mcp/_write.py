@@ -8,6 +8,7 @@ from typing import Any
 from ..._json._values import thaw
 from ..._model._classes import BytesSource, FileBlock, JsonBlock, ReferenceSource, TextBlock, ToolResultBlock, UrlSource
 from .._arguments import text_of
+from .._documents import report_document_fields
 from .._extras import PayloadWriter
 from .._media import lower_media_type
 from .._native import foreign_reason, foreign_state
@@ -88,6 +89,7 @@ class Writer(PayloadWriter):
     def _file(self, block: FileBlock, j: int, path: str) -> dict[str, Any]:
         """The content item for the ``j``-th file of a result (``j`` numbers generated resource URIs)."""
         source = block.source
+        report_document_fields(block, path, self.loss, "MCP content")
         if type(source) is not BytesSource:
             return self._link(block, path)
         if block.filename is not None:

@@ -25,6 +25,7 @@ from ..._model._classes import (
 )
 from ..._model._conversation import Conversation
 from .._arguments import text_of
+from .._documents import report_document_fields
 from .._media import lower_media_type
 from .._native import foreign_reason, foreign_state
 from .._toolkit import OCTET, b64encode, data_url, json_text, raw_arguments
@@ -160,6 +161,7 @@ class _Writer(ReasoningWriter):
         elif block.filename is not None:
             reason = f"a Chat Completions {native['type']} part has no file name; dropped"
             self.loss(f"{path}.filename", reason, "content_degraded")
+        report_document_fields(block, path, self.loss, "Chat Completions")
         return self.part(native, meta, path, frozenset(skip))
 
     def user_part(self, block: object, path: str) -> dict[str, Any] | None:

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..._model._classes import BytesSource, FileBlock, ReferenceSource, UrlSource
+from .._documents import report_document_fields
 from .._extras import PayloadWriter, take_extras
 from .._media import lower_media_type
 from .._shapes import fits
@@ -104,6 +105,7 @@ def write_file(block: FileBlock, path: str, out: PayloadWriter, *, tool_output: 
             out.loss(f"{path}.filename", "input_image has no filename; dropped", "content_dropped")
         else:
             part["filename"] = block.filename
+    report_document_fields(block, path, out.loss, "the Responses API")
     wire = WIRE[part["type"]]
     skip = flags(meta, "part", "file_data")
     if f"{NS}/detail" in meta:

@@ -26,6 +26,7 @@ from ..._model._classes import (
 )
 from .._arguments import text_of, value_of
 from .._contract import ISSUER_KEY, issued_by, issuer_matches
+from .._documents import report_locations
 from .._extras import BOOKKEEPING, PayloadWriter
 from .._native import RESPONSES, foreign_reason, foreign_state, replay_refusal
 from .._shapes import fits
@@ -68,6 +69,8 @@ class Writer(PayloadWriter):
 
     def citation_losses(self, path: str, block: TextBlock, *, carried: bool) -> None:
         """Report what the written annotations (or their absence, ``carried=False``) lose of the citations."""
+        if carried:
+            report_locations(block.citations, path, self.loss, "annotations")
         for k, c in enumerate(block.citations):
             where = f"{path}.citations[{k}]"
             if not carried:
