@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
 import struct
 import zlib
 from typing import Any
@@ -335,3 +337,32 @@ def test_the_estimator_counts_every_kind_and_takes_a_tokenizer() -> None:
         cb.TokenEstimator("openai")
     with pytest.raises(TypeError, match="count_text must be a callable"):
         cb.TokenEstimator(count_text=3)  # type: ignore[arg-type]
+
+
+def test_the_estimator_remembers_each_message_object_it_estimated() -> None:
+    """An estimator asks its tokenizer once per message object; an equal but new message is estimated anew."""
+    seen: list[str] = []
+    estimate = cb.TokenEstimator(count_text=lambda text: seen.append(text) or len(text))
+    first = user("Hello there")
+    assert estimate(first) == estimate(first) == 4 + 11
+    assert seen == ["Hello there"]
+    assert estimate(user("Hello there")) == 4 + 11
+    assert seen == ["Hello there", "Hello there"]
+
+
+def test_the_estimator_memo_holds_no_message_alive() -> None:
+    """Estimating many short-lived messages leaves the memo near the number alive, not the number seen."""
+    estimate = cb.TokenEstimator()
+    for n in range(10_000):
+        estimate(user(f"message {n}"))
+    assert len(estimate.memo.entries) <= 2_048
+
+
+def test_a_copied_or_pickled_estimator_is_equal_and_starts_its_own_memo() -> None:
+    """Pickle and copy give the same provider and tokenizer, with an empty memo (weak references do not pickle)."""
+    estimate = cb.TokenEstimator("gemini")
+    estimate(user("Hello"))
+    for twin in (pickle.loads(pickle.dumps(estimate)), copy.copy(estimate), copy.deepcopy(estimate)):  # noqa: S301 - our own object
+        assert twin == estimate
+        assert twin.memo.entries == {}
+        assert twin(user("Hello")) == estimate(user("Hello"))
