@@ -366,3 +366,20 @@ def test_a_copied_or_pickled_estimator_is_equal_and_starts_its_own_memo() -> Non
         assert twin == estimate
         assert twin.memo.entries == {}
         assert twin(user("Hello")) == estimate(user("Hello"))
+
+
+def test_a_conversation_checked_from_its_tool_blocks_still_refuses_a_bad_pairing() -> None:
+    """``paired`` (repair's check of what it wrote) raises what the full check raises for an orphan result."""
+    from contentblocks._history._turns import paired  # noqa: PLC0415 - the private check repair uses
+    from contentblocks._model._conversation import tool_summary  # noqa: PLC0415
+
+    messages = [user("a"), tool(result("c1"))]
+    with pytest.raises(cb.ValidationError) as paired_error:
+        paired(messages, tool_summary(messages, 0))
+    with pytest.raises(cb.ValidationError) as full_error:
+        cb.Conversation(messages=messages)
+    assert paired_error.value.errors == full_error.value.errors
+    good = [user("a"), assistant(call("c1")), tool(result("c1"))]
+    built = paired(good, tool_summary(good, 0))
+    assert built == cb.Conversation(messages=good)
+    assert built.append(user("b")).pending_tool_calls() == ()

@@ -16,9 +16,9 @@ from operator import attrgetter
 from .._conversion._unchecked import unchecked
 from .._model._classes import Message
 from .._model._conversation import Conversation, tool_summary
-from .._model._growth import Growth
+from .._model._growth import Growth, ToolBlockSummary, ToolPairing
 
-__all__ = ["ROLE", "conversation_argument", "conversation_turn_starts", "trusted", "turn_starts"]
+__all__ = ["ROLE", "conversation_argument", "conversation_turn_starts", "paired", "trusted", "turn_starts"]
 
 
 def conversation_argument(value: object, call: str) -> Conversation:
@@ -102,6 +102,24 @@ def conversation_turn_starts(conversation: Conversation, roles: list[str] | None
         calls, answers = growth.pairing.calls, growth.pairing.answers
         spans = [(calls[call_id][1], m) for call_id, m in answers.items() if m < size]
     return _starts(list(map(ROLE, messages)) if roles is None else roles, spans)
+
+
+def paired(messages: Sequence[Message], summary: list[ToolBlockSummary]) -> Conversation:
+    """A conversation of valid messages whose tool blocks ``summary`` lists, checked from that list alone.
+
+    ``repair`` writes each message's tool blocks as it writes the message, so the check of what it wrote
+    need not read every message again to find them (the larger part of a ``Conversation`` check); the
+    pairing is checked all the same, and a problem raises ``ValidationError`` as the full check would.
+    """
+    problems: list[tuple[str, str]] = []
+    pairing = ToolPairing()
+    pairing.extend(problems, summary, len(messages))
+    if problems:
+        return Conversation(messages=messages)  # raises, with the full check's paths and wording
+    conversation: Conversation = unchecked(Conversation)(tuple(messages))
+    object.__setattr__(conversation, "_growth", Growth(list(messages), pairing))
+    object.__setattr__(conversation, "_size", len(messages))
+    return conversation
 
 
 def trusted(messages: Sequence[Message]) -> Conversation:
