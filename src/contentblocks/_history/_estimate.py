@@ -45,6 +45,8 @@ class Profile:
         image: the tokens of an image whose dimensions are not known (a URL, a reference, an unread format).
         pdf_page: the tokens of a PDF page (its text and, where the provider sends it, its image).
         file: the tokens of any other file that is not sent inline as text.
+        tool_prompt: the tokens the provider adds to a request that sends tool definitions (Anthropic's
+            tool-use system prompt: 346 with ``tool_choice`` auto on current models, 313 with any or tool).
     """
 
     family: str
@@ -54,6 +56,7 @@ class Profile:
     image: int
     pdf_page: int
     file: int
+    tool_prompt: int = 0
 
 
 _OPENAI = Profile(family="openai", bytes_per_token=4.0, per_message=4, per_tool_block=10, image=765, pdf_page=1000,
@@ -63,7 +66,7 @@ _OPENAI = Profile(family="openai", bytes_per_token=4.0, per_message=4, per_tool_
 PROFILES: Mapping[str | None, Profile] = {
     None: _OPENAI,
     "anthropic": Profile(family="anthropic", bytes_per_token=3.5, per_message=4, per_tool_block=12, image=1600,
-                         pdf_page=2300, file=256),
+                         pdf_page=2300, file=256, tool_prompt=346),
     "gemini": Profile(family="gemini", bytes_per_token=4.0, per_message=2, per_tool_block=8, image=1032,
                       pdf_page=258, file=256),
     "openai_chat": _OPENAI,
@@ -211,8 +214,13 @@ class TokenEstimator:
         return _rebuild, (self.provider, self.count_text)
 
     def tools(self, definitions: Iterable[Mapping[str, Any]]) -> int:
-        """The tokens of tool definitions (each a JSON object: name, description, schema), as their JSON text."""
-        return sum(self.profile.per_tool_block + self.text(_json(definition)) for definition in definitions)
+        """The tokens of tool definitions (each a JSON object: name, description, schema), as their JSON text.
+
+        A request with at least one definition also costs the profile's ``tool_prompt`` (Anthropic's tool-use
+        system prompt), once.
+        """
+        costs = [self.profile.per_tool_block + self.text(_json(definition)) for definition in definitions]
+        return self.profile.tool_prompt + sum(costs) if costs else 0
 
 
 def _rebuild(provider: str | None, count_text: Callable[[str], int] | None) -> TokenEstimator:
