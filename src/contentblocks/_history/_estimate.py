@@ -113,12 +113,11 @@ class _Memo:
         self.entries: dict[int, tuple[ref[Message], int]] = {}
         self.sweep_at = 1024
 
-    def put(self, key: int, message: Message, tokens: int) -> None:
-        entries = self.entries
-        if len(entries) >= self.sweep_at:
-            self.entries = entries = {k: v for k, v in entries.items() if v[0]() is not None}
-            self.sweep_at = max(1024, 2 * len(entries))
-        entries[key] = (ref(message), tokens)
+    def sweep(self) -> dict[int, tuple[ref[Message], int]]:
+        """Drop the entries of dead messages; the next sweep is when the memo has doubled again."""
+        self.entries = entries = {k: v for k, v in self.entries.items() if v[0]() is not None}
+        self.sweep_at = max(1024, 2 * len(entries))
+        return entries
 
 
 @attrs.frozen
@@ -191,8 +190,9 @@ class TokenEstimator:
     def __call__(self, message: Message) -> int:
         """The tokens of a message: its blocks and the per-message overhead, remembered for the message object."""
         memo = self.memo
+        entries = memo.entries
         key = id(message)
-        known = memo.entries.get(key)
+        known = entries.get(key)
         if known is not None and known[0]() is message:
             return known[1]
         tokens = self.profile.per_message
@@ -206,7 +206,9 @@ class TokenEstimator:
                     tokens += self.block(block)
         else:
             tokens += sum(map(self.block, message.content))
-        memo.put(key, message, tokens)
+        if len(entries) >= memo.sweep_at:
+            entries = memo.sweep()
+        entries[key] = (ref(message), tokens)
         return tokens
 
     def __reduce__(self) -> tuple[Any, ...]:
