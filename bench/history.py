@@ -12,10 +12,14 @@ runs on the checked conversation (its result is checked again when it changes: t
 - ``repair``: a history that needs nothing (one pass to pair, one to write, no new conversation);
 - ``repair, broken``: the same list with every 50th tool message moved after the next user message and
   every 100th call left unanswered (results moved, stand-ins written, a new conversation checked);
-- ``window``: a budget of half the messages; ``window, tokens``: half the estimated tokens, with the estimate;
+- ``window``: a budget of half the messages; ``window, tokens``: half the estimated tokens, with the estimate
+  (one estimator across the repeats, as an agent loop keeps one); ``window, new estimator``: the same with a
+  new estimator each run, so no message's cost is known beforehand;
 - ``prune``: everything older than the last ten turns pruned.
 
-Times are the median of the repeats, after one warm-up run; the ratio is over the check's median.
+Times are the median and the best of the repeats, after one warm-up run, the operations taken in turn in each
+repeat so that a busy machine slows them alike; each ratio is over the check's. On a shared machine the best is
+the steadier figure (as ``timeit`` advises: slower runs come from other processes, not from the code).
 """
 
 from __future__ import annotations
@@ -63,15 +67,18 @@ def broken(messages: list[cb.Message]) -> list[cb.Message]:
     return out
 
 
-def median(run: Callable[[], object], repeats: int) -> float:
-    run()
-    times = []
-    for _ in range(repeats):
-        gc.collect()
-        start = time.perf_counter()
+def timings(runs: list[Callable[[], object]], repeats: int) -> list[list[float]]:
+    """Each run's times, the runs taken in turn in every repeat (a busy machine slows them alike)."""
+    for run in runs:
         run()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+    times: list[list[float]] = [[] for _ in runs]
+    for _ in range(repeats):
+        for run, spent in zip(runs, times, strict=True):
+            gc.collect()
+            start = time.perf_counter()
+            run()
+            spent.append(time.perf_counter() - start)
+    return times
 
 
 def main() -> None:
@@ -92,16 +99,17 @@ def main() -> None:
         ("repair, broken", lambda: cb.repair(damaged)),
         ("window", lambda: cb.window(conversation, budget=len(messages) // 2)),
         ("window, tokens", lambda: cb.window(conversation, budget=tokens // 2, estimator=estimator)),
+        ("window, new estimator", lambda: cb.window(conversation, budget=tokens // 2,
+                                                    estimator=cb.TokenEstimator("anthropic"))),
         ("prune", lambda: cb.prune(conversation, keep_turns=10)),
     ]
     print(f"{len(messages):,} messages ({len(damaged):,} broken), {args.repeats} repeats, "
           f"speedups {'on' if cb.speedups_enabled() else 'off'}")
-    print(f"{'operation':<22}{'median ms':>12}{'x check':>10}")
-    check = None
-    for name, run in cases:
-        seconds = median(run, args.repeats)
-        check = check or seconds
-        print(f"{name:<22}{seconds * 1000:>12.2f}{seconds / check:>10.2f}")
+    print(f"{'operation':<24}{'median ms':>10}{'x check':>9}{'best ms':>10}{'x check':>9}")
+    times = timings([run for _, run in cases], args.repeats)
+    medians, bests = [statistics.median(t) for t in times], [min(t) for t in times]
+    for (name, _), median, best in zip(cases, medians, bests, strict=True):
+        print(f"{name:<24}{median * 1000:>10.2f}{median / medians[0]:>9.2f}{best * 1000:>10.2f}{best / bests[0]:>9.2f}")
 
 
 if __name__ == "__main__":

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
 import struct
 import zlib
 from typing import Any
@@ -9,7 +11,7 @@ from typing import Any
 import pytest
 
 import contentblocks as cb
-from contentblocks.providers import Usage, anthropic, gemini, openai_chat, openai_responses
+from contentblocks.providers import Reply, Usage, anthropic, gemini, openai_chat, openai_responses
 
 PREFLIGHT: dict[str, Any] = {
     "anthropic": anthropic.preflight,
@@ -335,3 +337,97 @@ def test_the_estimator_counts_every_kind_and_takes_a_tokenizer() -> None:
         cb.TokenEstimator("openai")
     with pytest.raises(TypeError, match="count_text must be a callable"):
         cb.TokenEstimator(count_text=3)  # type: ignore[arg-type]
+
+
+def test_the_estimator_remembers_each_message_object_it_estimated() -> None:
+    """An estimator asks its tokenizer once per message object; an equal but new message is estimated anew."""
+    seen: list[str] = []
+    estimate = cb.TokenEstimator(count_text=lambda text: seen.append(text) or len(text))
+    first = user("Hello there")
+    assert estimate(first) == estimate(first) == 4 + 11
+    assert seen == ["Hello there"]
+    assert estimate(user("Hello there")) == 4 + 11
+    assert seen == ["Hello there", "Hello there"]
+
+
+def test_the_estimator_memo_holds_no_message_alive() -> None:
+    """Estimating many short-lived messages leaves the memo near the number alive, not the number seen."""
+    estimate = cb.TokenEstimator()
+    for n in range(10_000):
+        estimate(user(f"message {n}"))
+    assert len(estimate.memo.entries) <= 2_048
+
+
+def test_a_copied_or_pickled_estimator_is_equal_and_starts_its_own_memo() -> None:
+    """Pickle and copy give the same provider and tokenizer, with an empty memo (weak references do not pickle)."""
+    estimate = cb.TokenEstimator("gemini")
+    estimate(user("Hello"))
+    for twin in (pickle.loads(pickle.dumps(estimate)), copy.copy(estimate), copy.deepcopy(estimate)):  # noqa: S301 - our own object
+        assert twin == estimate
+        assert twin.memo.entries == {}
+        assert twin(user("Hello")) == estimate(user("Hello"))
+
+
+def test_a_conversation_checked_from_its_tool_blocks_still_refuses_a_bad_pairing() -> None:
+    """``paired`` (repair's check of what it wrote) raises what the full check raises for an orphan result."""
+    from contentblocks._history._turns import paired  # noqa: PLC0415 - the private check repair uses
+    from contentblocks._model._conversation import tool_summary  # noqa: PLC0415
+
+    messages = [user("a"), tool(result("c1"))]
+    with pytest.raises(cb.ValidationError) as paired_error:
+        paired(messages, tool_summary(messages, 0))
+    with pytest.raises(cb.ValidationError) as full_error:
+        cb.Conversation(messages=messages)
+    assert paired_error.value.errors == full_error.value.errors
+    good = [user("a"), assistant(call("c1")), tool(result("c1"))]
+    built = paired(good, tool_summary(good, 0))
+    assert built == cb.Conversation(messages=good)
+    assert built.append(user("b")).pending_tool_calls() == ()
+
+
+def _reply(text: str, **counts: int) -> Reply:
+    return Reply(message=assistant(cb.TextBlock(text=text)), usage=Usage(**counts), provider="anthropic")
+
+
+def test_total_usage_counts_each_reply_object_once() -> None:
+    """The same reply twice counts once; an equal but distinct reply counts again; no usage adds nothing."""
+    first = _reply("a", input_tokens=100, output_tokens=10, cache_read_tokens=80)
+    twin = _reply("a", input_tokens=100, output_tokens=10, cache_read_tokens=80)
+    bare = Reply(message=assistant(cb.TextBlock(text="b")), usage=None, provider="gemini")
+    total = cb.total_usage(iter([first, first, twin, bare, first]))
+    assert (total.input_tokens, total.output_tokens, total.cache_read_tokens, total.reasoning_tokens) == (
+        200, 20, 160, None)
+
+
+def test_total_usage_of_nothing_is_the_empty_usage() -> None:
+    """No reply (or only replies without usage) gives ``Usage()``, what ``sum`` starts from."""
+    assert cb.total_usage([]) == Usage()
+    assert cb.total_usage([], conversation=cb.Conversation(messages=[user("a")])) == Usage()
+    assert cb.total_usage([Reply(message=None, usage=None, provider="openai_chat")]) == Usage()
+
+
+def test_total_usage_with_a_conversation_counts_the_replies_it_still_holds() -> None:
+    """After a window, only the replies whose message object the history holds count; equal messages do not."""
+    history = cb.Conversation(messages=[cb.Message(role="system", content="Be brief.")])
+    replies = []
+    for n in range(6):
+        reply = _reply(f"answer {n}", input_tokens=10 * (n + 1), output_tokens=1)
+        replies.append(reply)
+        history = history.extend([user(f"question {n}"), reply.require_message()])
+    assert cb.total_usage(replies, conversation=history).input_tokens == 210
+    kept = cb.window(history, budget=5).payload  # the system message and the last two turns
+    assert cb.total_usage(replies, conversation=kept) == Usage(input_tokens=50 + 60, output_tokens=2)
+    assert cb.total_usage(replies, conversation=list(kept)).input_tokens == 110
+    copies = [cb.Message(role=m.role, content=m.content) for m in kept]  # equal, not the same objects
+    assert cb.total_usage(replies, conversation=copies) == Usage()
+    no_message = Reply(message=None, usage=Usage(input_tokens=7), provider="gemini")
+    assert cb.total_usage([no_message]).input_tokens == 7
+    assert cb.total_usage([no_message], conversation=kept) == Usage()
+
+
+def test_total_usage_checks_its_arguments() -> None:
+    """Anything but replies, or a conversation that is no sequence of messages, is a ``TypeError``."""
+    with pytest.raises(TypeError, match="takes Reply objects, got Usage"):
+        cb.total_usage([Usage(input_tokens=1)])  # type: ignore[list-item]
+    with pytest.raises(TypeError, match="conversation must be a Conversation"):
+        cb.total_usage([], conversation="hello")  # type: ignore[arg-type]

@@ -15,7 +15,7 @@ from ._checks._rules import Limits
 from ._conversion._converter import configure_converter, make_converter
 from ._conversion._kernels import speedups_enabled
 from ._errors import ValidationError, format_exception, transform_error
-from ._history import TokenEstimator, estimate_tokens, prune, repair, window
+from ._history import TokenEstimator, estimate_tokens, prune, repair, total_usage, window
 from ._json._values import JsonArray, JsonObject, JsonValue
 from ._model._classes import (
     Block,
@@ -106,6 +106,7 @@ __all__ = [
     "seal",
     "speedups_enabled",
     "structure",
+    "total_usage",
     "transform_error",
     "unstructure",
     "verify_seals",

@@ -9,9 +9,10 @@ bytes give the dimensions, PDFs a cost per page. A caller with an exact tokenize
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from math import ceil
 from typing import Any
+from weakref import ref
 
 import attrs
 
@@ -44,6 +45,8 @@ class Profile:
         image: the tokens of an image whose dimensions are not known (a URL, a reference, an unread format).
         pdf_page: the tokens of a PDF page (its text and, where the provider sends it, its image).
         file: the tokens of any other file that is not sent inline as text.
+        tool_prompt: the tokens the provider adds to a request that sends tool definitions (Anthropic's
+            tool-use system prompt: 346 with ``tool_choice`` auto on current models, 313 with any or tool).
     """
 
     family: str
@@ -53,6 +56,7 @@ class Profile:
     image: int
     pdf_page: int
     file: int
+    tool_prompt: int = 0
 
 
 _OPENAI = Profile(family="openai", bytes_per_token=4.0, per_message=4, per_tool_block=10, image=765, pdf_page=1000,
@@ -62,7 +66,7 @@ _OPENAI = Profile(family="openai", bytes_per_token=4.0, per_message=4, per_tool_
 PROFILES: Mapping[str | None, Profile] = {
     None: _OPENAI,
     "anthropic": Profile(family="anthropic", bytes_per_token=3.5, per_message=4, per_tool_block=12, image=1600,
-                         pdf_page=2300, file=256),
+                         pdf_page=2300, file=256, tool_prompt=346),
     "gemini": Profile(family="gemini", bytes_per_token=4.0, per_message=2, per_tool_block=8, image=1032,
                       pdf_page=258, file=256),
     "openai_chat": _OPENAI,
@@ -85,8 +89,35 @@ def _provider_argument(value: object) -> str | None:
     return value  # type: ignore[return-value]
 
 
-def _json(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+#: A value's compact JSON text (one encoder, made once: ``json.dumps`` with options makes one a call).
+_json = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=str).encode
+
+
+def _utf8_size(text: str) -> int:
+    return len(text.encode("utf-8", "surrogatepass"))
+
+
+class _Memo:
+    """Estimates by message identity: ``id(message)`` to a weak reference to it and its estimate.
+
+    An agent loop windows its history every turn with one estimator, so each message is estimated once,
+    not once a turn. Messages are immutable, so an estimate stays right while the message lives; the weak
+    reference tells a live message from a new one that took a dead one's id, and holds no message alive.
+    Entries of dead messages are swept when the memo has doubled since the last sweep, so it stays within
+    about twice the messages alive.
+    """
+
+    __slots__ = ("entries", "sweep_at")
+
+    def __init__(self) -> None:
+        self.entries: dict[int, tuple[ref[Message], int]] = {}
+        self.sweep_at = 1024
+
+    def sweep(self) -> dict[int, tuple[ref[Message], int]]:
+        """Drop the entries of dead messages; the next sweep is when the memo has doubled again."""
+        self.entries = entries = {k: v for k, v in self.entries.items() if v[0]() is not None}
+        self.sweep_at = max(1024, 2 * len(entries))
+        return entries
 
 
 @attrs.frozen
@@ -114,13 +145,14 @@ class TokenEstimator:
     #: The constants in use, looked up once.
     profile: Profile = attrs.field(init=False, repr=False, eq=False,
                                    default=attrs.Factory(lambda self: PROFILES[self.provider], takes_self=True))
+    #: The estimates of the messages seen, by object identity.
+    memo: _Memo = attrs.field(init=False, repr=False, eq=False, factory=_Memo)
 
     def text(self, text: str) -> int:
         """The tokens of a piece of text."""
         if self.count_text is not None:
             return self.count_text(text)
-        size = len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
-        return math.ceil(size / self.profile.bytes_per_token)
+        return ceil((len(text) if text.isascii() else _utf8_size(text)) / self.profile.bytes_per_token)
 
     def file(self, block: FileBlock) -> int:
         """The tokens of a file: an image by formula, a PDF by pages, inline text by its text."""
@@ -140,8 +172,12 @@ class TokenEstimator:
     def block(self, block: Any) -> int:
         """The tokens of one block."""
         kind = type(block)
-        if kind in (TextBlock, RefusalBlock):
+        if kind is TextBlock or kind is RefusalBlock:
             return self.text(block.text)
+        if kind is ToolCallBlock:
+            return self.profile.per_tool_block + self.text(block.tool_name) + self.text(_json(block.input))
+        if kind is ToolResultBlock:
+            return self.profile.per_tool_block + sum(map(self.block, block.content))
         if kind is ReasoningBlock:
             return self.text(block.text) if block.text is not None else self.text(block.signature or "") + (
                 len(block.redacted) // 4 if block.redacted else 0)
@@ -149,23 +185,48 @@ class TokenEstimator:
             return self.text(_json(block.value))
         if kind is FileBlock:
             return self.file(block)
-        if kind is ToolCallBlock:
-            return self.profile.per_tool_block + self.text(block.tool_name) + self.text(_json(block.input))
-        if kind is ToolResultBlock:
-            return self.profile.per_tool_block + sum(self.block(part) for part in block.content)
         return 0
 
     def __call__(self, message: Message) -> int:
-        """The tokens of a message: its blocks and the per-message overhead."""
+        """The tokens of a message: its blocks and the per-message overhead, remembered for the message object."""
+        memo = self.memo
+        entries = memo.entries
+        key = id(message)
+        known = entries.get(key)
+        if known is not None and known[0]() is message:
+            return known[1]
         tokens = self.profile.per_message
-        block = self.block
-        for item in message.content:
-            tokens += block(item)
+        if self.count_text is None:
+            rate = self.profile.bytes_per_token
+            for block in message.content:
+                if type(block) is TextBlock:  # most blocks: ``text`` inline
+                    text = block.text
+                    tokens += ceil((len(text) if text.isascii() else _utf8_size(text)) / rate)
+                else:
+                    tokens += self.block(block)
+        else:
+            tokens += sum(map(self.block, message.content))
+        if len(entries) >= memo.sweep_at:
+            entries = memo.sweep()
+        entries[key] = (ref(message), tokens)
         return tokens
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled and copied as its arguments: the memo holds weak references, and a copy starts its own."""
+        return _rebuild, (self.provider, self.count_text)
+
     def tools(self, definitions: Iterable[Mapping[str, Any]]) -> int:
-        """The tokens of tool definitions (each a JSON object: name, description, schema), as their JSON text."""
-        return sum(self.profile.per_tool_block + self.text(_json(definition)) for definition in definitions)
+        """The tokens of tool definitions (each a JSON object: name, description, schema), as their JSON text.
+
+        A request with at least one definition also costs the profile's ``tool_prompt`` (Anthropic's tool-use
+        system prompt), once.
+        """
+        costs = [self.profile.per_tool_block + self.text(_json(definition)) for definition in definitions]
+        return self.profile.tool_prompt + sum(costs) if costs else 0
+
+
+def _rebuild(provider: str | None, count_text: Callable[[str], int] | None) -> TokenEstimator:
+    return TokenEstimator(provider, count_text=count_text)
 
 
 def estimate_tokens(

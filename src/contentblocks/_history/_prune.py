@@ -24,6 +24,9 @@ _STUB = (TextBlock(text=PRUNED_RESULT_TEXT),)
 _new_message = unchecked(Message)
 _new_result = unchecked(ToolResultBlock)
 _NOTE_PREFIX = "[A file was pruned from the history to save space: "
+_STUBBED = "an old tool result's content pruned; a stub keeps its pairing"
+_new_loss = unchecked(Loss)  # each loss is of a valid kind: no check again
+_PRUNED_ROLES = frozenset({"user", "assistant", "tool"})  # system and developer messages are never pruned
 
 
 def file_note(block: FileBlock) -> TextBlock:
@@ -47,9 +50,18 @@ class _Pruner:
         self.kinds = frozenset(kind for kind, on in ((ReasoningBlock, reasoning), (JsonBlock, state),
                                                      (FileBlock, files)) if on)
         self.kinds_with_calls = self.kinds - {ReasoningBlock}
+        self.notes: dict[tuple[str, str | None], TextBlock] = {}
 
     def lose(self, path: str, reason: str, kind: Any) -> None:
-        self.losses.append(Loss(path, reason, kind))
+        self.losses.append(_new_loss(path, reason, kind))
+
+    def note(self, block: FileBlock) -> TextBlock:
+        """``file_note(block)``, made once for each media type and name (the same image is often sent again)."""
+        key = (block.media_type, block.filename)
+        note = self.notes.get(key)
+        if note is None:
+            note = self.notes[key] = file_note(block)
+        return note
 
     def block(self, block: Any, path: str, *, signs_calls: bool, assistant: bool) -> Any:
         """The block kept, changed (a file as a note, a result as a stub) or ``None`` when it is dropped."""
@@ -63,21 +75,32 @@ class _Pruner:
             return None
         if kind is FileBlock and self.files:
             self.lose(path, "an old file pruned; a text note says what it was", "content_dropped")
-            return file_note(block)
+            return self.note(block)
         if kind is ToolResultBlock and self.tool_results and block.content and not _stub(block):
-            reason = "an old tool result's content pruned; a stub keeps its pairing"
-            self.lose(f"{path}.content", reason, "content_dropped")
+            self.lose(f"{path}.content", _STUBBED, "content_dropped")
             return _new_result(block.tool_call_id, block.tool_name, block.outcome, _STUB, block.metadata)
         return block
 
-    def message(self, message: Message, i: int) -> Message | None:
-        role = message.role
-        if role in ("system", "developer") or (role == "tool" and not self.tool_results):
+    def results(self, message: Message, i: int) -> Message:
+        """A tool message with each result's content as the stub (its results are all there is to prune)."""
+        content: tuple[ToolResultBlock, ...] = message.content  # type: ignore[assignment]  # a tool message's
+        if all(not block.content or _stub(block) for block in content):
             return message
-        if role != "tool":  # most messages hold nothing to prune: found from their block types alone
-            kinds = set(map(type, message.content))
-            if (self.kinds_with_calls if ToolCallBlock in kinds else self.kinds).isdisjoint(kinds):
-                return message
+        new = []
+        for j, block in enumerate(content):
+            if block.content and not _stub(block):
+                self.lose(f"$[{i}].content[{j}].content", _STUBBED, "content_dropped")
+                new.append(_new_result(block.tool_call_id, block.tool_name, block.outcome, _STUB, block.metadata))
+            else:
+                new.append(block)
+        if SEAL_KEY in message.metadata:  # no longer as sealed
+            return Message(role="tool", content=new, metadata=_unsealed(message.metadata))
+        return _new_message("tool", tuple(new), message.metadata)  # type: ignore[no-any-return]
+
+    def message(self, message: Message, i: int) -> Message | None:
+        """The message pruned (``None`` when nothing of it is left); called for the messages ``candidates`` finds."""
+        if message.role == "tool":
+            return self.results(message, i)
         # Reasoning that signed tool calls stays: Anthropic and OpenAI refuse calls replayed without it.
         signs_calls = message.role == "assistant" and any(type(b) is ToolCallBlock for b in message.content)
         assistant = message.role == "assistant"
@@ -91,9 +114,26 @@ class _Pruner:
         if not kept:
             return None  # every block of it is reported
         if SEAL_KEY in message.metadata:  # no longer as sealed
-            metadata = {k: v for k, v in message.metadata.items() if k != SEAL_KEY}
-            return Message(role=message.role, content=kept, metadata=metadata)
+            return Message(role=message.role, content=kept, metadata=_unsealed(message.metadata))
         return _new_message(message.role, tuple(kept), message.metadata)  # type: ignore[no-any-return]
+
+    def candidates(self, messages: Sequence[Message]) -> list[int]:
+        """The indexes of the messages that may hold something to prune, found from their roles and block types.
+
+        Most messages hold nothing to prune; one comprehension passes over them without a call each.
+        """
+        kinds, with_calls, results = self.kinds, self.kinds_with_calls, self.tool_results
+        return [
+            i for i, m in enumerate(messages)
+            if (role := m.role) in _PRUNED_ROLES and (
+                results if role == "tool" else not (
+                    with_calls if ToolCallBlock in (types := set(map(type, m.content))) else kinds
+                ).isdisjoint(types))
+        ]
+
+
+def _unsealed(metadata: Any) -> Any:
+    return {k: v for k, v in metadata.items() if k != SEAL_KEY}
 
 
 def _stub(block: ToolResultBlock) -> bool:
@@ -164,9 +204,12 @@ def prune(
     starts = conversation_turn_starts(conversation)
     boundary = starts[-keep_turns] if 0 < keep_turns <= len(starts) else (0 if keep_turns else len(messages))
     pruner = _Pruner(reasoning=reasoning, tool_results=tool_results, files=files, state=state)
-    out = [pruner.message(m, i) for i, m in enumerate(messages[:boundary])]
+    out: list[Message | None] = list(messages)
+    emptied = False  # whether a message was left with no block
+    for i in pruner.candidates(messages[:boundary]):
+        out[i] = new = pruner.message(messages[i], i)
+        emptied = emptied or new is None
     if not pruner.losses:
         return Converted(conversation)
-    kept = [m for m in out if m is not None]
-    kept.extend(messages[boundary:])
-    return Converted(trusted(kept), tuple(pruner.losses))
+    kept = [m for m in out if m is not None] if emptied else out
+    return Converted(trusted(kept), tuple(pruner.losses))  # type: ignore[arg-type]  # no None once emptied

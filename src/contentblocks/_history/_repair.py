@@ -9,17 +9,20 @@ orphans), then writes it once with each call message followed by its results.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
-from itertools import pairwise
+from collections.abc import Container, Mapping, Sequence
+from itertools import pairwise, repeat
+from operator import itemgetter
 from typing import Any, Literal, TypeAlias
 
 import attrs
 
 from .._model._classes import Message, ReasoningBlock, ToolCallBlock, ToolResultBlock
 from .._model._conversation import Conversation, tool_summary
+from .._model._growth import ToolBlockSummary
 from .._sanitize._policy import UNANSWERED_CALLS, UnansweredCalls, stand_in_result
 from .._sealing import SEAL_KEY
 from ..providers._contract import Converted, Loss, LossKind
+from ._turns import paired
 
 __all__ = ["MERGING_PROVIDERS", "UNANSWERED_RESULT_TEXT", "RepairTarget", "repair"]
 
@@ -35,12 +38,14 @@ MERGING_PROVIDERS = frozenset({"gemini"})
 
 _PROVIDERS = frozenset({"anthropic", "gemini", "mcp", "openai_chat", "openai_responses"})
 _MAX_ID = 256
+_ID = itemgetter(1)  # the id of a tool block's summary
+_Tools: TypeAlias = Sequence[tuple[bool, str, str, int]]  # a message's tool blocks: (is_call, id, name, index)
 
 
 def _messages(value: object) -> Sequence[Message]:
     if isinstance(value, Conversation):
         return value.messages
-    if isinstance(value, (list, tuple)) and all(isinstance(item, Message) for item in value):
+    if isinstance(value, (list, tuple)) and all(map(isinstance, value, repeat(Message))):
         return value
     msg = f"repair() takes a Conversation or a sequence of Message, got {type(value).__name__}"
     raise TypeError(msg)
@@ -52,57 +57,60 @@ class _Pairing:
     def __init__(self, messages: Sequence[Message], losses: list[Loss]) -> None:
         self.losses = losses
         summary = tool_summary(messages, 0)  # the messages with tool blocks only
-        taken = {call_id for _, tools in summary for is_call, call_id, _, _ in tools if is_call}
-        self.ids: dict[tuple[int, int], str] = {}  # (message, block) of a call -> its id in the result
+        self.ids: dict[tuple[int, int], str] = {}  # (message, block) of a renamed call -> its id in the result
         self.target: dict[tuple[int, int], str] = {}  # (message, block) of a kept result -> the id it answers
         self.answers: dict[str, tuple[int, int]] = {}  # call id -> (message, block) of the result answering it
-        self.names: dict[str, str] = {}  # call id -> tool name
+        self.names: dict[str, str] = {}  # call id (in the result) -> tool name
         self.where: dict[str, tuple[int, int]] = {}  # call id -> (message, block) of its call
         self.tools: dict[int, Sequence[tuple[bool, str, str, int]]] = dict(summary)  # message -> its tool blocks
         self.renamed: set[int] = set()  # the messages with a call or result whose id changes
-        used: set[str] = set()
+        ids, target, answers, names, where, renamed = (self.ids, self.target, self.answers, self.names, self.where,
+                                                       self.renamed)
+        taken: set[str] | None = None  # every id a call is written with, once one is renamed
         latest: dict[str, str] = {}  # id as written -> the id of the newest call written with it
         for i, tools in summary:
             for is_call, written, name, j in tools:
                 if is_call:
                     new = written
-                    if new in used:
-                        new = _fresh(new, taken, used)
+                    if new in names:  # used by an earlier call
+                        if taken is None:
+                            taken = {t[1] for _, tools in summary for t in tools if t[0]}
+                        new = _fresh(new, taken, names)
                         reason = f"a tool call id used by an earlier call; renamed {new!r} with its result"
                         losses.append(Loss(f"$[{i}].content[{j}].tool_call_id", reason, "content_degraded"))
-                        self.renamed.add(i)
-                    used.add(new)
+                        renamed.add(i)
+                        ids[i, j] = new
                     latest[written] = new
-                    self.ids[i, j] = new
-                    self.names[new] = name
-                    self.where[new] = (i, j)
+                    names[new] = name
+                    where[new] = (i, j)
+                    continue
+                answered = latest.get(written)
+                if answered is not None and answered not in answers and names[answered] == name:
+                    answers[answered] = (i, j)
+                    target[i, j] = answered
                 else:
-                    self.result(name, i, j, answered := latest.get(written))
-                    if answered != written:
-                        self.renamed.add(i)
+                    self.drop(i, j, answered)
+                if answered != written:
+                    renamed.add(i)
 
     def path(self, call_id: str) -> str:
         """The path of a call in the history given."""
         i, j = self.where[call_id]
         return f"$[{i}].content[{j}]"
 
-    def result(self, name: str, i: int, j: int, call_id: str | None) -> None:
-        path = f"$[{i}].content[{j}]"
+    def drop(self, i: int, j: int, call_id: str | None) -> None:
+        """Report a result dropped: it answers no earlier call, a call answered already, or another tool's call."""
         if call_id is None:
-            self.losses.append(Loss(path, "a tool result answering no earlier call; dropped", "content_dropped"))
+            reason = "a tool result answering no earlier call; dropped"
         elif call_id in self.answers:
-            self.losses.append(Loss(path, "a tool result for a call already answered; dropped", "content_dropped"))
-        elif self.names[call_id] != name:
-            reason = "a tool result naming another tool than its call; dropped"
-            self.losses.append(Loss(path, reason, "content_dropped"))
+            reason = "a tool result for a call already answered; dropped"
         else:
-            self.answers[call_id] = (i, j)
-            self.target[i, j] = call_id
-            return
+            reason = "a tool result naming another tool than its call; dropped"
+        self.losses.append(Loss(f"$[{i}].content[{j}]", reason, "content_dropped"))
         self.renamed.add(i)  # a dropped result changes its message too
 
 
-def _fresh(call_id: str, taken: set[str], used: set[str]) -> str:
+def _fresh(call_id: str, taken: set[str], used: Container[str]) -> str:
     n = 1
     while True:
         suffix = f"~{n}"
@@ -123,21 +131,43 @@ class _Writer:
         self.losses = pairing.losses
         self.out: list[Message] = []
         self.origins: list[int] = []  # the index in ``messages`` each written message comes from
+        self.summary: list[ToolBlockSummary] = []  # the tool blocks of what is written, for its check
 
     def write(self, message: Message, origin: int) -> None:
+        """Write a message with tool blocks (``run`` writes the others); its blocks are known if it is as it was."""
+        at = len(self.out)
         self.out.append(message)
         self.origins.append(origin)
+        if message is self.messages[origin]:
+            tools = self.pairing.tools.get(origin)
+            if tools is not None:  # a tool message with no block has none
+                self.summary.append((at, tools))
+        else:
+            self.summary.extend(tool_summary((message,), at))
 
     def run(self) -> list[Message]:
-        tools = self.pairing.tools
-        for i, message in enumerate(self.messages):
-            if message.role == "tool":
+        messages, pairing, out, origins, summary = self.messages, self.pairing, self.out, self.origins, self.summary
+        tools, renamed = pairing.tools, pairing.renamed
+        last = len(messages) - 1
+        for i, message in enumerate(messages):
+            role = message.role
+            if role == "tool":
                 continue  # written after the call message its results answer
-            if message.role == "assistant" and i in tools:
-                self.calls(i, message)
+            if role != "assistant" or i not in tools:  # no tool block: nothing for ``summary``
+                out.append(message)
+                origins.append(i)
+                continue
+            k = i + 1
+            if (k <= last and messages[k].role == "tool" and (k == last or messages[k + 1].role != "tool")
+                    and i not in renamed and k not in renamed and _same_ids(tools[i], tools.get(k))):
+                # The common case: one tool message right after, answering each call in order, ids kept.
+                at = len(out)
+                out += (message, messages[k])
+                origins += (i, k)
+                summary += ((at, tools[i]), (at + 1, tools[k]))
             else:
-                self.write(message, i)
-        return self.out
+                self.calls(i, message)
+        return out
 
     def calls(self, i: int, message: Message) -> None:
         pairing = self.pairing
@@ -154,7 +184,7 @@ class _Writer:
             if type(block) is not ToolCallBlock:
                 content.append(block)
                 continue
-            call_id = pairing.ids[i, j]
+            call_id = pairing.ids.get((i, j), block.tool_call_id)
             if call_id not in pairing.answers and self.unanswered == "drop":
                 reason = "a tool call with no result; dropped"
                 self.losses.append(Loss(f"$[{i}].content[{j}]", reason, "content_dropped"))
@@ -234,6 +264,15 @@ class _Writer:
         reason = f"a tool call with no result; answered as {result.outcome}"
         self.losses.append(Loss(self.pairing.path(call_id), reason, "content_degraded"))
         return result
+
+
+def _same_ids(calls: _Tools, results: _Tools | None) -> bool:
+    """Whether the results answer the calls one for one, in order (most often: one call, one result)."""
+    if results is None or len(calls) != len(results):
+        return False
+    if len(calls) == 1:
+        return calls[0][1] == results[0][1]
+    return list(map(_ID, calls)) == list(map(_ID, results))
 
 
 def _answering(block: Any, call_id: str) -> ToolResultBlock:
@@ -361,4 +400,6 @@ def repair(
         out = _merge(out, writer.origins, losses)
     if not losses and isinstance(conversation, Conversation) and len(out) == len(messages):
         return Converted(conversation)
-    return Converted(Conversation(messages=out), tuple(losses))
+    if provider in MERGING_PROVIDERS:  # merged messages: their tool blocks are found again
+        return Converted(Conversation(messages=out), tuple(losses))
+    return Converted(paired(out, writer.summary), tuple(losses))

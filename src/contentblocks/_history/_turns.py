@@ -8,14 +8,17 @@ refuse any other start), and never between a tool call and a later result answer
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Mapping, Sequence
+from itertools import compress, islice
+from operator import attrgetter
 
 from .._conversion._unchecked import unchecked
 from .._model._classes import Message
 from .._model._conversation import Conversation, tool_summary
-from .._model._growth import Growth
+from .._model._growth import Growth, ToolBlockSummary, ToolPairing
 
-__all__ = ["conversation_argument", "conversation_turn_starts", "trusted", "turn_starts"]
+__all__ = ["ROLE", "conversation_argument", "conversation_turn_starts", "paired", "trusted", "turn_starts"]
 
 
 def conversation_argument(value: object, call: str) -> Conversation:
@@ -32,8 +35,8 @@ def turn_starts(messages: Sequence[Message]) -> list[int]:
     """The indexes where a turn may start: 0, then each user message that no call before it is answered after.
 
     The turns are the slices between consecutive starts (the first, before any user message, may hold only
-    system messages or nothing). Linear: each call's message is remembered by id, and each result pushes the
-    reach of the call it answers; a user message at or before the reach cannot start a turn.
+    system messages or nothing). Linear: each call's message is remembered by id, and each answer makes a
+    span from the call's message to the answer's; a user message inside a span cannot start a turn.
 
     >>> import contentblocks as cb
     >>> call = cb.ToolCallBlock(tool_call_id="c1", tool_name="f", input={})
@@ -43,29 +46,45 @@ def turn_starts(messages: Sequence[Message]) -> list[int]:
     ...              cb.Message(role="tool", content=[late]), cb.Message(role="user", content="c")])
     [0, 1, 5]
     """
-    reach = [-1] * len(messages)  # reach[m]: the last message answering a call of message m
+    spans: list[tuple[int, int]] = []  # (message of a call, message of its answer)
     where: dict[str, int] = {}  # call id -> index of the message that made the call
     for m, tools in tool_summary(messages, 0):  # the messages with tool blocks only
         for is_call, call_id, _, _ in tools:
             if is_call:
                 where[call_id] = m
             elif call_id in where:
-                reach[where[call_id]] = m
-    return _starts(messages, reach)
+                spans.append((where[call_id], m))
+    return _starts(list(map(ROLE, messages)), spans)
 
 
-def _starts(messages: Sequence[Message], reach: list[int]) -> list[int]:
+#: A message's role, read by C code over a whole history (``map(ROLE, messages)``).
+ROLE = attrgetter("role")
+
+
+def _starts(roles: list[str], spans: list[tuple[int, int]]) -> list[int]:
+    """0 and the user messages that no span ``(call, answer)`` holds (``call < i <= answer``), in order.
+
+    The user messages are found at C speed; only the spans that hold a user message (rare: a late answer)
+    cost a step each, and the user messages they hold are cut out by bisection.
+    """
+    users = list(compress(range(1, len(roles)), map("user".__eq__, islice(roles, 1, None))))
+    blocking = sorted((call, answer) for call, answer in spans if answer > call + 1 or roles[answer] == "user")
+    if not blocking:
+        return [0, *users]
     starts = [0]
-    furthest = -1  # the last message answering a call made before the current message
-    for i, message in enumerate(messages):
-        if i and message.role == "user" and furthest < i:
-            starts.append(i)
-        furthest = max(furthest, reach[i])
+    done = 0  # users[:done] are placed or cut out
+    for call, answer in blocking:  # by call: no later span holds a user message at or before this call
+        first = bisect_right(users, call)
+        starts.extend(users[done:first])
+        done = max(done, first, bisect_right(users, answer))
+    starts.extend(users[done:])
     return starts
 
 
-def conversation_turn_starts(conversation: Conversation) -> list[int]:
+def conversation_turn_starts(conversation: Conversation, roles: list[str] | None = None) -> list[int]:
     """``turn_starts`` of a conversation's messages, from the pairing its own check recorded (no block is read).
+
+    ``roles`` is the messages' roles when the caller has them already.
 
     >>> import contentblocks as cb
     >>> call = cb.ToolCallBlock(tool_call_id="c1", tool_name="f", input={})
@@ -81,11 +100,26 @@ def conversation_turn_starts(conversation: Conversation) -> list[int]:
     growth: Growth = conversation._growth
     with growth.lock:
         calls, answers = growth.pairing.calls, growth.pairing.answers
-        pairs = [(calls[call_id][1], m) for call_id, m in answers.items() if m < size]
-    reach = [-1] * size
-    for m, answered in pairs:
-        reach[m] = max(reach[m], answered)
-    return _starts(messages, reach)
+        spans = [(calls[call_id][1], m) for call_id, m in answers.items() if m < size]
+    return _starts(list(map(ROLE, messages)) if roles is None else roles, spans)
+
+
+def paired(messages: Sequence[Message], summary: list[ToolBlockSummary]) -> Conversation:
+    """A conversation of valid messages whose tool blocks ``summary`` lists, checked from that list alone.
+
+    ``repair`` writes each message's tool blocks as it writes the message, so the check of what it wrote
+    need not read every message again to find them (the larger part of a ``Conversation`` check); the
+    pairing is checked all the same, and a problem raises ``ValidationError`` as the full check would.
+    """
+    problems: list[tuple[str, str]] = []
+    pairing = ToolPairing()
+    pairing.extend(problems, summary, len(messages))
+    if problems:
+        return Conversation(messages=messages)  # raises, with the full check's paths and wording
+    conversation: Conversation = unchecked(Conversation)(tuple(messages))
+    object.__setattr__(conversation, "_growth", Growth(list(messages), pairing))
+    object.__setattr__(conversation, "_size", len(messages))
+    return conversation
 
 
 def trusted(messages: Sequence[Message]) -> Conversation:

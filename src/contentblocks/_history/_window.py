@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left, insort
 from collections.abc import Callable, Sequence
+from itertools import compress, repeat
+from operator import not_
 
+from .._conversion._unchecked import unchecked
 from .._model._classes import Message
 from .._model._conversation import Conversation
 from ..providers._contract import Converted, Loss
-from ._turns import conversation_argument, conversation_turn_starts, trusted
+from ._turns import ROLE, conversation_argument, conversation_turn_starts, trusted
 
 __all__ = ["window"]
 
 _PINNED_ROLES = frozenset({"system", "developer"})
+_DROPPED = "an older message outside the window's budget"
+_new_loss = unchecked(Loss)  # each loss is of a valid kind: no check again
 
 
 def _budget(value: object) -> int:
@@ -25,34 +31,70 @@ class _Costs:
     """Each message's cost, asked of the estimator once, and only for the messages the window needs.
 
     The newest messages are costed first: once they are over the budget, the older ones that are not
-    pinned can only be left out, and are never estimated.
+    pinned can only be left out, and are never estimated. What is costed is a run from the newest message
+    back (``known[start:]``), grown a turn at a time, and the few system and developer messages before it.
     """
 
     def __init__(self, messages: Sequence[Message], estimator: Callable[[Message], int] | None) -> None:
         self.messages = messages
         self.estimator = estimator
-        self.known: list[int | None] = [None] * len(messages)
+        self.known: list[int] = [1] * len(messages)  # every message costs 1 when the budget counts messages
+        self.start = 0 if estimator is None else len(messages)  # known[start:] is costed
+        self.alone: dict[int, int] = {}  # the cost of a message before ``start``, costed on its own
+        self.waiting: list[int] = []  # the messages of ``alone`` that the run has not reached, in order
 
     def __getitem__(self, i: int) -> int:
-        cost = self.known[i]
+        if i >= self.start:
+            return self.known[i]
+        cost = self.alone.get(i)
         if cost is None:
-            cost = 1 if self.estimator is None else self.estimator(self.messages[i])
-            if type(cost) is not int or cost < 0:
-                msg = f"the estimator must return a non-negative int for each message, got {cost!r}"
-                raise ValueError(msg)
-            self.known[i] = cost
+            cost = self.alone[i] = _checked([self.estimator(self.messages[i])])[0]  # type: ignore[misc]
+            insort(self.waiting, i)
         return cost
+
+    def run(self, start: int, end: int, *, apart: bool = False) -> int:
+        """The cost of messages ``start`` to ``end``: the run grown back to ``start``, or each alone (``apart``)."""
+        if apart and end < self.start:  # a pinned turn before the run: the messages between need no cost
+            return sum(self[i] for i in range(start, end))
+        if start < self.start:
+            part = self.messages[start : self.start]
+            alone, waiting = self.alone, self.waiting
+            if waiting and waiting[-1] >= start:  # the run reaches messages costed alone: not costed again
+                costs = [alone[i] if i in alone else self.estimator(m)  # type: ignore[misc]
+                         for i, m in enumerate(part, start)]
+                del waiting[bisect_left(waiting, start) :]
+            else:
+                costs = list(map(self.estimator, part))  # type: ignore[arg-type]
+            self.known[start : self.start] = _checked(costs)
+            self.start = start
+        return sum(self.known[start:end])
 
     def fits(self, limit: int) -> bool:
         """Whether the whole history's cost is within ``limit``, costing from the newest message on."""
         if self.estimator is None:
             return len(self.messages) <= limit
         spent = 0
-        for i in range(len(self.messages) - 1, -1, -1):
-            spent += self[i]
+        costs: list[int] = []
+        for cost in map(self.estimator, reversed(self.messages)):
+            if type(cost) is not int or cost < 0:
+                _checked([cost])
+            costs.append(cost)
+            spent += cost
             if spent > limit:
-                return False
-        return True
+                break
+        costs.reverse()
+        self.start -= len(costs)
+        self.known[self.start :] = costs
+        return spent <= limit
+
+
+def _checked(costs: list[int]) -> list[int]:
+    """``costs``, once each is a non-negative int (``ValueError`` otherwise)."""
+    if costs and (not {int}.issuperset(map(type, costs)) or min(costs) < 0):
+        bad = next(c for c in costs if type(c) is not int or c < 0)
+        msg = f"the estimator must return a non-negative int for each message, got {bad!r}"
+        raise ValueError(msg)
+    return costs
 
 
 def window(
@@ -98,41 +140,51 @@ def window(
     costs = _Costs(messages, estimator)
     if costs.fits(limit):
         return Converted(conversation)
-    starts = conversation_turn_starts(conversation)
-    turns = list(zip(starts, [*starts[1:], len(messages)], strict=True))
-    pinned = [keep is not None and any(keep(messages[i]) for i in range(start, end)) for start, end in turns]
-    first = _first_kept(messages, costs, turns, pinned, limit)
-    kept: list[Message] = []
-    losses: list[Loss] = []
-    for t, (start, end) in enumerate(turns):
-        whole = t >= first or pinned[t]
-        for i in range(start, end):
-            message = messages[i]
-            if whole or message.role in _PINNED_ROLES:
-                kept.append(message)
-            else:
-                losses.append(Loss(f"$[{i}]", "an older message outside the window's budget", "content_dropped"))
-    if not losses:
+    roles = list(map(ROLE, messages))
+    starts = conversation_turn_starts(conversation, roles)
+    ends = [*starts[1:], len(messages)]
+    always = list(compress(range(len(roles)), map(_PINNED_ROLES.__contains__, roles)))  # system, developer
+    pinned: set[int] = set()  # the turns holding a message ``keep`` returns true for
+    if keep is not None:
+        marks = list(map(keep, messages))
+        pinned = {t for t, (start, end) in enumerate(zip(starts, ends, strict=True)) if any(marks[start:end])}
+    first = _first_kept(costs, starts, ends, always, pinned, limit)
+    cut = starts[first]
+    kept_before = bytearray(cut)  # which of the messages before the kept tail stay
+    for i in always:
+        if i >= cut:
+            break
+        kept_before[i] = 1
+    for t in pinned:
+        if t < first:
+            kept_before[starts[t] : ends[t]] = b"\x01" * (ends[t] - starts[t])
+    dropped = list(compress(range(cut), map(not_, kept_before)))
+    if not dropped:
         return Converted(conversation)
-    return Converted(trusted(kept), tuple(losses))
+    kept = [*compress(messages[:cut], kept_before), *messages[cut:]]
+    losses = tuple(map(_new_loss, map("$[{}]".format, dropped), repeat(_DROPPED), repeat("content_dropped")))
+    return Converted(trusted(kept), losses)
 
 
-def _first_kept(
-    messages: Sequence[Message], costs: _Costs, turns: list[tuple[int, int]], pinned: list[bool], limit: int
-) -> int:
+def _first_kept(costs: _Costs, starts: list[int], ends: list[int], always: list[int], pinned: set[int],
+                limit: int) -> int:
     """The oldest turn of the kept tail: the newest turn, then older ones while they fit beside what is kept."""
 
-    def cost(start: int, end: int, *, pinned_roles: bool) -> int:
-        return sum(costs[i] for i in range(start, end) if (messages[i].role in _PINNED_ROLES) is pinned_roles)
+    def cost(t: int) -> int:  # a turn's messages but its system and developer ones, counted in ``spent``
+        start, end = starts[t], ends[t]
+        total = costs.run(start, end, apart=t in pinned)
+        for k in range(bisect_left(always, start), bisect_left(always, end)):
+            total -= costs[always[k]]
+        return total
 
-    last = len(turns) - 1
-    spent = sum(cost(start, end, pinned_roles=True) for start, end in turns)  # system and developer messages
-    spent += sum(cost(start, end, pinned_roles=False) for t, (start, end) in enumerate(turns) if pinned[t] or t == last)
+    last = len(starts) - 1
+    spent = sum(costs[i] for i in always)  # system and developer messages
+    spent += sum(cost(t) for t in sorted(pinned | {last}, reverse=True))
     first = last
     while first > 0:
         t = first - 1
-        if not pinned[t]:
-            extra = cost(*turns[t], pinned_roles=False)
+        if t not in pinned:
+            extra = cost(t)
             if spent + extra > limit:
                 break
             spent += extra
