@@ -55,11 +55,11 @@ def test_anthropic_tools_cost_the_tool_use_system_prompt_once() -> None:
         json.dumps(tool, separators=(",", ":")))
 
 
-def test_an_empty_responses_instructions_is_read_as_none() -> None:
-    """pydantic-ai sends ``instructions: ''``, which the Responses reader refuses as an empty text block."""
+def test_an_empty_responses_message_is_read_as_none() -> None:
+    """pydantic-ai sends an empty assistant message, which the Responses reader refuses as an empty text block."""
     request = {"input": [{"content": "Hi", "role": "user"}, {"content": "", "role": "assistant"}],
                "instructions": ""}
-    assert readable("openai_responses", request) == {"input": [{"content": "Hi", "role": "user"}]}
+    assert readable("openai_responses", request) == {"input": [{"content": "Hi", "role": "user"}], "instructions": ""}
     assert readable("anthropic", request) is request
 
 

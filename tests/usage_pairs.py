@@ -67,19 +67,16 @@ def tool_definitions(provider: str, request: Mapping[str, Any]) -> list[Mapping[
 
 
 def readable(provider: str, request: Mapping[str, Any]) -> Mapping[str, Any]:
-    """The request as ``from_provider`` reads it: pydantic-ai sends Responses an empty ``instructions``.
+    """The request as ``from_provider`` reads it: pydantic-ai sends Responses empty assistant messages.
 
-    The Responses reader refuses an empty text (a ``TextBlock`` must not be empty), so an empty
-    ``instructions`` is read as none, and an empty assistant message as no message: the provider counts
-    neither's text, only the wrapping, which is left out of the estimate.
+    The Responses reader refuses a message whose content is the empty string (a ``TextBlock`` must not be
+    empty), so such a message is read as no message: the provider counts none of its text, only the wrapping,
+    which is left out of the estimate. (An empty ``instructions``, which pydantic-ai sends too, the reader
+    reads as no system message.)
     """
     if provider != "openai_responses":
         return request
-    items = [item for item in request["input"] if item.get("content", None) != ""]
-    cleaned = {**request, "input": items}
-    if cleaned.get("instructions") == "":
-        del cleaned["instructions"]
-    return cleaned
+    return {**request, "input": [item for item in request["input"] if item.get("content", None) != ""]}
 
 
 def pairs() -> Iterator[Pair]:

@@ -342,3 +342,9 @@ def test_explicit_null_is_an_absent_field():
     written = openai_responses.to_provider(conversation, strict=LOSS_KINDS).payload
     check_request(written)
     assert "null" not in json.dumps(written)
+
+
+def test_empty_instructions_are_no_system_message():
+    """pydantic-ai sends ``instructions: ""``: it instructs nothing, so it reads as no message (not an error)."""
+    conversation = openai_responses.from_provider({"instructions": "", "input": "Hi"})
+    assert [m.role for m in conversation] == ["user"]

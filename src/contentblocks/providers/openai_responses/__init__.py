@@ -126,7 +126,7 @@ def from_provider(payload: Mapping[str, Any]) -> Conversation:
     payload = obj(plain(reading_argument(payload, "Responses request fields", "openai_responses.from_provider")), "$")
     head: list[Message] = []
     instructions = field(payload, "instructions", str, "$", optional=True)
-    if instructions is not None:
+    if instructions:  # "" (pydantic-ai sends it) instructs nothing: no message, as no text block is empty
         head.append(Message(role="system", content=(TextBlock(text=instructions),)))
     items = payload.get("input", [])
     if type(items) is str:
