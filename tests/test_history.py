@@ -8,6 +8,7 @@ import struct
 import zlib
 from typing import Any
 
+import attrs
 import pytest
 
 import contentblocks as cb
@@ -431,3 +432,13 @@ def test_total_usage_checks_its_arguments() -> None:
         cb.total_usage([Usage(input_tokens=1)])  # type: ignore[list-item]
     with pytest.raises(TypeError, match="conversation must be a Conversation"):
         cb.total_usage([], conversation="hello")  # type: ignore[arg-type]
+
+
+def test_a_documents_title_and_context_are_estimated() -> None:
+    """A document sends its title and context beside its content: the estimate counts their text."""
+    estimate = cb.TokenEstimator("anthropic")
+    plain = cb.FileBlock(media_type="text/plain", source=cb.BytesSource(data=b"Grass is green."))
+    titled = attrs.evolve(plain, title="Botany notes", context="From the field trip in May")
+    assert estimate.block(titled) == estimate.block(plain) + estimate.text("Botany notes") + estimate.text(
+        "From the field trip in May"
+    )

@@ -155,7 +155,14 @@ class TokenEstimator:
         return ceil((len(text) if text.isascii() else _utf8_size(text)) / self.profile.bytes_per_token)
 
     def file(self, block: FileBlock) -> int:
-        """The tokens of a file: an image by formula, a PDF by pages, inline text by its text."""
+        """The tokens of a file, and of the title and context a document sends beside it.
+
+        An image costs its formula, a PDF its pages, inline text its text.
+        """
+        described = sum(self.text(text) for text in (block.title, block.context) if text is not None)
+        return described + self._content(block)
+
+    def _content(self, block: FileBlock) -> int:
         profile = self.profile
         media_type = block.media_type.lower()
         data = block.source.data if isinstance(block.source, BytesSource) else None
@@ -221,8 +228,73 @@ class TokenEstimator:
         A request with at least one definition also costs the profile's ``tool_prompt`` (Anthropic's tool-use
         system prompt), once.
         """
+        definitions = list(definitions)
+        if not definitions:
+            return 0
+        if self.profile.family == "openai":  # OpenAI renders definitions as TypeScript types, terser than JSON
+            return self.profile.tool_prompt + self.text(_typescript(definitions))
         costs = [self.profile.per_tool_block + self.text(_json(definition)) for definition in definitions]
-        return self.profile.tool_prompt + sum(costs) if costs else 0
+        return self.profile.tool_prompt + sum(costs)
+
+
+def _typescript(definitions: Sequence[Mapping[str, Any]]) -> str:
+    """Function definitions as the TypeScript namespace OpenAI's models read them in (the tokens they cost).
+
+    >>> print(_typescript([{"name": "get_weather", "description": "Weather now", "parameters": {
+    ...     "type": "object", "required": ["city"], "properties": {
+    ...         "city": {"type": "string", "description": "City name"},
+    ...         "unit": {"type": "string", "enum": ["c", "f"]}}}}]))
+    # Tools
+    <BLANKLINE>
+    ## functions
+    <BLANKLINE>
+    namespace functions {
+    <BLANKLINE>
+    // Weather now
+    type get_weather = (_: {
+    // City name
+    city: string,
+    unit?: "c" | "f",
+    }) => any;
+    <BLANKLINE>
+    } // namespace functions
+    """
+    lines = ["# Tools", "", "## functions", "", "namespace functions {", ""]
+    for definition in definitions:
+        name, description = definition.get("name", ""), definition.get("description")
+        schema = definition.get("parameters")
+        if description:
+            lines.append(f"// {description}")
+        properties = schema.get("properties") if isinstance(schema, Mapping) else None
+        if not isinstance(properties, Mapping) or not properties:
+            lines += [f"type {name} = () => any;", ""]
+            continue
+        required = schema.get("required") or ()  # type: ignore[union-attr]
+        lines.append(f"type {name} = (_: {{")
+        for key, value in properties.items():
+            if isinstance(value, Mapping) and value.get("description"):
+                lines.append(f"// {value['description']}")
+            lines.append(f"{key}{'' if key in required else '?'}: {_typescript_type(value)},")
+        lines += ["}) => any;", ""]
+    lines.append("} // namespace functions")
+    return "\n".join(lines)
+
+
+_SCALARS = {"string": "string", "number": "number", "integer": "number", "boolean": "boolean", "null": "null"}
+
+
+def _typescript_type(schema: object) -> str:
+    """A JSON Schema as the TypeScript type OpenAI writes for it; what has no short form stays JSON."""
+    if not isinstance(schema, Mapping):
+        return "any"
+    if isinstance(schema.get("enum"), list):
+        return " | ".join(json.dumps(value) for value in schema["enum"])
+    kind = schema.get("type")
+    if kind == "array":
+        return f"{_typescript_type(schema.get('items'))}[]"
+    if isinstance(kind, str) and kind in _SCALARS:
+        return _SCALARS[kind]
+    return _json(schema)
 
 
 def _rebuild(provider: str | None, count_text: Callable[[str], int] | None) -> TokenEstimator:

@@ -84,7 +84,7 @@ def up_to(draw: st.DrawFn, n: int) -> int:
 
 @st.composite
 def _location(draw: st.DrawFn) -> CitationLocation:
-    kinds: tuple[type[PageRange] | type[CharacterRange] | type[BlockRange], ...] = (PageRange, CharacterRange, BlockRange)
+    kinds: tuple[type[PageRange | CharacterRange | BlockRange], ...] = (PageRange, CharacterRange, BlockRange)
     kind = draw(st.sampled_from(kinds))
     first = 1 if kind is PageRange else 0
     start = draw(st.one_of(st.integers(first, first + 3), st.integers(first, 2**31)))
