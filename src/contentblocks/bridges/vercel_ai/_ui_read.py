@@ -114,8 +114,9 @@ def _outcome(part: Part, state: str, approval: dict[str, Any] | None) -> tuple[l
     content: list[Any] = []
     metadata: dict[str, Any] = {}
     if state == "output-available":
-        if part.has("output"):
-            content = output_blocks(part.value("output"))
+        if not part.has("output"):  # as validateUIMessages refuses it
+            raise fail(f"{part.path}.output", "required")
+        content = output_blocks(part.value("output"))
         if (preliminary := part.boolean("preliminary")) is not None:
             metadata[NAMESPACE + "preliminary"] = preliminary
     elif state == "output-error":
