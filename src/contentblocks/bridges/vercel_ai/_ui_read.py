@@ -14,7 +14,7 @@ from typing import Any
 from ..._errors import ValidationError
 from ..._model._classes import Outcome
 from ..._model._conversation import Conversation
-from .._wire import block, read
+from .._wire import block, placed, read
 from .._wire import message as wire_message
 from ._values import NAMESPACE, NATIVE, Part, Wire, fail, file_url, kept, metadata_in, native, reasoning_block, rebased
 
@@ -145,11 +145,14 @@ def _tool(part: Part) -> tuple[Wire, Wire | None]:
     if approval is not None:
         metadata[NAMESPACE + "approval"] = approval
     metadata.update(part.rest())
-    call = block("tool_call", tool_call_id=call_id, tool_name=name, input=call_input, metadata=metadata)
+    # the part holds both blocks: a rule across messages either breaks is reported at the part's own fields
+    names = {"tool_call_id": "toolCallId", "tool_name": "toolName" if kind == "dynamic-tool" else "type"}
+    call = placed(block("tool_call", tool_call_id=call_id, tool_name=name, input=call_input, metadata=metadata),
+                  part.path, **names)
     if state not in _OUTCOMES:
         return call, None
-    return call, block("tool_result", tool_call_id=call_id, tool_name=name, outcome=_OUTCOMES[state],
-                       content=content, metadata=result_metadata)
+    return call, placed(block("tool_result", tool_call_id=call_id, tool_name=name, outcome=_OUTCOMES[state],
+                              content=content, metadata=result_metadata), part.path, **names)
 
 
 _PARTS: Mapping[str, Callable[[Part], Wire]] = {
