@@ -54,8 +54,8 @@ def test_a_history_the_sdk_refuses_is_reported(tmp_path):
     assert [(entry["index"], entry["issues"][0]["path"]) for entry in refused] == [(0, [0, "parts", 0, "output"])]
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(conversations(), min_size=1, max_size=25))
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.lists(conversations(), min_size=1, max_size=10))
 def test_every_conversation_is_written_as_the_sdk_accepts(tmp_path_factory, batch):
     """Whatever the conversation, the ``UIMessage`` list the bridge writes passes ``safeValidateUIMessages``.
 
