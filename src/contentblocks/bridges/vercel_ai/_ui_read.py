@@ -39,6 +39,9 @@ def output_blocks(value: Any) -> list[Wire]:
 
 
 def _text(part: Part) -> Wire:
+    raw = part.raw
+    if len(raw) == 2 and type(raw.get("text")) is str:  # {"type": "text", "text": ...}, most parts: nothing else
+        return block("text", text=raw["text"], metadata={})
     text = part.string("text")
     metadata = {NAMESPACE + key: part.raw[key] for key in ("state",) if part.string(key, optional=True) is not None}
     if (provider := part.object("providerMetadata")) is not None:
