@@ -1,8 +1,8 @@
-"""The Vercel AI SDK's own validator accepts the ``UIMessage`` JSON the bridge writes.
+"""The Vercel AI SDK's own validators accept the ``UIMessage`` and ``ModelMessage`` JSON the bridge writes.
 
-The SDK is TypeScript: these tests run ``bench/peers/vercel/validate.mjs`` (``safeValidateUIMessages`` of the
-``ai`` package that ``bench/peers/vercel/package-lock.json`` pins) with ``node``, and are skipped when node or
-that package is not installed (``npm ci --prefix bench/peers/vercel``).
+The SDK is TypeScript: these tests run ``bench/peers/vercel/validate.mjs`` (``safeValidateUIMessages`` and the
+``modelMessageSchema`` of the ``ai`` package that ``bench/peers/vercel/package-lock.json`` pins) with ``node``, and
+are skipped when node or that package is not installed (``npm ci --prefix bench/peers/vercel``).
 """
 
 from __future__ import annotations
@@ -31,11 +31,11 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-def _refused(histories: list[list[dict[str, Any]]], tmp_path: Path) -> list[Any]:
-    """The SDK's issues with each history it refuses (an empty list: it accepts them all)."""
+def _refused(histories: list[list[dict[str, Any]]], tmp_path: Path, form: str = "ui") -> list[Any]:
+    """The SDK's issues with each history it refuses (an empty list: it accepts them all); ``form`` ui or model."""
     path = tmp_path / "histories.json"
     path.write_text(json.dumps(histories), "utf-8")
-    done = subprocess.run([NODE, str(PEER / "validate.mjs"), str(path)],  # type: ignore[list-item]  # noqa: S603
+    done = subprocess.run([NODE, str(PEER / "validate.mjs"), str(path), form],  # type: ignore[list-item]  # noqa: S603
                           capture_output=True, text=True, timeout=120, check=True)  # fmt: skip
     return json.loads(done.stdout)  # type: ignore[no-any-return]
 
@@ -43,8 +43,9 @@ def _refused(histories: list[list[dict[str, Any]]], tmp_path: Path) -> list[Any]
 def test_the_benchmark_history_is_accepted(tmp_path):
     """The 2,000 benchmark messages (every block kind, files-only tool results among them) as the SDK reads them."""
     bridges = load_bench_module("_contentblocks_bench_bridges", BENCH / "bridges.py")
-    history = bridge.to_ui_messages(bridges.history(2_000)).payload
-    assert _refused([history], tmp_path) == []
+    history = bridges.history(2_000)
+    assert _refused([bridge.to_ui_messages(history).payload], tmp_path) == []
+    assert _refused([bridge.to_model_messages(history).payload], tmp_path, "model") == []
 
 
 def test_a_history_the_sdk_refuses_is_reported(tmp_path):
@@ -52,6 +53,9 @@ def test_a_history_the_sdk_refuses_is_reported(tmp_path):
     part = {"type": "tool-x", "toolCallId": "c1", "state": "output-available", "input": {}}
     refused = _refused([[{"id": "a1", "role": "assistant", "parts": [part]}]], tmp_path)
     assert [(entry["index"], entry["issues"][0]["path"]) for entry in refused] == [(0, [0, "parts", 0, "output"])]
+    call = {"type": "tool-call", "toolCallId": "c1", "toolName": "x"}  # no input
+    refused = _refused([[], [{"role": "assistant", "content": [call]}]], tmp_path, "model")
+    assert [entry["index"] for entry in refused] == [1]
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -67,7 +71,17 @@ def test_every_conversation_is_written_as_the_sdk_accepts(tmp_path_factory, batc
     assert refused == [], ([cb.unstructure(batch[entry["index"]]) for entry in refused[:1]], refused[:1])
 
 
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.lists(conversations(), min_size=1, max_size=10))
+def test_every_conversation_is_written_as_model_messages_the_sdk_accepts(tmp_path_factory, batch):
+    """Whatever the conversation, the ``ModelMessage`` list the bridge writes passes the SDK's ``modelMessageSchema``."""
+    histories = [bridge.to_model_messages(conversation).payload for conversation in batch]
+    refused = _refused(histories, tmp_path_factory.mktemp("sdk"), "model")
+    assert refused == [], ([cb.unstructure(batch[entry["index"]]) for entry in refused[:1]], refused[:1])
+
+
 def test_the_golden_payloads_are_the_sdks_shape(tmp_path):
     """The ``UIMessage`` payloads the bridge's tests read (and write back equal) pass the SDK's validator."""
     goldens = load_bench_module("_contentblocks_test_vercel_ai", Path(__file__).with_name("test_vercel_ai.py"))
     assert _refused(list(goldens.UI.values()), tmp_path) == []
+    assert _refused(list(goldens.MODEL.values()), tmp_path, "model") == []

@@ -1,16 +1,25 @@
-// The Vercel AI SDK's own verdict on UIMessage histories: safeValidateUIMessages on each.
+// The Vercel AI SDK's own verdict on histories: safeValidateUIMessages, or its modelMessageSchema.
 //
-//   node validate.mjs HISTORIES.json
+//   node validate.mjs HISTORIES.json [ui|model]
 //
-// HISTORIES.json holds an array of histories (each an array of UIMessage). Prints one JSON array with an entry
-// per history the SDK refuses: {"index": <its position>, "issues": <the zod issues, or the error's message>}.
-// The test suite runs it on what the bridge writes (tests/bridges/test_vercel_sdk.py).
+// HISTORIES.json holds an array of histories: each an array of UIMessage (ui, the default) or of ModelMessage
+// (model, checked by z.array(modelMessageSchema), the schema the SDK exports for them). Prints one JSON array
+// with an entry per history the SDK refuses: {"index": <its position>, "issues": <the zod issues, or the
+// error's message>}. The test suite runs it on what the bridge writes (tests/bridges/test_vercel_sdk.py).
 import { readFileSync } from "node:fs";
-import { safeValidateUIMessages } from "ai";
+import { modelMessageSchema, safeValidateUIMessages } from "ai";
+import { z } from "zod";
 
-const histories = JSON.parse(readFileSync(process.argv[2], "utf8"));
+const [path, form = "ui"] = process.argv.slice(2);
+const histories = JSON.parse(readFileSync(path, "utf8"));
+const modelMessages = z.array(modelMessageSchema);
 const refused = [];
 for (const [index, messages] of histories.entries()) {
+  if (form === "model") {
+    const result = modelMessages.safeParse(messages);
+    if (!result.success) refused.push({ index, issues: result.error.issues });
+    continue;
+  }
   const result = await safeValidateUIMessages({ messages });
   if (!result.success) {
     const cause = result.error.cause;
