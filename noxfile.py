@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 from pathlib import Path
 
 import nox
@@ -71,7 +72,8 @@ def docs(session: nox.Session) -> None:
 @nox.session
 def bench(session: nox.Session) -> None:
     """Benchmarks against pydantic, msgspec, pydantic-ai and langchain-core into docs/benchmarks.md (with and
-    without the accelerator); then refusal, growth, seal, streaming, check, bridges, history."""
+    without the accelerator); then refusal, growth, seal, streaming, check, bridges (with the Vercel AI SDK's own
+    load under node where npm is found), history."""
     session.install("-e", ".[bench]")
     session.run("python", "bench/run.py", "--render", "docs/benchmarks.md", *session.posargs)
     session.run("python", "bench/run.py", "--pure", "--render", "docs/benchmarks.md", *session.posargs)
@@ -80,6 +82,8 @@ def bench(session: nox.Session) -> None:
     session.run("python", "bench/seal.py", "--render", "docs/benchmarks.md")
     session.run("python", "bench/streaming.py", "--render", "docs/streaming.md")
     session.run("python", "bench/check.py", "--render", "docs/cli.md")
+    if shutil.which("npm"):  # the Vercel AI SDK's own load, bench/bridges.py's baseline for its bridge
+        session.run("npm", "ci", "--prefix", "bench/peers/vercel", "--no-audit", "--no-fund", external=True)
     session.run("python", "bench/bridges.py", "--render", "docs/benchmarks.md")
     session.run("python", "bench/history.py")  # the cost table of docs/history.md
 

@@ -343,7 +343,9 @@ def _degrade(raw: list[Any], loss: cb.providers.Loss, node: Any, key: Any, marks
     """Record or apply what a ``content_degraded`` loss says comes back."""
     reason, result = loss.reason, _RESULT_PART.match(loss.path)
     owner = raw[int(result[1])]["content"][int(result[2])] if result else None
-    if "refusal" in reason or "JSON string" in reason:
+    if "output null" in reason:  # a succeeded result with no part an output holds
+        marks["null"].add(id(node[key]))
+    elif "refusal" in reason or "JSON string" in reason:
         node[key] = {"type": "text", "text": node[key]["text" if "refusal" in reason else "value"]}
     elif "system message is one text" in reason:
         marks["system"].add(id(node[key]))
@@ -358,6 +360,8 @@ def _degrade(raw: list[Any], loss: cb.providers.Loss, node: Any, key: Any, marks
 def _result_content(block: dict[str, Any], dropped: set[int], marks: dict[str, set[int]]) -> list[Any]:
     parts = [part for part in block["content"] if id(part) not in dropped]
     kept = [part for part in parts if part["type"] != "file"]
+    if id(block) in marks["null"]:
+        return [{"type": "json", "value": None}]
     if id(block) in marks["joined"]:
         text = "\n".join(_text_of(part) for part in kept)
         return [{"type": "text", "text": text}] if text else []
@@ -385,7 +389,7 @@ def _expected(conversation: cb.Conversation, losses: tuple[cb.providers.Loss, ..
     """``conversation`` as each loss says it comes back (JSON as its text, an error's parts joined...)."""
     raw = cb.unstructure(conversation)
     dropped: set[int] = set()
-    marks: dict[str, set[int]] = {"system": set(), "array": set(), "joined": set()}
+    marks: dict[str, set[int]] = {"system": set(), "array": set(), "joined": set(), "null": set()}
     for loss in sorted(losses, key=lambda loss: loss.kind != "metadata_not_sent"):  # keys before their blocks
         if loss.kind == "order_changed":
             continue
@@ -450,6 +454,31 @@ def test_a_result_whose_files_all_drop_is_written_as_the_text_output_it_reads_ba
     assert ("$[1].content[0].content[0]", "content_dropped") in [(loss.path, loss.kind) for loss in written.losses]
     back = bridge.from_model_messages(written.payload)
     assert back.messages[1].content[0] == attrs.evolve(result, content=[cb.TextBlock(text=text)])
+
+
+@pytest.mark.parametrize("content", [[], [cb.FileBlock(media_type="image/png", source=cb.ReferenceSource(id="f1"))]],
+                         ids=["no part", "a file id only"])
+def test_a_succeeded_result_with_nothing_an_output_holds_is_written_as_output_null(content):
+    """The SDK refuses an ``output-available`` part without ``output``: ``null`` is written, and reported degraded."""
+    call = cb.ToolCallBlock(tool_call_id="c1", tool_name="shot", input={})
+    result = cb.ToolResultBlock(tool_call_id="c1", tool_name="shot", outcome="succeeded", content=content)
+    conversation = cb.Conversation(messages=[cb.Message(role="assistant", content=[call]),
+                                             cb.Message(role="tool", content=[result])])
+    written = bridge.to_ui_messages(conversation)
+    part = written.payload[0]["parts"][1]
+    assert (part["state"], part["output"]) == ("output-available", None)
+    losses = [(loss.path, loss.kind) for loss in written.losses]
+    assert ("$[1].content[0]", "content_degraded") in losses
+    assert (("$[1].content[0].content[0]", "content_dropped") in losses) == bool(content)
+    back = bridge.from_ui_messages(written.payload)
+    assert back[1].content[0].content == (cb.JsonBlock(value=None),)
+
+
+def test_an_output_available_part_without_output_is_refused_as_the_sdk_refuses_it():
+    part = {"type": "tool-x", "toolCallId": "c1", "state": "output-available", "input": {}}
+    with pytest.raises(cb.ValidationError) as error:
+        bridge.from_ui_messages([{"id": "a1", "role": "assistant", "parts": [part]}])
+    assert error.value.errors == [("$[0].parts[0].output", "required")]
 
 
 @settings(max_examples=150)

@@ -17,6 +17,7 @@ contentblocks.ValidationError: $.model: required field missing
 from __future__ import annotations
 
 import base64
+import functools
 import json
 import re
 from collections.abc import Callable, Mapping
@@ -24,11 +25,12 @@ from collections.abc import Set as AbstractSet
 from typing import Any, TypeVar
 
 import attrs
+from cattrs import Converter
 
 from .._api import file_from_data_url
 from .._checks._rules import DATA, DEFAULT_LIMITS, FILENAME, IDENTIFIER, REFERENCE, TITLE, URI
 from .._errors import ValidationError, describe_type
-from .._model._classes import FileBlock
+from .._model._classes import Block, FileBlock, ReasoningBlock, RefusalBlock, TextBlock, ToolCallBlock
 from ._arguments import holds_json, json_text, parse_json_text, raw_arguments, read_arguments
 from ._media import lower_media_type
 
@@ -168,16 +170,37 @@ def reroot(error: ValidationError, path: str, root: str = "$") -> ValidationErro
     return ValidationError(problems, omitted=error.omitted)
 
 
+@functools.cache
+def _wire_kinds() -> tuple[Converter, dict[type, str]]:
+    """The library's converter (bytes native), and the wire tag of each block class ``build`` structures."""
+    from .._conversion._converter import make_converter  # noqa: PLC0415 - the converter imports the providers' rules
+
+    return make_converter(binary="native"), {TextBlock: "text", RefusalBlock: "refusal", ReasoningBlock: "reasoning",
+                                             ToolCallBlock: "tool_call"}  # fmt: skip
+
+
 def build(cls: type[T], path: str, /, **fields: Any) -> T:
     """Build a block (or message) from provider data, re-rooting any ``ValidationError`` at ``path``.
+
+    A text, refusal, reasoning or tool-call block whose fields are plain JSON (no citation objects, a plain dict
+    of metadata) is structured from its wire dict by the library's converter, which checks it as building the
+    class does, to the same error, in C where the accelerator is built: three to five times faster, and a
+    reader builds thousands. Any other class is built by calling it.
 
     >>> from contentblocks import TextBlock
     >>> build(TextBlock, "$.messages[0].content[2]", text="")
     Traceback (most recent call last):
     contentblocks.ValidationError: $.messages[0].content[2].text: must not be empty
     """
+    converter, kinds = _wire_kinds()
+    kind = kinds.get(cls)
     try:
-        return cls(**fields)
+        if kind is None or fields.get("citations") or type(fields.get("metadata", {})) is not dict:
+            return cls(**fields)
+        # a tool call's null input is JSON null, not absent; no citations is none to write
+        wire = {"type": kind, **{key: value for key, value in fields.items()
+                                 if (value is not None or key == "input") and key != "citations"}}  # fmt: skip
+        return converter.structure(wire, Block)  # type: ignore[arg-type]
     except ValidationError as e:
         raise reroot(e, path) from None
 

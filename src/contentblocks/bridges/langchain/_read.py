@@ -20,7 +20,7 @@ from ..._model._classes import Block
 from ..._model._conversation import Conversation
 from ...providers._contract import ISSUER_KEY
 from ...providers._toolkit import b64decode, fail
-from .._wire import block, checking, message, read, revised, source, structure
+from .._wire import block, checking, message, placed, placing, read, revised, source, structure
 from ._citations import citations_of, extras_taken
 from ._fields import (
     CLASSES,
@@ -321,6 +321,23 @@ def _tool_result(raw: Mapping[str, Any], names: Mapping[str, str]) -> Wire:
                  content=content, metadata=metadata)
 
 
+def _place_calls(raw: Mapping[str, Any], calls: list[Wire], where: str) -> None:
+    """Note where each tool call of an ``AIMessage`` was read from, for a rule across messages it breaks.
+
+    That is its entry in ``tool_calls`` (or ``invalid_tool_calls``), else its block in the content, whose
+    ``id`` and ``name`` are the call's id and tool name.
+    """
+    entries = [(f"{where}.{key}[{i}]", entry) for key in ("tool_calls", "invalid_tool_calls")
+               for i, entry in enumerate(raw.get(key) or [])]  # fmt: skip
+    if isinstance(raw["content"], list):
+        entries += [(f"{where}.content[{i}]", item) for i, item in enumerate(raw["content"])
+                    if isinstance(item, dict) and item.get("type") in {"tool_call", "invalid_tool_call"}]  # fmt: skip
+    for call in calls:
+        at = next((i for i, (_, entry) in enumerate(entries) if entry.get("id") == call["tool_call_id"]), None)
+        if at is not None:
+            placed(call, entries.pop(at)[0], tool_call_id="id", tool_name="name")
+
+
 def _messages(history: list[Mapping[str, Any]]) -> list[Wire]:
     messages: list[Wire] = []
     results: list[Wire] = []  # the ToolMessages of the current run, one tool message when it ends
@@ -330,14 +347,16 @@ def _messages(history: list[Mapping[str, Any]]) -> list[Wire]:
             if raw.get("type") not in CLASSES:
                 raise fail("$.type", f"LangChain's {raw.get('type')!r} messages have no neutral message")
             role = CLASSES[raw["type"]][1]
-            if role == "tool":
-                results.append(_tool_result(raw, names))
+            if role == "tool":  # a result's problems across messages are placed at its ToolMessage
+                results.append(placed(_tool_result(raw, names), f"$[{index}]", tool_name="name"))
                 continue
             if results:
                 messages.append(message("tool", results))
                 results = []
             messages.append(_message(raw, role))
             calls = [b for b in messages[-1]["content"] if b["type"] == "tool_call"]
+            if calls and placing():
+                _place_calls(raw, calls, f"$[{index}]")
             names.update((call["tool_call_id"], call["tool_name"]) for call in calls)
         except ValidationError as e:
             raise ValidationError([(f"$[{index}]{path[1:]}", problem) for path, problem in e.errors]) from None

@@ -199,6 +199,8 @@ _WRITERS: dict[type[Any], Callable[[Any, str, LossRecorder, _Metadata, Origin], 
 
 
 def _item(block: Block, path: str, losses: LossRecorder, origin: Origin, role: str) -> Any:
+    if type(block) is TextBlock and not block.metadata and not block.citations:
+        return {"type": "text", "text": block.text}  # most blocks: what ``_text`` writes with nothing to hand out
     meta = _Metadata(block.metadata, path, losses)
     original = meta.take(ORIGINAL, ...)
     if original is not ... and read_item(original, role, origin) == block:

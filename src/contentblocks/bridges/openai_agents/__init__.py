@@ -31,7 +31,7 @@ from ..._errors import ValidationError
 from ..._model._conversation import Conversation
 from ...providers import openai_responses
 from ...providers._argument_checks import conversation_argument, reading_argument, strict_argument
-from ...providers._contract import Converted, LossKind, LossRecorder
+from ...providers._contract import Converted, Loss, LossKind, LossRecorder
 from .._shared import require_version
 from ._items import NS, annotate, input_item
 
@@ -126,11 +126,11 @@ def to_items(
     if "instructions" in payload:  # as the adapter writes a system message it must keep in place
         text = {"type": "input_text", "text": payload["instructions"]}
         head.append({"type": "message", "role": "system", "content": [text]})
-    losses = LossRecorder()
-    for loss in converted.losses:
-        own = loss.kind == "metadata_not_sent" and f'["{NS}/' in loss.path
-        losses.add(loss.path, _NOT_SENT if own else loss.reason, loss.kind)
-    return losses.finish(cast("list[TResponseInputItem]", head + list(payload["input"])), strict=raising)
+    # the adapter's losses as they are (a history carries thousands), but this bridge's own keys, said in its words
+    losses = tuple(Loss(loss.path, _NOT_SENT, loss.kind) if loss.kind == "metadata_not_sent" and f'["{NS}/' in loss.path
+                   else loss for loss in converted.losses)  # fmt: skip
+    items = cast("list[TResponseInputItem]", head + list(payload["input"]))
+    return LossRecorder().finish(items, strict=raising, before=losses)
 
 
 #: The verbs every bridge has: ``from_messages`` is ``from_items``, ``to_messages`` is ``to_items``.

@@ -106,9 +106,20 @@ def _is_default(key: str, value: object) -> bool:
     return key in _DEFAULTS and _DEFAULTS[key] == value and type(_DEFAULTS[key]) is type(value)
 
 
+#: ``EXTRA_KEYS`` with each key's metadata name beside it, built once (``extras`` runs on every part).
+_EXTRA_NAMES: Mapping[str, tuple[tuple[str, str], ...]] = {
+    kind: tuple((key, NAMESPACE + key) for key in keys) for kind, keys in EXTRA_KEYS.items()
+}
+
+
 def extras(raw: Mapping[str, Any], kind: str) -> dict[str, Any]:
     """The fields of ``raw`` (a dumped part of ``kind``) with no neutral home, as ``pydantic_ai/`` metadata."""
-    return {NAMESPACE + key: raw[key] for key in EXTRA_KEYS[kind] if key in raw and not _is_default(key, raw[key])}
+    found = {}
+    for key, name in _EXTRA_NAMES[kind]:
+        value = raw.get(key)
+        if value is not None and not _is_default(key, value):  # most are null in a dump: tested inline first
+            found[name] = value
+    return found
 
 
 def own_keys(metadata: Mapping[str, Any]) -> dict[str, Any]:

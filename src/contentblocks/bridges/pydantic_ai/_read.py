@@ -19,7 +19,7 @@ from ..._errors import ValidationError
 from ..._model._classes import Citation, Outcome
 from ..._model._conversation import Conversation
 from ...providers._contract import ISSUER_KEY
-from .._wire import block, check, message, read
+from .._wire import block, check, message, placed, read
 from ._fields import (
     LISTED,
     NAMESPACE,
@@ -200,11 +200,13 @@ _RESPONSE_PARTS: Mapping[str, Callable[[Mapping[str, Any]], Wire]] = {
 }
 
 
-def _response(raw: Mapping[str, Any]) -> Wire:
+def _response(raw: Mapping[str, Any], where: str) -> Wire:
     content: list[Wire] = []
-    for part in raw["parts"]:
+    for position, part in enumerate(raw["parts"]):
         read = _RESPONSE_PARTS.get(part["part_kind"])
         content.append(_native(part) if read is None else _kept(partial(read, part), part))
+        if content[-1]["type"] == "tool_call":  # its id's problems across messages are placed at the part
+            placed(content[-1], f"{where}.parts[{position}]")
     metadata = {**metadata_in(raw["metadata"]), **extras(raw, "response")}
     return message("assistant", content, metadata)
 
@@ -236,10 +238,12 @@ def _request_part(part: Mapping[str, Any]) -> tuple[str, list[Wire], dict[str, A
     return "user", [_native(part)], None
 
 
-def _request(raw: Mapping[str, Any], after_request: bool) -> list[Wire]:
+def _request(raw: Mapping[str, Any], after_request: bool, where: str) -> list[Wire]:
     runs: list[tuple[str, list[Wire], dict[str, Any]]] = []
-    for part in raw["parts"]:
+    for position, part in enumerate(raw["parts"]):
         role, blocks, own_message = _request_part(part)
+        if role == "tool":  # a result's problems across messages are placed at its part, not at the tool message
+            placed(blocks[0], f"{where}.parts[{position}]")
         if own_message is not None:
             runs.append((role, blocks, own_message))
         elif runs and runs[-1][0] == role and role != "user":
@@ -264,9 +268,9 @@ def _messages(history: list[Mapping[str, Any]]) -> list[Wire]:
     for index, raw in enumerate(history):
         try:
             if raw["kind"] == "response":
-                messages.append(_response(raw))
+                messages.append(_response(raw, f"$[{index}]"))
             else:
-                messages.extend(_request(raw, after_request))
+                messages.extend(_request(raw, after_request, f"$[{index}]"))
         except ValidationError as e:
             raise ValidationError([(f"$[{index}]{path[1:]}", problem) for path, problem in e.errors]) from None
         after_request = raw["kind"] == "request"

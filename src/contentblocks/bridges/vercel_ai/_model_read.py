@@ -13,7 +13,7 @@ from typing import Any
 from ..._errors import ValidationError
 from ..._model._classes import Outcome
 from ..._model._conversation import Conversation
-from .._wire import block, read
+from .._wire import block, placed, read
 from .._wire import message as wire_message
 from ._values import NAMESPACE, Part, Wire, fail, file_block, kept, native, reasoning_block, rebased
 
@@ -75,13 +75,18 @@ def _reasoning(part: Part) -> Wire:
     return reasoning_block(text, provider, "providerOptions", part.rest())
 
 
+#: A tool block's fields as the SDK's tool-call and tool-result parts name them.
+_NAMES = {"tool_call_id": "toolCallId", "tool_name": "toolName"}
+
+
 def _call(part: Part) -> Wire:
     call_id, name = part.string("toolCallId"), part.string("toolName")
     value = part.value("input")
     metadata = _options(part)
     if (executed := part.boolean("providerExecuted")) is not None:
         metadata[NAMESPACE + "providerExecuted"] = executed
-    return block("tool_call", tool_call_id=call_id, tool_name=name, input=value, metadata={**metadata, **part.rest()})
+    return placed(block("tool_call", tool_call_id=call_id, tool_name=name, input=value,
+                        metadata={**metadata, **part.rest()}), part.path, **_NAMES)
 
 
 def _item(raw: object, path: str) -> Wire:
@@ -136,8 +141,8 @@ def _result(part: Part) -> Wire:
     if (output_options := output.object("providerOptions")) is not None:
         metadata[NAMESPACE + "outputProviderOptions"] = output_options
     metadata.update({NAMESPACE + "outputExtra": extra[NAMESPACE + "extra"]} if (extra := output.rest()) else {})
-    return block("tool_result", tool_call_id=call_id, tool_name=name, outcome=outcome, content=content,
-                 metadata={**metadata, **part.rest()})
+    return placed(block("tool_result", tool_call_id=call_id, tool_name=name, outcome=outcome, content=content,
+                        metadata={**metadata, **part.rest()}), part.path, **_NAMES)
 
 
 _ASSISTANT: Mapping[str, Callable[[Part], Wire]] = {

@@ -14,7 +14,7 @@ from typing import Any
 from ..._errors import ValidationError
 from ..._model._classes import Outcome
 from ..._model._conversation import Conversation
-from .._wire import block, read
+from .._wire import block, placed, read
 from .._wire import message as wire_message
 from ._values import NAMESPACE, NATIVE, Part, Wire, fail, file_url, kept, metadata_in, native, reasoning_block, rebased
 
@@ -39,6 +39,9 @@ def output_blocks(value: Any) -> list[Wire]:
 
 
 def _text(part: Part) -> Wire:
+    raw = part.raw
+    if len(raw) == 2 and type(raw.get("text")) is str:  # {"type": "text", "text": ...}, most parts: nothing else
+        return block("text", text=raw["text"], metadata={})
     text = part.string("text")
     metadata = {NAMESPACE + key: part.raw[key] for key in ("state",) if part.string(key, optional=True) is not None}
     if (provider := part.object("providerMetadata")) is not None:
@@ -114,8 +117,9 @@ def _outcome(part: Part, state: str, approval: dict[str, Any] | None) -> tuple[l
     content: list[Any] = []
     metadata: dict[str, Any] = {}
     if state == "output-available":
-        if part.has("output"):
-            content = output_blocks(part.value("output"))
+        if not part.has("output"):  # as validateUIMessages refuses it
+            raise fail(f"{part.path}.output", "required")
+        content = output_blocks(part.value("output"))
         if (preliminary := part.boolean("preliminary")) is not None:
             metadata[NAMESPACE + "preliminary"] = preliminary
     elif state == "output-error":
@@ -144,11 +148,14 @@ def _tool(part: Part) -> tuple[Wire, Wire | None]:
     if approval is not None:
         metadata[NAMESPACE + "approval"] = approval
     metadata.update(part.rest())
-    call = block("tool_call", tool_call_id=call_id, tool_name=name, input=call_input, metadata=metadata)
+    # the part holds both blocks: a rule across messages either breaks is reported at the part's own fields
+    names = {"tool_call_id": "toolCallId", "tool_name": "toolName" if kind == "dynamic-tool" else "type"}
+    call = placed(block("tool_call", tool_call_id=call_id, tool_name=name, input=call_input, metadata=metadata),
+                  part.path, **names)
     if state not in _OUTCOMES:
         return call, None
-    return call, block("tool_result", tool_call_id=call_id, tool_name=name, outcome=_OUTCOMES[state],
-                       content=content, metadata=result_metadata)
+    return call, placed(block("tool_result", tool_call_id=call_id, tool_name=name, outcome=_OUTCOMES[state],
+                              content=content, metadata=result_metadata), part.path, **names)
 
 
 _PARTS: Mapping[str, Callable[[Part], Wire]] = {

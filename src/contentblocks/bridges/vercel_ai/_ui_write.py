@@ -140,7 +140,12 @@ def result_text(block: ToolResultBlock, path: str, losses: LossRecorder, what: s
 
 
 def _succeeded(block: ToolResultBlock, path: str, losses: LossRecorder) -> dict[str, Any]:
-    """A succeeded result's ``output``: its one part's value, or its parts as an array (none when all drop)."""
+    """A succeeded result's ``output``: its one part's value, or its parts as an array.
+
+    The SDK's ``output-available`` part must hold an ``output`` (``validateUIMessages`` refuses one without), so a
+    result with no part an output can hold (none at all, or files only) is written as ``output: null``, which reads
+    back as a JSON null: reported ``content_degraded``.
+    """
     items = []
     for index, part in enumerate(block.content):
         where = f"{path}.content[{index}]"
@@ -152,7 +157,9 @@ def _succeeded(block: ToolResultBlock, path: str, losses: LossRecorder) -> dict[
         else:
             items.append(part.text if isinstance(part, TextBlock) else thaw(part.value))
     if not items:
-        return {}
+        losses.add(path, "the SDK's tool output must hold a value, and no part of this result has a place in it; "
+                   "written as output null, read back as a JSON null", "content_degraded")
+        return {"output": None}
     if len(block.content) == 1:
         if isinstance(block.content[0], JsonBlock) and isinstance(items[0], str) and items[0]:
             losses.add(f"{path}.content[0]", "the SDK's tool output holds a JSON string as a string; read back as "
@@ -176,7 +183,7 @@ def _output(block: ToolResultBlock, path: str, losses: LossRecorder, approval: A
         fields["approval"] = {"id": approval_id(block.tool_call_id), **kept, "approved": False}
         if (reason := result_text(block, path, losses, "a denial's reason")) is not None:
             fields["approval"]["reason"] = reason
-    elif block.content:
+    else:
         fields.update(_succeeded(block, path, losses))
     fields.update(meta.fields("preliminary"))
     meta.done("on a tool result")
