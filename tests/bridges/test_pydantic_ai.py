@@ -281,3 +281,18 @@ def test_a_version_outside_the_tested_range_is_a_clear_error(monkeypatch):
     monkeypatch.setattr(bridge.importlib.metadata, "version", lambda name: "3.1.0")
     with pytest.raises(ImportError, match=r"tested with pydantic-ai-slim>=2.78,<3, and 3.1.0 is installed"):
         bridge.from_messages([])
+
+
+def test_a_lone_array_after_a_dropped_file_is_reported_at_its_own_index() -> None:
+    """A result whose file is dropped leaves one JSON array: its loss names the array's block, not the file's."""
+    file = cb.FileBlock(media_type="image/png", source=cb.ReferenceSource(id="file_1"))
+    result = cb.ToolResultBlock(tool_call_id="c1", tool_name="f", outcome="succeeded",
+                                content=[file, cb.JsonBlock(value=[1, 2])])
+    conversation = cb.Conversation(messages=[
+        cb.Message(role="user", content="Go."),
+        cb.Message(role="assistant", content=[cb.ToolCallBlock(tool_call_id="c1", tool_name="f", input={})]),
+        cb.Message(role="tool", content=[result]),
+    ])
+    losses = bridge.to_messages(conversation).losses
+    assert [(loss.path, loss.kind) for loss in losses] == [
+        ("$[2].content[0].content[0]", "content_dropped"), ("$[2].content[0].content[1]", "content_degraded")]

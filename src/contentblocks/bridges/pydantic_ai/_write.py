@@ -110,6 +110,7 @@ def _user_item(block: Block, path: str, losses: LossRecorder) -> Any:
 
 def _result_content(block: ToolResultBlock, path: str, losses: LossRecorder, listed: bool) -> Any:
     items: list[Any] = []
+    at: list[int] = []  # the index of the block each item comes from (a dropped file leaves none)
     for index, part in enumerate(block.content):
         where = f"{path}.content[{index}]"
         meta = _Metadata(part.metadata, where, losses)
@@ -121,6 +122,7 @@ def _result_content(block: ToolResultBlock, path: str, losses: LossRecorder, lis
             items.append(thaw(part.value))
         elif (item := _file(part, where, losses, meta)) is not None:
             items.append(item)
+        at += [index] * (len(items) - len(at))
         meta.done("in a tool return's content")
     for index, part in enumerate(block.content):
         if isinstance(part, JsonBlock) and isinstance(part.value, str) and part.value:
@@ -128,7 +130,7 @@ def _result_content(block: ToolResultBlock, path: str, losses: LossRecorder, lis
                        "content_degraded")
     if len(items) == 1 and not listed:
         if isinstance(items[0], list):
-            losses.add(f"{path}.content[0]", "pydantic-ai holds a JSON array here as the result's list of parts; "
+            losses.add(f"{path}.content[{at[0]}]", "pydantic-ai holds a JSON array here as the result's list of parts; "
                        "read back as one part per item", "content_degraded")
         return items[0]
     return items
