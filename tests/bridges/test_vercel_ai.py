@@ -505,3 +505,17 @@ def test_our_own_objects_are_refused_as_input():
         bridge.from_ui_messages(cb.Conversation(messages=[]))
     with pytest.raises(TypeError, match=r"vercel_ai\.to_model_messages"):
         bridge.to_model_messages([{"role": "user", "content": "Hi"}])
+
+
+def test_a_files_document_fields_in_a_tool_output_are_reported() -> None:
+    """A tool output's file parts hold no title, context or citable flag: each is reported where it was dropped."""
+    document = cb.FileBlock(media_type="application/pdf", source=cb.BytesSource(data=b"%PDF"), title="Q3",
+                            context="Draft", citable=True)
+    conversation = cb.Conversation(messages=[
+        cb.Message(role="assistant", content=[cb.ToolCallBlock(tool_call_id="c1", tool_name="fetch", input={})]),
+        cb.Message(role="tool", content=[cb.ToolResultBlock(tool_call_id="c1", tool_name="fetch",
+                                                             outcome="succeeded", content=[document])]),
+    ])
+    losses = bridge.to_model_messages(conversation).losses
+    assert [(loss.path, loss.kind) for loss in losses] == [
+        (f"$[1].content[0].content[0].{name}", "content_dropped") for name in ("title", "context", "citable")]

@@ -144,6 +144,7 @@ def _item(block: Block, path: str, losses: LossRecorder) -> dict[str, Any] | Non
             item["filename"] = block.filename
         elif block.filename is not None:
             losses.add(f"{path}.filename", f"the SDK's {kind} output part has no file name", "content_dropped")
+        report_document_fields(block, path, losses.add, f"the SDK's {kind} output part")
         item.update(meta.fields(_OPTIONS))
     else:
         losses.add(path, "the SDK's output files hold data or a URL; a provider's file id is not written",
