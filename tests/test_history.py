@@ -86,7 +86,7 @@ def test_an_unanswered_call_at_the_end_is_refused_and_repair_answers_it() -> Non
     history = cb.Conversation(messages=[user("Book it."), assistant(cb.TextBlock(text="Booking."), call("c1"))])
     for provider in ("anthropic", "openai_chat", "openai_responses"):  # Gemini's preflight does not check it
         assert rules(provider, history) != []
-    for how, outcome in (("failed", "failed"), ("denied", "denied")):
+    for how, outcome in (("failed", "failed"), ("denied", "denied"), ("interrupted", "interrupted")):
         fixed = cb.repair(history, unanswered=how)  # type: ignore[arg-type]
         answer = fixed.payload[-1].tool_results()[0]
         assert (answer.tool_call_id, answer.outcome) == ("c1", outcome)

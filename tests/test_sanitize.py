@@ -186,7 +186,7 @@ def test_an_unsealed_result_to_a_sealed_call_is_kept_where_the_policy_takes_tool
         "$[3]": "content_dropped", "$[2].content[1]": "content_degraded"}
 
 
-@pytest.mark.parametrize("outcome", ["failed", "denied"])
+@pytest.mark.parametrize("outcome", ["failed", "denied", "interrupted"])
 def test_a_sealed_call_whose_result_was_refused_is_answered(outcome: str) -> None:
     """An edited sealed result is refused; its call is answered where the result was, so the history stays sendable."""
     sealed = _sealed_exchange()
@@ -221,7 +221,7 @@ def test_a_sealed_call_whose_result_was_refused_can_be_dropped() -> None:
 
 
 def test_unanswered_calls_is_checked() -> None:
-    with pytest.raises(ValueError, match="unanswered_calls must be one of 'failed', 'denied', 'drop'"):
+    with pytest.raises(ValueError, match="unanswered_calls must be one of 'failed', 'denied', 'interrupted', 'drop'"):
         cb.SanitizePolicy.browser_client(unanswered_calls="succeeded")
 
 

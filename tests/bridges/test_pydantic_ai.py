@@ -283,6 +283,23 @@ def test_a_version_outside_the_tested_range_is_a_clear_error(monkeypatch):
         bridge.from_messages([])
 
 
+def test_an_interrupted_return_is_an_interrupted_result() -> None:
+    """pydantic-ai's ``interrupted`` outcome (a run stopped before the tool finished) is the neutral one, both ways."""
+    m = messages
+    history = [
+        m.ModelRequest(parts=[m.UserPromptPart("Export it.", timestamp=T)]),
+        m.ModelResponse(parts=[m.ToolCallPart("export", {"format": "csv"}, tool_call_id="c1")], timestamp=T),
+        m.ModelRequest(parts=[m.ToolReturnPart("export", m.INTERRUPTED_TOOL_RETURN_CONTENT, tool_call_id="c1",
+                                               timestamp=T, outcome="interrupted")]),
+    ]
+    conversation = bridge.from_messages(history)
+    result = conversation[2].content[0]
+    assert (result.outcome, dict(result.metadata).get("pydantic_ai/outcome")) == ("interrupted", None)
+    written = bridge.to_messages(conversation, strict=set(cb.providers.LOSS_KINDS))
+    assert written.payload[2].parts[0].outcome == "interrupted"
+    assert A.dump_python(written.payload, mode="json") == A.dump_python(history, mode="json")
+
+
 def test_a_lone_array_after_a_dropped_file_is_reported_at_its_own_index() -> None:
     """A result whose file is dropped leaves one JSON array: its loss names the array's block, not the file's."""
     file = cb.FileBlock(media_type="image/png", source=cb.ReferenceSource(id="file_1"))

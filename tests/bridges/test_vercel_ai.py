@@ -406,6 +406,8 @@ def _expected(conversation: cb.Conversation, losses: tuple[cb.providers.Loss, ..
             dropped.add(id(node[key]))
         elif key == "role":
             node[key] = "system"
+        elif key == "outcome":  # interrupted, written as an error
+            node[key] = "failed"
         else:
             _degrade(raw, loss, node, key, marks)
     out = [{**message, "content": content} for message in raw if (content := _kept(message, dropped, marks))]

@@ -412,3 +412,17 @@ def test_every_payload_fits_the_request_type_and_replays_without_loss(conversati
     assert replayed.payload == converted.payload
     if not converted.losses:
         assert [b for m in back for b in m.content] == [b for m in conversation for b in m.content]
+
+
+@pytest.mark.parametrize("outcome", ["denied", "interrupted"])
+def test_an_outcome_anthropic_lacks_is_sent_as_an_error(outcome: str) -> None:
+    """Denied and interrupted results go as ``is_error`` results, reported: they read back as failed."""
+    call = cb.ToolCallBlock(tool_call_id="t1", tool_name="export", input={})
+    result = cb.ToolResultBlock(tool_call_id="t1", tool_name="export", outcome=outcome, content=[])
+    conversation = cb.Conversation(messages=[cb.Message(role="user", content="Export it."),
+                                             cb.Message(role="assistant", content=[call]),
+                                             cb.Message(role="tool", content=[result])])
+    converted = anthropic.to_provider(conversation)
+    assert converted.payload["messages"][2]["content"][0]["is_error"] is True
+    assert kinds(converted) == [("$[2].content[0].outcome", "content_degraded")]
+    assert anthropic.from_provider(converted.payload)[2].content[0].outcome == "failed"

@@ -358,9 +358,10 @@ def repair(
     - renames a call id that an earlier call used, and its result with it (``content_degraded``);
     - moves each result to the tool messages right after the message of its call, where every provider
       wants it (``order_changed``): a ``Conversation`` allows a later answer, after a user message;
-    - answers each call with no result with a result of outcome ``unanswered`` (``"failed"`` by default, or
-      ``"denied"``) saying so (``content_degraded``), or with ``"drop"`` removes the call, and the reasoning
-      of its message when no call of it is left, since that reasoning signed the calls (``content_dropped``);
+    - answers each call with no result with a result of outcome ``unanswered`` (``"failed"`` by default,
+      ``"denied"`` or ``"interrupted"``) saying so (``content_degraded``), or with ``"drop"`` removes the call,
+      and the reasoning of its message when no call of it is left, since that reasoning signed the calls
+      (``content_dropped``);
     - with ``provider="gemini"``, merges consecutive assistant messages (Gemini refuses a model turn with
       function calls right after another model turn); the other providers combine or accept them, and a
       merge costs the messages' own metadata and seals, so it is done only where needed.

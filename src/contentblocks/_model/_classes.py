@@ -80,8 +80,9 @@ __all__ = [
     "kind_name",
 ]
 
-Outcome: TypeAlias = Literal["succeeded", "failed", "denied"]
-"""How a tool call ended: it ran and succeeded, it ran and failed, or it was not allowed to run."""
+Outcome: TypeAlias = Literal["succeeded", "failed", "denied", "interrupted"]
+"""How a tool call ended: it ran and succeeded, it ran and failed, it was not allowed to run, or the run stopped
+before it finished (a cancelled run, a crash): the call is answered, and the content may say what happened."""
 
 Role: TypeAlias = Literal["system", "developer", "user", "assistant", "tool"]
 """Who speaks: instructions (system, developer), the user, the model (assistant), or tools."""

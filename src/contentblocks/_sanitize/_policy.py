@@ -11,19 +11,19 @@ from .._model._classes import Outcome, TextBlock, ToolResultBlock
 
 __all__ = ["UNANSWERED_CALLS", "UNSEALED_ROLES", "SanitizePolicy", "UnansweredCalls", "stand_in_result"]
 
-UnansweredCalls: TypeAlias = Literal["failed", "denied", "drop"]
-"""What becomes of a sealed tool call whose result did not survive: answered as failed or denied, or dropped."""
+UnansweredCalls: TypeAlias = Literal["failed", "denied", "interrupted", "drop"]
+"""What becomes of a tool call whose result is missing: answered as failed, denied or interrupted, or dropped."""
 
 #: Every choice of :data:`UnansweredCalls`.
 UNANSWERED_CALLS: tuple[UnansweredCalls, ...] = get_args(UnansweredCalls)
 
 
 def stand_in_result(call_id: str, tool_name: str, unanswered: UnansweredCalls, text: str) -> ToolResultBlock:
-    """The result answering a call that has none: outcome ``denied`` where ``unanswered`` says so, else ``failed``.
+    """The result answering a call that has none: of the outcome ``unanswered`` names (``failed`` for ``drop``).
 
     ``text`` says why (``sanitize`` and ``repair`` each have their own words).
     """
-    outcome: Outcome = "denied" if unanswered == "denied" else "failed"
+    outcome: Outcome = "failed" if unanswered == "drop" else unanswered
     return ToolResultBlock(tool_call_id=call_id, tool_name=tool_name, outcome=outcome, content=[TextBlock(text=text)])
 
 #: The roles an unsealed message may ever have: ``system`` and ``developer`` come from the server alone.
@@ -103,8 +103,8 @@ class SanitizePolicy:
         max_inline_bytes: the largest inline (``base64``) file kept, in decoded bytes.
         unanswered_calls: what becomes of a sealed tool call whose result the history held but sanitize refused
             (edited, unsealed where the policy takes no tool turns, or naming another tool): ``"failed"`` (the
-            default) or ``"denied"`` answers it with a result of that outcome saying so, right after the
-            tool messages that follow the call; ``"drop"`` removes the call from its message (which then
+            default), ``"denied"`` or ``"interrupted"`` answers it with a result of that outcome saying so, right
+            after the tool messages that follow the call; ``"drop"`` removes the call from its message (which then
             loses its seal entry, since it is no longer as sealed). Either way the history stays sendable. A
             sealed call the history holds no result for is left as it is: a pending call of a turn the
             server paused (``pending_tool_calls()`` lists it).

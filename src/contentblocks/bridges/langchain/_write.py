@@ -54,7 +54,7 @@ from ._read import EMPTY, ORIGINAL, UNLISTED, read_item
 
 __all__ = ["write_history"]
 
-_STATUS = {"succeeded": "success", "failed": "error", "denied": "error"}
+_STATUS = {"succeeded": "success", "failed": "error", "denied": "error", "interrupted": "error"}
 _DEFAULT_CLASS = {"system": "SystemMessage", "developer": "SystemMessage", "user": "HumanMessage",
                   "assistant": "AIMessage", "tool": "ToolMessage"}
 
@@ -304,8 +304,9 @@ def _tool_message(block: ToolResultBlock, path: str, losses: LossRecorder) -> tu
     name = _class(meta, "tool")
     kwargs: dict[str, Any] = {"tool_call_id": block.tool_call_id, "status": _STATUS[block.outcome]}
     kwargs["name"] = block.tool_name if meta.take(NAMESPACE + "name", ...) is ... else None
-    if block.outcome == "denied":
-        losses.add(f"{path}.outcome", "LangChain has no denied outcome; written as an error", "content_degraded")
+    if block.outcome in ("denied", "interrupted"):
+        losses.add(f"{path}.outcome", f"LangChain has no {block.outcome} outcome; written as an error",
+                   "content_degraded")
     parts = [(part, f"{path}.content[{position}]") for position, part in enumerate(block.content)]
     kwargs["content"] = _content(parts, meta, losses, NO_ORIGIN, kwargs, "tool")
     meta.give_back(kwargs)

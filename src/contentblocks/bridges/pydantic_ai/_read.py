@@ -36,7 +36,8 @@ from ._fields import (
 
 __all__ = ["read_history"]
 
-_OUTCOMES: Mapping[str, Outcome] = {"success": "succeeded", "failed": "failed", "denied": "denied"}
+_OUTCOMES: Mapping[str, Outcome] = {"success": "succeeded", "failed": "failed", "denied": "denied",
+                                    "interrupted": "interrupted"}
 _WILDCARDS = {"image-url": "image/*", "audio-url": "audio/*", "video-url": "video/*"}
 _STANDARD = str.maketrans("-_", "+/")
 _FILES = frozenset({"image-url", "audio-url", "video-url", "document-url", "binary", "uploaded-file"})
@@ -120,7 +121,7 @@ def _result_item(item: Any) -> Wire:
 
 def _tool_result(part: Mapping[str, Any]) -> Wire:
     metadata = {**extras(part, "tool-return"), **metadata_in(part["metadata"])}
-    if part["outcome"] in _OUTCOMES:  # kept only where it refines ``failed``: ``interrupted``, ``retried``
+    if part["outcome"] in _OUTCOMES:  # kept only where it refines ``failed``: ``retried``
         metadata.pop(NAMESPACE + "outcome", None)
     content = part["content"]
     if isinstance(content, list) and len(content) == 1:

@@ -49,7 +49,7 @@ from ._read import REDACTED_ID, _citations
 
 __all__ = ["write_history"]
 
-_OUTCOMES = {"succeeded": "success", "failed": "failed", "denied": "denied"}
+_OUTCOMES = {"succeeded": "success", "failed": "failed", "denied": "denied", "interrupted": "interrupted"}
 
 
 class _Metadata(MetadataHandout):
@@ -142,7 +142,7 @@ def _tool_return(block: ToolResultBlock, path: str, losses: LossRecorder) -> dic
     part = {"part_kind": "tool-return", "tool_name": block.tool_name, "tool_call_id": block.tool_call_id,
             "content": content, "metadata": meta.own(), "outcome": _OUTCOMES[block.outcome],
             **meta.extras("tool-return")}
-    if block.outcome != "failed":  # a kept ``interrupted`` or ``retried`` refines ``failed`` only
+    if block.outcome != "failed":  # a kept ``retried`` refines ``failed`` only
         part["outcome"] = _OUTCOMES[block.outcome]
     meta.done("on a tool return")
     return part

@@ -39,7 +39,7 @@ def default_output(outcome: str, kinds: Sequence[str]) -> str:
     if outcome == "denied":
         return "execution-denied"
     single = kinds[0] if len(kinds) == 1 else None
-    if outcome == "failed":
+    if outcome in ("failed", "interrupted"):
         return "error-json" if single == "json" else "error-text"
     if single == "json":
         return "json"

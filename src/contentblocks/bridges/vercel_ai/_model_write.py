@@ -178,8 +178,12 @@ def _result(block: ToolResultBlock, path: str, losses: LossRecorder) -> dict[str
     meta = Meta(block.metadata, path, losses)
     kind = default_output(block.outcome, [_KINDS[type(item)] for item in block.content])
     kept = meta.take(OUTPUT)
-    compatible = {"succeeded": {"text", "json", "content"}, "failed": {"error-text", "error-json"},
+    errors = {"error-text", "error-json"}
+    compatible = {"succeeded": {"text", "json", "content"}, "failed": errors, "interrupted": errors,
                   "denied": {"execution-denied"}}[block.outcome]
+    if block.outcome == "interrupted":
+        losses.add(f"{path}.outcome", "the SDK has no interrupted outcome; written as an error (reads back as failed)",
+                   "content_degraded")
     if kept in compatible and (kept not in {"json", "error-json"} or (
             len(block.content) == 1 and isinstance(block.content[0], JsonBlock))):
         kind = kept

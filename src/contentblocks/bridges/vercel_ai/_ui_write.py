@@ -36,7 +36,8 @@ __all__ = ["result_text", "write_ui"]
 #: The parts kept whole from a ``UIMessage`` (besides tool and data parts in a user message).
 _NATIVE_PARTS = frozenset({"source-url", "source-document", "step-start", "dynamic-tool", "text", "reasoning",
                            "file"})
-_STATES = {"succeeded": "output-available", "failed": "output-error", "denied": "output-denied"}
+_STATES = {"succeeded": "output-available", "failed": "output-error", "denied": "output-denied",
+           "interrupted": "output-error"}
 
 
 def _text(block: TextBlock | RefusalBlock, path: str, losses: LossRecorder, meta: Meta) -> dict[str, Any]:
@@ -176,7 +177,10 @@ def _output(block: ToolResultBlock, path: str, losses: LossRecorder, approval: A
     """The fields a tool part takes from its result (``approval``: the one its call kept, if any)."""
     meta = Meta(block.metadata, path, losses)
     fields: dict[str, Any] = {"state": _STATES[block.outcome]}
-    if block.outcome == "failed":
+    if block.outcome in ("failed", "interrupted"):
+        if block.outcome == "interrupted":
+            losses.add(f"{path}.outcome", "the SDK has no interrupted outcome; written as an error (reads back as "
+                       "failed)", "content_degraded")
         fields["errorText"] = result_text(block, path, losses, "a tool error") or ""
     elif block.outcome == "denied":
         kept = approval if isinstance(approval, dict) and isinstance(approval.get("id"), str) else {}

@@ -294,10 +294,10 @@ class _Writer(PayloadWriter):
         elif block.metadata.get(_IS_ERROR) is False:
             native["is_error"] = False
             skip.add(_IS_ERROR)
-        if block.outcome == "denied":
+        if block.outcome in ("denied", "interrupted"):
             self.loss(
                 f"{path}.outcome",
-                "Anthropic has no denied status: sent as an error result (reads back as failed)",
+                f"Anthropic has no {block.outcome} status: sent as an error result (reads back as failed)",
                 "content_degraded",
             )
         return self.extras(native, block.metadata, path, "tool_result", frozenset(skip))

@@ -119,8 +119,8 @@ class Writer(PayloadWriter):
         value_at = [j for j, b in enumerate(block.content) if type(b) is not FileBlock]
         file_at = [j for j, b in enumerate(block.content) if type(b) is FileBlock]
         values = [block.content[j] for j in value_at]
-        if block.outcome == "denied":
-            reason = "Gemini has no denied outcome; written as an error, reads back as failed"
+        if block.outcome in ("denied", "interrupted"):
+            reason = f"Gemini has no {block.outcome} outcome; written as an error, reads back as failed"
             self.loss(f"{where}.outcome", reason, "content_degraded")
         key = "output" if block.outcome == "succeeded" else "error"
         response: dict[str, Any]

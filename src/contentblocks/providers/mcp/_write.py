@@ -144,10 +144,10 @@ class Writer(PayloadWriter):
             payload["structuredContent"] = thaw(block.content[structured].value)  # type: ignore[union-attr]
         if block.outcome != "succeeded":
             payload["isError"] = True
-            if block.outcome == "denied":
+            if block.outcome in ("denied", "interrupted"):
                 self.loss(
                     "$.outcome",
-                    "MCP has no denied outcome; written as isError, reads back as failed",
+                    f"MCP has no {block.outcome} outcome; written as isError, reads back as failed",
                     "content_degraded",
                 )
         elif block.metadata.get(f"{NS}/is_error") is False:
