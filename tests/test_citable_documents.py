@@ -63,6 +63,10 @@ def test_each_location_kind_round_trips(location: dict[str, Any], cls: type) -> 
         ({"kind": "characters", "start": True, "end": 2}, [("$.citations[0].location.start", None)]),
         ({"kind": "characters", "start": 1.0, "end": 2}, [("$.citations[0].location.start", None)]),
         ({"kind": "pages", "start": 1}, [("$.citations[0].location.end", None)]),
+        (
+            {"kind": "blocks", "start": 0, "end": 2**64},  # no JSON encoder need write more than 64 bits
+            [("$.citations[0].location.end", "must be at most 2**64-1, the largest integer JSON values hold")],
+        ),
         ({"kind": "lines", "start": 1, "end": 2}, [("$.citations[0].location.kind", None)]),
         ({"start": 1, "end": 2}, [("$.citations[0].location.kind", None)]),
         (None, [("$.citations[0].location", "null is not allowed; omit the key instead")]),

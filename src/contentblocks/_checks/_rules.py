@@ -15,6 +15,7 @@ from typing import Any
 import attrs
 
 from .._errors import describe_type
+from .._json._values import INT_MAX
 from ._kinds import (
     ASCII_IDENTIFIER,
     BINARY,
@@ -331,10 +332,13 @@ def _span(problems: list[tuple[str, str]], path: str, start: object, end: object
 
 
 def _range_from(first: int) -> Callable[[list[tuple[str, str]], str, object, object], None]:
-    """The check of a location's range whose ends are ints, ``first`` or more, ``start < end`` (end excluded)."""
+    """The check of a location's range whose ends are ints, ``first`` or more, ``start < end`` (end excluded).
+
+    An end is at most ``INT_MAX``, the largest integer a JSON value holds, so that every encoder can write it.
+    """
 
     def check(problems: list[tuple[str, str]], path: str, start: object, end: object) -> None:
-        if type(start) is int and type(end) is int and first <= start < end:
+        if type(start) is int and type(end) is int and first <= start < end <= INT_MAX:
             return
         ok = True
         for name, value in (("start", start), ("end", end)):
@@ -346,6 +350,9 @@ def _range_from(first: int) -> Callable[[list[tuple[str, str]], str, object, obj
                 ok = False
             elif value < first:  # type: ignore[operator]
                 problems.append((f"{path}.{name}", f"must be {first} or more"))
+                ok = False
+            elif value > INT_MAX:  # type: ignore[operator]
+                problems.append((f"{path}.{name}", "must be at most 2**64-1, the largest integer JSON values hold"))
                 ok = False
         if ok:
             problems.append((path, "a range must satisfy start < end (end is excluded): it is never empty"))

@@ -28,6 +28,7 @@ from .._checks._grammar import (
     base64_chars,
     bmp_class,
 )
+from .._json._values import INT_MAX
 
 if TYPE_CHECKING:
     from .._checks._rules import Limits
@@ -152,8 +153,11 @@ DEFINITIONS: dict[str, Callable[[Limits], dict[str, Any]]] = {
     "Base64": lambda limits: _base64(limits.max_binary_bytes),
     "JsonValue": _json_value,
     "Metadata": _metadata,
-    "Offset": lambda _limits: {"description": "A position in a text, in code points.", "type": "integer", "minimum": 0},
+    "Offset": lambda _limits: {"description": "A position in a text, in code points.", "type": "integer", "minimum": 0,
+                               "maximum": INT_MAX},
     "Flag": lambda _limits: {"description": "A boolean: true or false, never 0 or 1.", "type": "boolean"},
-    "Page": lambda _limits: {"description": "A page number, from 1 as printed.", "type": "integer", "minimum": 1},
-    "Index": lambda _limits: {"description": "A position in a sequence, from 0.", "type": "integer", "minimum": 0},
+    "Page": lambda _limits: {"description": "A page number, from 1 as printed.", "type": "integer", "minimum": 1,
+                             "maximum": INT_MAX},
+    "Index": lambda _limits: {"description": "A position in a sequence, from 0.", "type": "integer", "minimum": 0,
+                              "maximum": INT_MAX},
 }
