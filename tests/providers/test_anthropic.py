@@ -133,6 +133,17 @@ def test_a_page_location_no_range_holds_stays_native(start: object, end: object)
     assert block.metadata["anthropic/citations"][0].get("start_page_number") == start
 
 
+def test_a_page_past_the_largest_json_integer_is_refused_at_its_native_path() -> None:
+    """No JSON value here holds it, so the reply is refused, naming the native field (not the neutral range)."""
+    citation = {"type": "page_location", "cited_text": "x", "document_index": 0, "document_title": None,
+                "start_page_number": 1, "end_page_number": 2**70}  # fmt: skip
+    raw = [{"role": "assistant", "content": [{"type": "text", "text": "Green.", "citations": [citation]}]}]
+    with pytest.raises(cb.ValidationError) as info:
+        anthropic.from_provider({"messages": raw})
+    assert [path for path, _ in info.value.errors] == [
+        '$.messages[0].content[0].metadata["anthropic/citations"][0].end_page_number']
+
+
 def test_a_document_keeps_its_title_context_and_citations_switch():
     """A document's title, context and ``citations.enabled`` are neutral fields; they go back as they came."""
     document = {

@@ -120,17 +120,18 @@ _LOCATIONS: dict[object, tuple[type[PageRange | CharacterRange | BlockRange], st
 def _location(raw: dict[str, Any], kind: object) -> CitationLocation | None:
     """The native citation's place in its source as a neutral range, or ``None`` when it has none that is valid.
 
-    An empty or reversed range (which no neutral range holds) is left out here; the native citation, kept in
-    the text block's metadata, still has it.
+    A range the range's own rules refuse (empty, reversed, page 0, past the largest JSON integer) is left out
+    here; the native citation, kept in the text block's metadata, still has it.
     """
     if kind not in _LOCATIONS:
         return None
     cls, start_key, end_key = _LOCATIONS[kind]
-    start, end = raw.get(start_key), raw.get(end_key)
-    first = 1 if cls is PageRange else 0
-    if type(start) is int and type(end) is int and first <= start < end:
+    start: Any = raw.get(start_key)  # any JSON value: the range's rules judge it
+    end: Any = raw.get(end_key)
+    try:
         return cls(start=start, end=end)
-    return None
+    except ValidationError:
+        return None
 
 
 def _source(value: object, fallback: str) -> CitedUri | CitedReference:
