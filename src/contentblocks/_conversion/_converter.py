@@ -15,6 +15,7 @@ hook is registered, so a hook registered later is found too.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any, Literal, get_args
 
@@ -165,6 +166,16 @@ def make_converter(*, binary: Binary = "base64", **limits: int) -> Converter:
     converter = Converter()
     configure_converter(converter, binary=binary, **limits)
     return converter
+
+
+@functools.cache
+def native_converter() -> Converter:
+    """The library's own converter with bytes native, made once.
+
+    The readers of providers and frameworks structure their wire dicts with it: bytes as the classes take them,
+    without a base64 round trip.
+    """
+    return make_converter(binary="native")
 
 
 def _our_hooks(converter: BaseConverter) -> StructureHooks | None:

@@ -18,15 +18,12 @@ contentblocks.ValidationError: $.text: must not be empty
 from __future__ import annotations
 
 import contextlib
-import functools
 import re
 from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 from typing import Any, TypeVar
 
-from cattrs import Converter
-
-from .._conversion._converter import make_converter
+from .._conversion._converter import native_converter as _converter
 from .._errors import ValidationError
 from .._model._classes import Block, Message
 from .._model._conversation import Conversation
@@ -44,12 +41,6 @@ _ORIGINS: ContextVar[dict[int, tuple[str, dict[str, str]]] | None] = ContextVar(
 _BLOCK_FIELD = re.compile(r"\$\[(\d+)\]\.content\[(\d+)\]\.(\w+)")
 #: The fields whose ``None`` is a JSON null; every other field's ``None`` means absent, as the classes take it.
 _JSON_FIELDS = frozenset({"value", "input"})
-
-
-@functools.cache
-def _converter() -> Converter:
-    """The library's converter with bytes native: what the classes take, without a base64 round trip."""
-    return make_converter(binary="native")
 
 
 def block(kind: str, **fields: Any) -> dict[str, Any]:

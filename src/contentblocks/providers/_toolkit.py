@@ -31,6 +31,7 @@ from .._api import file_from_data_url
 from .._checks._rules import DATA, DEFAULT_LIMITS, FILENAME, IDENTIFIER, REFERENCE, TITLE, URI
 from .._errors import ValidationError, describe_type
 from .._model._classes import Block, FileBlock, ReasoningBlock, RefusalBlock, TextBlock, ToolCallBlock
+from .._model._wire import TAGGED
 from ._arguments import holds_json, json_text, parse_json_text, raw_arguments, read_arguments
 from ._media import lower_media_type
 
@@ -171,12 +172,15 @@ def reroot(error: ValidationError, path: str, root: str = "$") -> ValidationErro
 
 
 @functools.cache
-def _wire_kinds() -> tuple[Converter, dict[type, str]]:
-    """The library's converter (bytes native), and the wire tag of each block class ``build`` structures."""
-    from .._conversion._converter import make_converter  # noqa: PLC0415 - the converter imports the providers' rules
+def _converter() -> Converter:
+    """:func:`native_converter`, imported on first use: the converter imports the providers' rules."""
+    from .._conversion._converter import native_converter  # noqa: PLC0415 - see above
 
-    return make_converter(binary="native"), {TextBlock: "text", RefusalBlock: "refusal", ReasoningBlock: "reasoning",
-                                             ToolCallBlock: "tool_call"}  # fmt: skip
+    return native_converter()
+
+
+#: The wire tag of each block class ``build`` structures from its wire dict.
+_STRUCTURED: dict[type, str] = {cls: TAGGED[cls][1] for cls in (TextBlock, RefusalBlock, ReasoningBlock, ToolCallBlock)}
 
 
 def build(cls: type[T], path: str, /, **fields: Any) -> T:
@@ -192,15 +196,14 @@ def build(cls: type[T], path: str, /, **fields: Any) -> T:
     Traceback (most recent call last):
     contentblocks.ValidationError: $.messages[0].content[2].text: must not be empty
     """
-    converter, kinds = _wire_kinds()
-    kind = kinds.get(cls)
+    kind = _STRUCTURED.get(cls)
     try:
         if kind is None or fields.get("citations") or type(fields.get("metadata", {})) is not dict:
             return cls(**fields)
         # a tool call's null input is JSON null, not absent; no citations is none to write
         wire = {"type": kind, **{key: value for key, value in fields.items()
                                  if (value is not None or key == "input") and key != "citations"}}  # fmt: skip
-        return converter.structure(wire, Block)  # type: ignore[arg-type]
+        return _converter().structure(wire, Block)  # type: ignore[arg-type]
     except ValidationError as e:
         raise reroot(e, path) from None
 
