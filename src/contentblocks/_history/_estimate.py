@@ -223,10 +223,11 @@ class TokenEstimator:
         return _rebuild, (self.provider, self.count_text)
 
     def tools(self, definitions: Iterable[Mapping[str, Any]]) -> int:
-        """The tokens of tool definitions (each a JSON object: name, description, schema), as their JSON text.
+        """The tokens of tool definitions (each a JSON object: name, description, schema).
 
-        A request with at least one definition also costs the profile's ``tool_prompt`` (Anthropic's tool-use
-        system prompt), once.
+        OpenAI's are costed as the TypeScript namespace its models read them in, the others as their JSON
+        text. A request with at least one definition also costs the profile's ``tool_prompt`` (Anthropic's
+        tool-use system prompt), once.
         """
         definitions = list(definitions)
         if not definitions:
