@@ -56,6 +56,8 @@ __all__ = ["write_history"]
 
 _STATUS = {"succeeded": "success", "failed": "error", "denied": "error", "interrupted": "error"}
 _RESPONSE_METADATA = NAMESPACE + "response_metadata"
+#: ``json.dumps(value, ensure_ascii=False)``, with its encoder built once rather than on every call.
+_JSON_TEXT = json.JSONEncoder(ensure_ascii=False).encode
 _DEFAULT_CLASS = {"system": "SystemMessage", "developer": "SystemMessage", "user": "HumanMessage",
                   "assistant": "AIMessage", "tool": "ToolMessage"}
 
@@ -200,7 +202,7 @@ def _json(block: JsonBlock, path: str, losses: LossRecorder, meta: _Metadata, or
         return value
     meta.taken.discard(NATIVE)
     losses.add(path, "LangChain has no JSON content block; written as its JSON text", "content_degraded")
-    return {"type": "text", "text": json.dumps(value, ensure_ascii=False)}
+    return {"type": "text", "text": _JSON_TEXT(value)}
 
 
 _WRITERS: dict[type[Any], Callable[[Any, str, LossRecorder, _Metadata, Origin], Any]] = {
@@ -252,17 +254,34 @@ def _call(block: ToolCallBlock, path: str, losses: LossRecorder) -> tuple[dict[s
 
 
 def _plain(written: list[tuple[bool, Any]], listed: object) -> bool:
-    """Whether a string says what the written items say: no item but list-only calls, or one bare text first."""
-    others = [item for call, item in written if not call]
-    kinds = [item[0]["type"] for call, item in written if call]
-    if (listed or not all(item[1] for call, item in written if call)
-            or kinds != sorted(kinds, key=lambda kind: kind != "tool_call")):
-        return False  # a list content kept as one, a call only the content holds, or calls the lists reorder
-    if not others:
-        return True
-    first = next(position for position, (call, _) in enumerate(written) if not call)
-    return (len(others) == 1 and isinstance(others[0], dict) and others[0].keys() == {"type", "text"}
-            and others[0]["type"] == "text" and first == 0)
+    """Whether a string says what the written items say: no item but list-only calls, or one bare text first.
+
+    Not when the content was a list kept as one, a call only the content holds, or calls that LangChain's lists
+    would reorder (an invalid call before a valid one).
+    """
+    if listed:
+        return False
+    text: Any = None
+    invalid = False
+    for position, (call, item) in enumerate(written):
+        if call:
+            if not item[1] or (item[0]["type"] == "tool_call" and invalid):
+                return False
+            invalid = item[0]["type"] != "tool_call"
+        elif text is not None or position != 0:
+            return False  # a second item, or an item after a call: the list says more than a string
+        else:
+            text = item
+    return text is None or (isinstance(text, dict) and text.keys() == {"type", "text"} and text["type"] == "text")
+
+
+def _single(item: Any) -> Any:
+    """The content of a message of one block (not a call) with nothing kept: what ``_content`` writes for it."""
+    if item is None:
+        return ""
+    if isinstance(item, dict) and item.keys() == {"type", "text"} and item["type"] == "text":
+        return item["text"]  # a bare text: the string ``_plain`` allows
+    return [item]
 
 
 def _content(blocks: Sequence[tuple[Block, str]], meta: _Metadata, losses: LossRecorder, origin: Origin,
@@ -270,13 +289,7 @@ def _content(blocks: Sequence[tuple[Block, str]], meta: _Metadata, losses: LossR
     """The content of one message (or tool result), its tool calls put in ``kwargs``; a string where it can be."""
     kept = bool(meta.values)
     if not kept and len(blocks) == 1 and type(blocks[0][0]) not in (ToolCallBlock, JsonBlock):
-        # most messages: one block and nothing kept, which ``_plain`` writes as a string when it is a bare text
-        item = _item(*blocks[0], losses, origin, role)
-        if item is None:
-            return ""
-        if isinstance(item, dict) and item.keys() == {"type", "text"} and item["type"] == "text":
-            return item["text"]
-        return [item]
+        return _single(_item(*blocks[0], losses, origin, role))
     listed = meta.take(CONTENT_LIST) if kept else None
     others = [block for block, _ in blocks if not isinstance(block, ToolCallBlock)]
     empty = len(others) == 1 and isinstance(others[0], JsonBlock) and EMPTY in others[0].metadata
