@@ -55,6 +55,9 @@ from ._read import EMPTY, ORIGINAL, UNLISTED, read_item
 __all__ = ["write_history"]
 
 _STATUS = {"succeeded": "success", "failed": "error", "denied": "error", "interrupted": "error"}
+_RESPONSE_METADATA = NAMESPACE + "response_metadata"
+#: ``json.dumps(value, ensure_ascii=False)``, with its encoder built once rather than on every call.
+_JSON_TEXT = json.JSONEncoder(ensure_ascii=False).encode
 _DEFAULT_CLASS = {"system": "SystemMessage", "developer": "SystemMessage", "user": "HumanMessage",
                   "assistant": "AIMessage", "tool": "ToolMessage"}
 
@@ -76,6 +79,15 @@ class _Metadata(MetadataHandout):
             field = key.removeprefix(NAMESPACE)
             if key.startswith(NAMESPACE) and key not in self.taken and field not in target:
                 target[field] = self.take(key)
+
+
+#: The handout of every block or message with no metadata: it has nothing to hand out, take or report, so one
+#: serves them all (``take`` and ``drop`` record only keys it holds).
+_NOTHING = _Metadata({}, "$", LossRecorder())
+
+
+def _meta(metadata: Mapping[str, Any], path: str, losses: LossRecorder) -> _Metadata:
+    return _Metadata(metadata, path, losses) if metadata else _NOTHING
 
 
 def _annotations(block: TextBlock, meta: _Metadata, in_bytes: bool) -> list[dict[str, Any]] | None:
@@ -107,6 +119,10 @@ def _annotations(block: TextBlock, meta: _Metadata, in_bytes: bool) -> list[dict
 
 def _finish(item: dict[str, Any], meta: _Metadata, extras: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """``item`` with ``extras`` merged into the kept ones, and every other kept key given back."""
+    if not meta.values:  # most blocks: nothing kept
+        if extras:
+            item["extras"] = dict(extras)
+        return item
     kept = meta.take(NAMESPACE + "extras")
     merged = {**(kept if isinstance(kept, dict) else {}), **(extras or {})}
     if merged or isinstance(kept, dict):
@@ -186,7 +202,7 @@ def _json(block: JsonBlock, path: str, losses: LossRecorder, meta: _Metadata, or
         return value
     meta.taken.discard(NATIVE)
     losses.add(path, "LangChain has no JSON content block; written as its JSON text", "content_degraded")
-    return {"type": "text", "text": json.dumps(value, ensure_ascii=False)}
+    return {"type": "text", "text": _JSON_TEXT(value)}
 
 
 _WRITERS: dict[type[Any], Callable[[Any, str, LossRecorder, _Metadata, Origin], Any]] = {
@@ -201,7 +217,9 @@ _WRITERS: dict[type[Any], Callable[[Any, str, LossRecorder, _Metadata, Origin], 
 def _item(block: Block, path: str, losses: LossRecorder, origin: Origin, role: str) -> Any:
     if type(block) is TextBlock and not block.metadata and not block.citations:
         return {"type": "text", "text": block.text}  # most blocks: what ``_text`` writes with nothing to hand out
-    meta = _Metadata(block.metadata, path, losses)
+    meta = _meta(block.metadata, path, losses)
+    if not meta.values:
+        return _WRITERS[type(block)](block, path, losses, meta, origin)
     original = meta.take(ORIGINAL, ...)
     if original is not ... and read_item(original, role, origin) == block:
         return original  # read through LangChain's translation, and not edited since: written back as it was
@@ -212,11 +230,12 @@ def _item(block: Block, path: str, losses: LossRecorder, origin: Origin, role: s
 
 def _call(block: ToolCallBlock, path: str, losses: LossRecorder) -> tuple[dict[str, Any], dict[str, Any] | None, bool]:
     """A tool call as a content block, its entry in ``tool_calls`` (or ``invalid_tool_calls``), and list-only."""
-    meta = _Metadata(block.metadata, path, losses)
-    outside = bool(meta.take(OUTSIDE))
-    unlisted = bool(meta.take(UNLISTED))
+    meta = _meta(block.metadata, path, losses)
+    kept = bool(meta.values)
+    outside = kept and bool(meta.take(OUTSIDE))
+    unlisted = kept and bool(meta.take(UNLISTED))
     value = thaw(block.input)
-    if meta.take(NAMESPACE + "type") == "invalid_tool_call":
+    if kept and meta.take(NAMESPACE + "type") == "invalid_tool_call":
         args = value if value is None or isinstance(value, str) else json.dumps(value)
         entry = {"type": "invalid_tool_call", "id": block.tool_call_id, "name": block.tool_name, "args": args,
                  "error": meta.take(NAMESPACE + "error")}
@@ -229,28 +248,49 @@ def _call(block: ToolCallBlock, path: str, losses: LossRecorder) -> tuple[dict[s
                  "args": json.dumps(value), "error": None}
     listed = None if unlisted else {key: value for key, value in entry.items() if key != "type"}
     item = _finish(dict(entry), meta)
-    meta.done("on a tool call")
+    if kept:
+        meta.done("on a tool call")
     return item, listed, outside
 
 
 def _plain(written: list[tuple[bool, Any]], listed: object) -> bool:
-    """Whether a string says what the written items say: no item but list-only calls, or one bare text first."""
-    others = [item for call, item in written if not call]
-    kinds = [item[0]["type"] for call, item in written if call]
-    if (listed or not all(item[1] for call, item in written if call)
-            or kinds != sorted(kinds, key=lambda kind: kind != "tool_call")):
-        return False  # a list content kept as one, a call only the content holds, or calls the lists reorder
-    if not others:
-        return True
-    first = next(position for position, (call, _) in enumerate(written) if not call)
-    return (len(others) == 1 and isinstance(others[0], dict) and others[0].keys() == {"type", "text"}
-            and others[0]["type"] == "text" and first == 0)
+    """Whether a string says what the written items say: no item but list-only calls, or one bare text first.
+
+    Not when the content was a list kept as one, a call only the content holds, or calls that LangChain's lists
+    would reorder (an invalid call before a valid one).
+    """
+    if listed:
+        return False
+    text: Any = None
+    invalid = False
+    for position, (call, item) in enumerate(written):
+        if call:
+            if not item[1] or (item[0]["type"] == "tool_call" and invalid):
+                return False
+            invalid = item[0]["type"] != "tool_call"
+        elif text is not None or position != 0:
+            return False  # a second item, or an item after a call: the list says more than a string
+        else:
+            text = item
+    return text is None or (isinstance(text, dict) and text.keys() == {"type", "text"} and text["type"] == "text")
+
+
+def _single(item: Any) -> Any:
+    """The content of a message of one block (not a call) with nothing kept: what ``_content`` writes for it."""
+    if item is None:
+        return ""
+    if isinstance(item, dict) and item.keys() == {"type", "text"} and item["type"] == "text":
+        return item["text"]  # a bare text: the string ``_plain`` allows
+    return [item]
 
 
 def _content(blocks: Sequence[tuple[Block, str]], meta: _Metadata, losses: LossRecorder, origin: Origin,
              kwargs: dict[str, Any], role: str) -> Any:
     """The content of one message (or tool result), its tool calls put in ``kwargs``; a string where it can be."""
-    listed = meta.take(CONTENT_LIST)
+    kept = bool(meta.values)
+    if not kept and len(blocks) == 1 and type(blocks[0][0]) not in (ToolCallBlock, JsonBlock):
+        return _single(_item(*blocks[0], losses, origin, role))
+    listed = meta.take(CONTENT_LIST) if kept else None
     others = [block for block, _ in blocks if not isinstance(block, ToolCallBlock)]
     empty = len(others) == 1 and isinstance(others[0], JsonBlock) and EMPTY in others[0].metadata
     calls: dict[str, list[dict[str, Any]]] = {"tool_calls": [], "invalid_tool_calls": []}
@@ -265,8 +305,8 @@ def _content(blocks: Sequence[tuple[Block, str]], meta: _Metadata, losses: LossR
         elif not empty and (item := _item(block, path, losses, origin, role)) is not None:
             written.append((False, item))
     for key, entries in calls.items():
-        kept = meta.take(NAMESPACE + key)
-        if every := entries + (kept if isinstance(kept, list) else []):
+        more = meta.take(NAMESPACE + key) if kept else None
+        if every := entries + (more if isinstance(more, list) else []):
             kwargs[key] = every
     if empty:
         value = thaw(others[0].value)  # type: ignore[union-attr]
@@ -277,6 +317,8 @@ def _content(blocks: Sequence[tuple[Block, str]], meta: _Metadata, losses: LossR
 
 
 def _class(meta: _Metadata, role: str) -> str:
+    if not meta.values:
+        return _DEFAULT_CLASS[role]
     kept = meta.take(NAMESPACE + "type")
     if kept in CLASSES and CLASSES[kept][1] == ("system" if role == "developer" else role):
         return CLASSES[kept][0]
@@ -285,32 +327,35 @@ def _class(meta: _Metadata, role: str) -> str:
 
 
 def _message(message: Message, index: int, losses: LossRecorder) -> tuple[str, dict[str, Any]]:
-    meta = _Metadata(message.metadata, f"$[{index}]", losses)
+    meta = _meta(message.metadata, f"$[{index}]", losses)
     name = _class(meta, message.role)
-    origin = origin_of(message.metadata.get(NAMESPACE + "response_metadata"))
+    origin = origin_of(message.metadata.get(_RESPONSE_METADATA)) if meta.values else NO_ORIGIN
     kwargs: dict[str, Any] = {}
     blocks = [(block, block_path(index, position)) for position, block in enumerate(message.content)]
     role = "system" if message.role == "developer" else message.role
     kwargs["content"] = _content(blocks, meta, losses, origin, kwargs, role)
-    meta.give_back(kwargs)
+    if meta.values:
+        meta.give_back(kwargs)
     if message.role == "developer":
         kwargs["additional_kwargs"] = {**(kwargs.get("additional_kwargs") or {}), DEVELOPER[0]: DEVELOPER[1]}
-    meta.done("on a message")
+    if meta.values:
+        meta.done("on a message")
     return name, kwargs
 
 
 def _tool_message(block: ToolResultBlock, path: str, losses: LossRecorder) -> tuple[str, dict[str, Any]]:
-    meta = _Metadata(block.metadata, path, losses)
+    meta = _meta(block.metadata, path, losses)
     name = _class(meta, "tool")
     kwargs: dict[str, Any] = {"tool_call_id": block.tool_call_id, "status": _STATUS[block.outcome]}
-    kwargs["name"] = block.tool_name if meta.take(NAMESPACE + "name", ...) is ... else None
+    kwargs["name"] = block.tool_name if not meta.values or meta.take(NAMESPACE + "name", ...) is ... else None
     if block.outcome in ("denied", "interrupted"):
         losses.add(f"{path}.outcome", f"LangChain has no {block.outcome} outcome; written as an error",
                    "content_degraded")
     parts = [(part, f"{path}.content[{position}]") for position, part in enumerate(block.content)]
     kwargs["content"] = _content(parts, meta, losses, NO_ORIGIN, kwargs, "tool")
-    meta.give_back(kwargs)
-    meta.done("on a tool result")
+    if meta.values:
+        meta.give_back(kwargs)
+        meta.done("on a tool result")
     return name, kwargs
 
 
@@ -321,7 +366,7 @@ def write_history(messages: list[Message], losses: LossRecorder) -> list[tuple[s
         if message.role != "tool":
             history.append((f"$[{index}]", *_message(message, index, losses)))
             continue
-        meta = _Metadata(message.metadata, f"$[{index}]", losses)
+        meta = _meta(message.metadata, f"$[{index}]", losses)
         for position, block in enumerate(message.content):
             if isinstance(block, ToolResultBlock):
                 path = block_path(index, position)

@@ -99,12 +99,13 @@ def from_messages(messages: Any) -> Conversation:
     (JsonObject({'city': 'Paris'}), 'claude-sonnet-4-5')
     """
     adapter = _adapter()
+    # pydantic-ai's own validator turns the JSON forms into its objects (and checks objects, at little cost):
+    # the reader reads objects only
     history = _validated(adapter, reading_argument(messages, "a pydantic-ai history", "pydantic_ai.from_messages"))
-    dumped = adapter.dump_python(history, mode="json")
-    if any(part.get("part_kind") == "retry-prompt" for message in dumped for part in message["parts"]):
+    if any(part.part_kind == "retry-prompt" for message in history for part in message.parts):
         # read a deprecated RetryPromptPart as pydantic-ai reads a stored one: a retried tool return, or feedback
-        dumped = adapter.dump_python(_validated(adapter, dumped), mode="json")
-    return read_history(dumped)
+        history = _validated(adapter, adapter.dump_python(history, mode="json"))
+    return read_history(history)
 
 
 def to_messages(

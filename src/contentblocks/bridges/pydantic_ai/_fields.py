@@ -5,7 +5,12 @@ message) the part became, when it differs from pydantic-ai's default; the writer
 pydantic-ai's own ``metadata`` (on requests, responses, system prompts, tool returns, text content) holds the
 caller's data, as ``Message.metadata`` does: its keys are the neutral metadata's keys outside the namespace.
 
->>> extras({"content": "hi", "scope": "conversation", "timestamp": "2026-01-01T00:00:00Z"}, "system-prompt")
+Values are kept as pydantic-ai's JSON mode writes them (``ModelMessagesTypeAdapter.dump_python(mode="json")``):
+
+>>> import datetime
+>>> from pydantic_ai.messages import SystemPromptPart
+>>> part = SystemPromptPart("hi", timestamp=dt.datetime(2026, 1, 1, tzinfo=datetime.UTC))
+>>> extras(part, "system-prompt")
 {'pydantic_ai/timestamp': '2026-01-01T00:00:00Z'}
 >>> metadata_in({"trace": 1}), metadata_in(None), metadata_in(None, keep_none=True)
 ({'trace': 1}, {}, {'pydantic_ai/metadata': None})
@@ -13,13 +18,19 @@ caller's data, as ``Message.metadata`` does: its keys are the neutral metadata's
 
 from __future__ import annotations
 
+import datetime as dt
+import functools
 import hashlib
+import importlib
+import operator
 from collections.abc import Mapping
+from contextvars import ContextVar
 from typing import Any
 
 from ..._conversion._kernels import thaw
 
 __all__ = [
+    "AS_IS",
     "EXTRA_KEYS",
     "ISSUERS",
     "LISTED",
@@ -30,10 +41,12 @@ __all__ = [
     "REQUEST",
     "UPLOADERS",
     "default_identifier",
+    "dumped",
     "extras",
     "issuer_of",
     "metadata_in",
     "own_keys",
+    "plain",
     "provider_of",
     "url_kind",
 ]
@@ -112,13 +125,120 @@ _EXTRA_NAMES: Mapping[str, tuple[tuple[str, str], ...]] = {
 }
 
 
-def extras(raw: Mapping[str, Any], kind: str) -> dict[str, Any]:
-    """The fields of ``raw`` (a dumped part of ``kind``) with no neutral home, as ``pydantic_ai/`` metadata."""
-    found = {}
-    for key, name in _EXTRA_NAMES[kind]:
-        value = raw.get(key)
-        if value is not None and not _is_default(key, value):  # most are null in a dump: tested inline first
-            found[name] = value
+_SERIALIZERS: dict[type, Any] = {}
+
+
+def _serializer(cls: type) -> Any:
+    """The serializer pydantic builds for a pydantic-ai class, with ``ModelMessagesTypeAdapter``'s config for bytes.
+
+    Built as pydantic-ai builds its own for a class (a ``TypeAdapter`` takes no config for a dataclass), once.
+    """
+    serializer = _SERIALIZERS.get(cls)
+    if serializer is None:
+        import pydantic  # noqa: PLC0415 - pydantic-ai's own dependency, imported with it
+        import pydantic_core  # noqa: PLC0415
+
+        config = pydantic_core.core_schema.CoreConfig(ser_json_bytes="base64")
+        serializer = _SERIALIZERS[cls] = pydantic_core.SchemaSerializer(pydantic.TypeAdapter(cls).core_schema, config)
+    return serializer
+
+
+def dumped(obj: Any) -> Any:
+    """A pydantic-ai object (a part, a content item) as ``ModelMessagesTypeAdapter``'s JSON mode writes it."""
+    if type(obj) in _SCALARS:
+        return obj
+    return _serializer(type(obj)).to_python(obj, mode="json")
+
+
+_SCALARS = frozenset({str, int, bool, type(None)})
+
+
+def plain(obj: Any, field: str) -> Any:
+    """``obj.<field>`` as ``ModelMessagesTypeAdapter``'s JSON mode writes it (the field's own serializer).
+
+    Strings, integers, booleans and ``None`` are the same in JSON mode, and a datetime is written by pydantic's
+    core, which needs no field. So is a dict or list in a field whose type leaves its items to pydantic's
+    inference (``Any``, ``dict[str, Any]``: tool arguments and results, metadata, values), written with the
+    adapter's modes for bytes and for infinities and NaN (its config's and pydantic's defaults). Any other
+    value is dumped through ``obj``'s class, that field alone.
+
+    While :data:`AS_IS` is set, such a dict or list is handed over as it is: where it holds only JSON's own
+    types, which is all the neutral structurer takes (a tuple as a list), JSON mode would give an equal copy.
+    """
+    value = getattr(obj, field)
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    if kind is dt.datetime:
+        return _to_jsonable()(value)
+    if field in _INFERRED and kind in (dict, list):
+        return value if AS_IS.get() else _to_jsonable()(value, bytes_mode="base64", inf_nan_mode="null")
+    return _serializer(type(obj)).to_python(obj, mode="json", include={field})[field]
+
+
+#: Set by the reader's first, fast attempt (see ``plain``); when the structurer then refuses a value, the reader
+#: builds again with the values in JSON mode.
+AS_IS: ContextVar[bool] = ContextVar("contentblocks_pydantic_ai_as_is", default=False)
+
+#: The fields whose type serializes a dict's or list's items by inference, as ``to_jsonable_python`` does.
+_INFERRED = frozenset({"args", "content", "metadata", "value", "vendor_metadata"})
+
+
+@functools.cache
+def _to_jsonable() -> Any:
+    return importlib.import_module("pydantic_core").to_jsonable_python
+
+
+def _zero_fields(value: object) -> bool:
+    """Whether an object's fields (a ``RequestUsage``'s counts) are all zero: its dump is pydantic-ai's default."""
+    fields = getattr(value, "__dict__", None)
+    return fields is not None and all(v in (0, None, {}) for v in fields.values())
+
+
+def _getter(keys: tuple[str, ...]) -> Any:
+    """One C call that reads all of ``keys`` off an object, as a tuple."""
+    if len(keys) == 1:
+        one = operator.attrgetter(keys[0])
+        return lambda obj: (one(obj),)
+    return operator.attrgetter(*keys) if keys else lambda obj: ()  # noqa: ARG005 - the same signature
+
+
+#: Per kind: the metadata names of its extra fields, and a getter of all their values at once (built once).
+_GETTERS: Mapping[str, tuple[tuple[str, ...], Any]] = {
+    kind: (tuple(NAMESPACE + key for key in keys), _getter(keys)) for kind, keys in EXTRA_KEYS.items()
+}
+#: The scalar defaults by metadata name (``usage``'s, not a scalar, is told by ``_zero_fields``).
+_SCALAR_DEFAULTS: Mapping[str, Any] = {NAMESPACE + key: value for key, value in _DEFAULTS.items()
+                                       if type(value) in _SCALARS}  # fmt: skip
+_USAGE = NAMESPACE + "usage"
+
+
+def extras(raw: Any, kind: str) -> dict[str, Any]:
+    """The fields of ``raw`` (a pydantic-ai part of ``kind``) with no neutral home, as ``pydantic_ai/`` metadata.
+
+    Most are ``None``: all are read in one call and those dropped first; what is left is put in JSON mode
+    (``plain``) and dropped when it is pydantic-ai's default.
+    """
+    names, get = _GETTERS[kind]
+    found = {name: value for name, value in zip(names, get(raw), strict=True) if value is not None}
+    defaults = []
+    for name, value in found.items():  # replacing a value while iterating is allowed; deleting is not
+        cls = type(value)
+        if cls is dt.datetime:  # a timestamp: on most parts
+            found[name] = _to_jsonable()(value)
+        elif cls in _SCALARS:
+            default = _SCALAR_DEFAULTS.get(name, _SCALARS)
+            if default == value and type(default) is cls:
+                defaults.append(name)
+        elif name == _USAGE and _zero_fields(value):
+            defaults.append(name)
+        else:
+            key = name.removeprefix(NAMESPACE)
+            found[name] = dumped_value = plain(raw, key)
+            if _is_default(key, dumped_value):
+                defaults.append(name)
+    for name in defaults:
+        del found[name]
     return found
 
 

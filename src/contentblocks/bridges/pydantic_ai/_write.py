@@ -7,6 +7,8 @@ message is one ``ModelResponse``. Every field with no place in pydantic-ai is a 
 
 from __future__ import annotations
 
+import functools
+import importlib
 import json
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -45,7 +47,7 @@ from ._fields import (
     provider_of,
     url_kind,
 )
-from ._read import REDACTED_ID, _citations
+from ._read import REDACTED_ID, stored_citations
 
 __all__ = ["write_history"]
 
@@ -88,6 +90,31 @@ def _file(block: FileBlock, path: str, losses: LossRecorder, meta: _Metadata) ->
     return item
 
 
+@functools.cache
+def _file_items() -> Any:
+    """The validator of pydantic-ai's file items (its ``MultiModalContent``)."""
+    import pydantic  # noqa: PLC0415 - pydantic-ai's own dependency, imported with it
+
+    items: Any = importlib.import_module("pydantic_ai.messages").MultiModalContent
+    return pydantic.TypeAdapter(items)
+
+
+def _file_object(item: dict[str, Any]) -> Any:
+    """A file item for a tool return's content, as pydantic-ai's object.
+
+    In a tool return's content, pydantic-ai takes a mapping shaped like a file item for a file only if the part
+    records its digest (``content_file_digests``, which its dump writes); otherwise it stays a mapping, so the
+    model would get it as JSON. Its own objects are taken as files. An item its validator refuses is left as it
+    is, for the history's validation to report at its path.
+    """
+    import pydantic  # noqa: PLC0415
+
+    try:
+        return _file_items().validate_python(item)
+    except pydantic.ValidationError:
+        return item
+
+
 def _user_item(block: Block, path: str, losses: LossRecorder) -> Any:
     meta = _Metadata(block.metadata, path, losses)
     item: Any
@@ -121,7 +148,7 @@ def _result_content(block: ToolResultBlock, path: str, losses: LossRecorder, lis
         elif isinstance(part, JsonBlock):
             items.append(thaw(part.value))
         elif (item := _file(part, where, losses, meta)) is not None:
-            items.append(item)
+            items.append(_file_object(item))
         at += [index] * (len(items) - len(at))
         meta.done("in a tool return's content")
     for index, part in enumerate(block.content):
@@ -209,7 +236,8 @@ def _citation(block: TextBlock, path: str, losses: LossRecorder) -> list[dict[st
 def _text_part(block: TextBlock, path: str, losses: LossRecorder, meta: _Metadata) -> dict[str, Any] | None:
     part = {"part_kind": "text", "content": block.text, **meta.extras("text")}
     kept = meta.take(NAMESPACE + "citations", ...)
-    if kept is not ... and [structure(c, Citation) for c in _citations(kept)[0]] == list(block.citations):
+    stored = None if kept is ... else stored_citations(kept)
+    if stored is not None and [structure(c, Citation) for c in stored] == list(block.citations):
         part["citations"] = kept
     else:  # edited since it was read (or never read): the neutral citations are written
         meta.taken.discard(NAMESPACE + "citations")
