@@ -354,7 +354,7 @@ def _canonical_block(raw: dict[str, Any]) -> dict[str, Any]:
         elif key == "citations":
             if value:
                 out[key] = [plain_json(c) for c in value]
-        elif key in ("input", "value") and kind in ("tool_call", "json"):
+        elif key in ("input", "value") and kind in ("tool_call", "server_tool_call", "json"):
             out[key] = plain_json(value)
         elif key == "content":
             out[key] = [_canonical_block(b) for b in value]

@@ -241,6 +241,8 @@ _STRATEGY_OF = {
     cb.ToolCallBlock: strategies.tool_call_blocks(),
     cb.ToolResultBlock: strategies.tool_result_blocks(),
     cb.JsonBlock: strategies.json_blocks(),
+    cb.ServerToolCallBlock: strategies.server_tool_call_blocks(),
+    cb.ServerToolResultBlock: strategies.server_tool_result_blocks(),
 }
 
 

@@ -384,6 +384,8 @@ def test_what_the_walk_leaves_to_python_is_listed():
         ("CitedUri", "value"), ("UrlSource", "url"), ("FileBlock", "media_type"), ("FileBlock", "filename"),
         ("ReferenceSource", "provider"), ("ToolCallBlock", "tool_call_id"), ("ToolCallBlock", "tool_name"),
         ("ToolResultBlock", "tool_call_id"), ("ToolResultBlock", "tool_name"),
+        ("ServerToolCallBlock", "tool_call_id"), ("ServerToolCallBlock", "tool_name"),
+        ("ServerToolResultBlock", "tool_call_id"), ("ServerToolResultBlock", "tool_name"),
     }  # fmt: skip
 
 

@@ -442,6 +442,13 @@ ROW_EXAMPLES: dict[str, list[cb.Message]] = {
         value={"type": "server_tool_call", "id": "s1", "name": "web_search", "args": {}},
         metadata={"langchain/native_block": True})])],
     "—": [cb.Message(role="user", content=[cb.JsonBlock(value={"rows": [1]})])],
+    "— (a tool a provider ran)": [cb.Message(role="assistant", content=[
+        cb.ServerToolCallBlock(tool_call_id="srvtoolu_1", tool_name="code_execution", input={"code": "print(1)"},
+                               metadata={"contentblocks/issuer": "anthropic"}),
+        cb.ServerToolResultBlock(tool_call_id="srvtoolu_1", tool_name="code_execution", outcome="succeeded",
+                                 content=[cb.TextBlock(text="1")],
+                                 metadata={"contentblocks/issuer": "anthropic", "anthropic/server_result": {}}),
+    ])],
 }
 
 

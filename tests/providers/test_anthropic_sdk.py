@@ -325,7 +325,11 @@ def test_sdk_blocks_inside_a_request_are_read():
             "expected an integer",
         ),
         ({"content": [], "stop_reason": 3}, "$.stop_reason", "expected a string"),
-        ({"content": [{"type": "server_tool_use", "input": {"q": "\ud800"}}]}, "$.content[0].input.q", None),
+        (
+            {"content": [{"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search", "input": {"q": "\ud800"}}]},
+            "$.content[0].input.q",
+            None,
+        ),
         ([], "$", "expected an object"),
     ],
 )

@@ -66,7 +66,7 @@ SEARCH_ERROR = {
     [
         ([], "refusal", None, "refusal"),
         ([TEXT], "refusal", ["TextBlock"], "refusal"),
-        ([SERVER_TOOL], "pause_turn", ["JsonBlock"], "pause"),
+        ([SERVER_TOOL], "pause_turn", ["ServerToolCallBlock"], "pause"),
         ([TEXT], "model_context_window_exceeded", ["TextBlock"], "max_tokens"),
         (
             [{"type": "tool_use", "id": "toolu_1", "name": "f", "input": {}}],
@@ -77,7 +77,7 @@ SEARCH_ERROR = {
         ([], None, None, None),
         ([{"type": "text", "text": ""}], "end_turn", None, "end_turn"),
         ([{"type": "thinking", "thinking": "", "signature": "EqQB"}], "end_turn", ["ReasoningBlock"], "end_turn"),
-        ([SERVER_TOOL, SEARCH_ERROR], "end_turn", ["JsonBlock", "JsonBlock"], "end_turn"),
+        ([SERVER_TOOL, SEARCH_ERROR], "end_turn", ["ServerToolCallBlock", "ServerToolResultBlock"], "end_turn"),
     ],
 )
 def test_documented_anthropic_replies_read(content, stop, blocks, reason):

@@ -83,7 +83,10 @@ def test_golden_blocks():
     rendered = conversation[5].content[0]
     assert [type(b).__name__ for b in rendered.content] == ["TextBlock", "FileBlock"]
     assert conversation[6].metadata["gemini/same_content"] is True
-    assert conversation[7].content[0].metadata["gemini/part"] == "executableCode"
+    code, result = conversation[7].content[:2]
+    assert (type(code), code.tool_name, code.input["code"]) == (cb.ServerToolCallBlock, "code_execution", "print(21 * 9 / 5 + 32)")
+    assert (type(result), result.tool_call_id, result.outcome) == (cb.ServerToolResultBlock, code.tool_call_id, "succeeded")
+    assert result.content == (cb.TextBlock(text="69.8\n"),)
     user_file = conversation[1].content[2]
     assert user_file.source == cb.ReferenceSource(
         id="https://generativelanguage.googleapis.com/v1beta/files/abc-123", provider="gemini"

@@ -90,8 +90,8 @@ def test_snake_case_dumps_are_read_for_what_they_are():
     assert call.metadata["gemini/thought_signature"] == "//4="
     assert (clock.tool_call_id, clock.metadata["gemini/generated_id"]) == ("gemini_call_resp-7_3", True)
     assert image.source == cb.BytesSource(data=b"\x89PNG\xfb\xff")
-    assert code.value == {"code": "print(1)", "language": "PYTHON"}
-    assert result.metadata["gemini/part"] == "codeExecutionResult"
+    assert (code.tool_name, code.input) == ("code_execution", {"code": "print(1)", "language": "PYTHON"})
+    assert (result.tool_call_id, type(result)) == (code.tool_call_id, cb.ServerToolResultBlock)
     assert server_call.value == {"id": "tc", "toolType": "GOOGLE_SEARCH_WEB", "args": {"q": "Zürich"}}
     assert text.metadata["gemini/videoMetadata"] == {"fps": 2.0}
     assert [text.text[c.start : c.end] for c in text.citations] == ["21 °C"]

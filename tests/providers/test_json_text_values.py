@@ -60,9 +60,9 @@ def test_an_anthropic_item_holding_a_huge_integer_reads_and_goes_back_as_it_came
     reply = anthropic.from_response(_anthropic_reply(MCP_TOOL_USE))
     item, text = reply.require_message().content
     assert text == cb.TextBlock(text="Found it.")
-    assert isinstance(item, cb.JsonBlock)
-    assert item.metadata[JSON_TEXT] is True
-    assert item.metadata["anthropic/native_block"] is True
+    assert isinstance(item, cb.ServerToolCallBlock)  # its input is kept as its text, flagged
+    assert item.input == '{"order":123456789012345678901234567890}'
+    assert item.metadata["anthropic/block_type"] == "mcp_tool_use"
     sent = anthropic.to_provider([USER, reply.require_message()])
     assert sent.payload["messages"][1]["content"][0] == MCP_TOOL_USE
     assert sent.losses == ()
@@ -83,11 +83,11 @@ def test_a_responses_item_holding_a_huge_integer_reads_and_goes_back_as_it_came(
 
 @pytest.mark.parametrize("target", [openai_chat, openai_responses, gemini])
 def test_a_kept_item_is_another_providers_state_and_never_becomes_text(target):
-    """Sent to another provider, a provider-run item kept as JSON text is dropped and reported, never pasted."""
+    """Sent to another provider, a provider-run call whose input is kept as JSON text is dropped and reported."""
     reply = anthropic.from_response(_anthropic_reply(MCP_TOOL_USE))
     sent = target.to_provider([USER, reply.require_message()])
     assert str(HUGE) not in str(sent.payload)
-    assert [(loss.path, loss.kind) for loss in sent.losses] == [("$[1].content[0]", "state_not_replayed")]
+    assert [(loss.path, loss.kind) for loss in sent.losses] == [("$[1].content[0]", "content_dropped")]
 
 
 def test_the_flag_gives_a_client_no_way_around_the_pass_through_checks():

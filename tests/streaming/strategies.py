@@ -36,6 +36,7 @@ from contentblocks.streaming import (
     RefusalAppended,
     ReplyStopped,
     ResponseIdentified,
+    ServerToolAdded,
     SignatureAppended,
     SignatureSet,
     StreamEvent,
@@ -190,6 +191,8 @@ def _block_events(draw: st.DrawFn, index: int, block: cb.Block) -> list[StreamEv
         return _tool_call_events(draw, index, block)
     if isinstance(block, cb.FileBlock):
         return [FileAdded(index, block)]
+    if isinstance(block, (cb.ServerToolCallBlock, cb.ServerToolResultBlock)):
+        return [ServerToolAdded(index, block)]
     assert isinstance(block, cb.JsonBlock)
     return [JsonAdded(index, block)]
 

@@ -66,8 +66,11 @@ def test_what_the_fixtures_carry_survives():
     assert (time.input, location.input) == ({"zone": "Europe/Paris"}, {})
     assert (reply.stop_reason, reply.usage.input_tokens, reply.usage.cache_read_tokens) == ("tool_use", 472, 128)
     cited = anthropic.fold(load("anthropic", "citations_web_search")).message.content
-    assert isinstance(cited[1], cb.JsonBlock)
-    assert cited[1].value["input"] == {"query": "capital of France population"}
+    assert isinstance(cited[1], cb.ServerToolCallBlock)
+    assert cited[1].input == {"query": "capital of France population"}
+    assert (type(cited[2]), cited[2].tool_call_id, cited[2].tool_name) == (
+        cb.ServerToolResultBlock, cited[1].tool_call_id, "web_search"
+    )
     assert [c.source for c in cited[4].citations] == [cb.CitedReference(value="document:0"),
                                                       cb.CitedReference(value="document:1")]
 

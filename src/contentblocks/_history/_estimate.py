@@ -23,6 +23,8 @@ from .._model._classes import (
     Message,
     ReasoningBlock,
     RefusalBlock,
+    ServerToolCallBlock,
+    ServerToolResultBlock,
     TextBlock,
     ToolCallBlock,
     ToolResultBlock,
@@ -181,9 +183,9 @@ class TokenEstimator:
         kind = type(block)
         if kind is TextBlock or kind is RefusalBlock:
             return self.text(block.text)
-        if kind is ToolCallBlock:
+        if kind is ToolCallBlock or kind is ServerToolCallBlock:
             return self.profile.per_tool_block + self.text(block.tool_name) + self.text(_json(block.input))
-        if kind is ToolResultBlock:
+        if kind is ToolResultBlock or kind is ServerToolResultBlock:
             return self.profile.per_tool_block + sum(map(self.block, block.content))
         if kind is ReasoningBlock:
             return self.text(block.text) if block.text is not None else self.text(block.signature or "") + (

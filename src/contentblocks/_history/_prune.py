@@ -6,7 +6,17 @@ from collections.abc import Sequence
 from typing import Any
 
 from .._conversion._unchecked import unchecked
-from .._model._classes import FileBlock, JsonBlock, Message, ReasoningBlock, TextBlock, ToolCallBlock, ToolResultBlock
+from .._model._classes import (
+    FileBlock,
+    JsonBlock,
+    Message,
+    ReasoningBlock,
+    ServerToolCallBlock,
+    ServerToolResultBlock,
+    TextBlock,
+    ToolCallBlock,
+    ToolResultBlock,
+)
 from .._model._conversation import Conversation
 from .._sanitize._walk import NATIVE_FLAGS
 from .._sealing import SEAL_KEY
@@ -48,6 +58,7 @@ class _Pruner:
         self.losses: list[Loss] = []
         # the kinds of block that may be pruned from a user or assistant message
         self.kinds = frozenset(kind for kind, on in ((ReasoningBlock, reasoning), (JsonBlock, state),
+                                                     (ServerToolCallBlock, state), (ServerToolResultBlock, state),
                                                      (FileBlock, files)) if on)
         self.kinds_with_calls = self.kinds - {ReasoningBlock}
         self.notes: dict[tuple[str, str | None], TextBlock] = {}
@@ -72,6 +83,10 @@ class _Pruner:
             return None
         if kind is JsonBlock and self.state and assistant and not NATIVE_FLAGS.isdisjoint(block.metadata):
             self.lose(path, "an old provider-run item (provider state) pruned", "state_not_replayed")
+            return None
+        if (kind is ServerToolCallBlock or kind is ServerToolResultBlock) and self.state:
+            self.lose(path, "an old tool the provider ran pruned (its call and result go together)",
+                      "content_dropped")
             return None
         if kind is FileBlock and self.files:
             self.lose(path, "an old file pruned; a text note says what it was", "content_dropped")
@@ -162,7 +177,8 @@ def prune(
       its id, tool name and outcome stay, so the pairing holds;
     - ``files``: each file block of a user or assistant message becomes a text note of its media type and
       name (a file inside a tool result goes with the result's content);
-    - ``state``: JSON blocks of assistant messages flagged as provider-run items (provider state) are dropped.
+    - ``state``: JSON blocks of assistant messages flagged as provider-run items (provider state) are dropped, and so
+      are the calls and results of tools a provider ran (``content_dropped``: a result's readable content goes too).
 
     A message left with no block is dropped. System and developer messages are never pruned. Each pruned
     block is a loss at its path in the history given: ``content_dropped`` for reasoning text, files and result

@@ -70,6 +70,8 @@ __all__ = [
     "ReferenceSource",
     "RefusalBlock",
     "Role",
+    "ServerToolCallBlock",
+    "ServerToolResultBlock",
     "TextBlock",
     "ToolCallBlock",
     "ToolResultBlock",
@@ -349,7 +351,56 @@ class ToolResultBlock(Value):
     metadata: Mapping[str, Any] = _metadata_field()
 
 
-Block: TypeAlias = TextBlock | RefusalBlock | FileBlock | ReasoningBlock | ToolCallBlock | ToolResultBlock | JsonBlock
+@attrs.frozen(kw_only=True)
+class ServerToolCallBlock(Value):
+    """A tool the provider ran on its side (a web search, code execution, a remote MCP call): the model's call.
+
+    It records what the model asked for; it asks nothing of the client: a conversation never waits for it
+    (:meth:`Conversation.pending_tool_calls` leaves it out) and no tool message answers it. ``input`` is any JSON
+    value, held read-only; state only the provider can read (an item id, encrypted content) rides in ``metadata``
+    with its issuer.
+
+    >>> import contentblocks as cb
+    >>> cb.ServerToolCallBlock(tool_call_id="srv_1", tool_name="web_search", input={"query": "Oslo"}).tool_name
+    'web_search'
+    """
+
+    tool_call_id: str = attrs.field(metadata=ruled(IDENTIFIER))
+    tool_name: str = attrs.field(metadata=ruled(IDENTIFIER))
+    input: Any = attrs.field(metadata=ruled(JSON_VALUE), eq=json_key)
+    metadata: Mapping[str, Any] = _metadata_field()
+
+
+@attrs.frozen(kw_only=True)
+class ServerToolResultBlock(Value):
+    """What a tool the provider ran produced: its ``outcome`` and what a model can read of it, in order.
+
+    The content is text (a program's output), files (a generated image, a file the code wrote) and JSON; what
+    only the provider can read (encrypted search results, item ids) rides in ``metadata`` with its issuer. The
+    block names its call's id and tool, and sits in the assistant message that holds the call or in a later one
+    (a provider may pause a turn between the two).
+    """
+
+    tool_call_id: str = attrs.field(metadata=ruled(IDENTIFIER))
+    tool_name: str = attrs.field(metadata=ruled(IDENTIFIER))
+    outcome: Outcome = attrs.field(metadata=ruled(choice(get_args(Outcome))))
+    content: tuple[ToolResultContent, ...] = attrs.field(
+        metadata=ruled(many("blocks", "a TextBlock, FileBlock or JsonBlock")), default=(), converter=_result_content
+    )
+    metadata: Mapping[str, Any] = _metadata_field()
+
+
+Block: TypeAlias = (
+    TextBlock
+    | RefusalBlock
+    | FileBlock
+    | ReasoningBlock
+    | ToolCallBlock
+    | ToolResultBlock
+    | JsonBlock
+    | ServerToolCallBlock
+    | ServerToolResultBlock
+)
 
 # ---------------------------------------------------------------------------------------------- messages
 
@@ -358,7 +409,16 @@ ROLE_BLOCKS: dict[str, tuple[type, ...]] = {
     "system": (TextBlock,),
     "developer": (TextBlock,),
     "user": (TextBlock, FileBlock, JsonBlock),
-    "assistant": (TextBlock, RefusalBlock, FileBlock, ReasoningBlock, ToolCallBlock, JsonBlock),
+    "assistant": (
+        TextBlock,
+        RefusalBlock,
+        FileBlock,
+        ReasoningBlock,
+        ToolCallBlock,
+        JsonBlock,
+        ServerToolCallBlock,
+        ServerToolResultBlock,
+    ),
     "tool": (ToolResultBlock,),
 }
 

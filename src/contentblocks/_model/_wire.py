@@ -26,6 +26,8 @@ from ._classes import (
     ReasoningBlock,
     ReferenceSource,
     RefusalBlock,
+    ServerToolCallBlock,
+    ServerToolResultBlock,
     TextBlock,
     ToolCallBlock,
     ToolResultBlock,
@@ -67,6 +69,8 @@ UNIONS: tuple[Union, ...] = (
             "tool_call": ToolCallBlock,
             "tool_result": ToolResultBlock,
             "json": JsonBlock,
+            "server_tool_call": ServerToolCallBlock,
+            "server_tool_result": ServerToolResultBlock,
         },
         where="block type",
         noun="block",
@@ -114,7 +118,10 @@ for _union in UNIONS:
 
 #: Keys written and required even though their field has a default in Python (SPEC §3: a tool result's
 #: content is always present, and may be empty).
-ALWAYS_WRITTEN: dict[type, frozenset[str]] = {ToolResultBlock: frozenset({"content"})}
+ALWAYS_WRITTEN: dict[type, frozenset[str]] = {
+    ToolResultBlock: frozenset({"content"}),
+    ServerToolResultBlock: frozenset({"content"}),
+}
 
 #: Classes whose wire form is a bare array of one field's items.
 ARRAYS: dict[type, str] = {Conversation: "messages"}

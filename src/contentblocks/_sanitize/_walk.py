@@ -14,6 +14,8 @@ from .._model._classes import (
     JsonBlock,
     Message,
     ReasoningBlock,
+    ServerToolCallBlock,
+    ServerToolResultBlock,
     ToolCallBlock,
     ToolResultBlock,
 )
@@ -199,6 +201,9 @@ class _Walk:
             return None
         if isinstance(block, ToolResultBlock):
             return self.result(block, path)
+        if isinstance(block, (ServerToolCallBlock, ServerToolResultBlock)):
+            self.lose(path, "a tool the provider ran, in a message the server did not seal", "content_dropped")
+            return None
         return self.evolve(block, path)
 
     def blocks(self, content: tuple[Any, ...], path: str) -> tuple[Any, ...]:

@@ -27,6 +27,8 @@ from .._model._classes import (
     ReasoningBlock,
     ReferenceSource,
     RefusalBlock,
+    ServerToolCallBlock,
+    ServerToolResultBlock,
     TextBlock,
     ToolCallBlock,
     ToolResultBlock,
@@ -347,6 +349,52 @@ def tool_result_blocks(
     return _tool_result_block(tool_call_id, tool_name, max_content, max_text_size, max_binary_size)
 
 
+def server_tool_call_blocks(
+    *, tool_name: str | None = None, max_depth: int = 4
+) -> st.SearchStrategy[ServerToolCallBlock]:
+    """Calls of tools the provider runs, with any JSON ``input``; ``tool_name`` fixes the tool.
+
+    >>> from hypothesis import given, settings
+    >>> from contentblocks import strategies
+    >>> @settings(max_examples=10, database=None)
+    ... @given(strategies.server_tool_call_blocks(tool_name="web_search"))
+    ... def check(block):
+    ...     assert block.tool_name == "web_search"
+    >>> check()
+    """
+    return st.builds(
+        ServerToolCallBlock,
+        tool_call_id=identifiers(),
+        tool_name=identifiers() if tool_name is None else st.just(tool_name),
+        input=json_values(max_depth=max_depth),
+        metadata=metadata(),
+    )
+
+
+def server_tool_result_blocks(
+    *, max_content: int = 3, max_text_size: int = 40, max_binary_size: int = 64
+) -> st.SearchStrategy[ServerToolResultBlock]:
+    """Results of tools the provider ran: every outcome, 0 to ``max_content`` text, file and JSON blocks.
+
+    >>> from hypothesis import given, settings
+    >>> from contentblocks import strategies
+    >>> @settings(max_examples=10, database=None)
+    ... @given(strategies.server_tool_result_blocks(max_content=1))
+    ... def check(block):
+    ...     assert len(block.content) <= 1
+    >>> check()
+    """
+    item = _result_content(max_text_size, max_binary_size)
+    return st.builds(
+        ServerToolResultBlock,
+        tool_call_id=identifiers(),
+        tool_name=identifiers(),
+        outcome=_OUTCOMES,
+        content=st.lists(item, max_size=max_content).map(tuple),
+        metadata=metadata(),
+    )
+
+
 @cache
 def kind_strategies(max_text_size: int, max_binary_size: int) -> dict[type, st.SearchStrategy[Any]]:
     return {
@@ -357,6 +405,8 @@ def kind_strategies(max_text_size: int, max_binary_size: int) -> dict[type, st.S
         ToolCallBlock: tool_call_blocks(),
         ToolResultBlock: tool_result_blocks(max_text_size=max_text_size, max_binary_size=max_binary_size),
         JsonBlock: json_blocks(),
+        ServerToolCallBlock: server_tool_call_blocks(),
+        ServerToolResultBlock: server_tool_result_blocks(max_text_size=max_text_size, max_binary_size=max_binary_size),
     }
 
 

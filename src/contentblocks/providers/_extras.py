@@ -103,7 +103,7 @@ BOOKKEEPING: frozenset[str] = frozenset(
 
 #: Opaque provider state kept in metadata that only its issuer can use: another adapter reports it as
 #: ``state_not_replayed``, never as metadata it might have sent.
-PROVIDER_STATE: frozenset[str] = frozenset({"gemini/thought_signature"})
+PROVIDER_STATE: frozenset[str] = frozenset({"gemini/thought_signature", "anthropic/server_result"})
 
 
 def take_extras(native: Mapping[str, Any], known: Iterable[str], namespace: str) -> dict[str, Any]:

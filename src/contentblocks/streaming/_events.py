@@ -3,7 +3,8 @@
 A stream is a sequence of events. Blocks are numbered by their position in the reply (``index``, from 0, in
 the order they start); several may be open at once (parallel tool calls). A streamed block opens with
 :class:`BlockStarted`, grows through deltas addressed to its index and closes with :class:`BlockEnded`; a file
-or a JSON value arrives whole (:class:`FileAdded`, :class:`JsonAdded`). The reply ends with
+or a JSON value arrives whole (:class:`FileAdded`, :class:`JsonAdded`), as does a tool the provider ran
+(:class:`ServerToolAdded`). The reply ends with
 :class:`ReplyStopped`.
 
 Every event is a frozen, slotted attrs class that checks its own fields when built, as blocks do: each field
@@ -41,7 +42,16 @@ from .._checks._rules import (
     choice,
 )
 from .._json._values import EMPTY_OBJECT, json_key
-from .._model._classes import Checked, Citation, FileBlock, JsonBlock, bytes_repr, ruled
+from .._model._classes import (
+    Checked,
+    Citation,
+    FileBlock,
+    JsonBlock,
+    ServerToolCallBlock,
+    ServerToolResultBlock,
+    bytes_repr,
+    ruled,
+)
 from ..providers._contract import STOP_REASONS, StopReason, Usage
 
 __all__ = [
@@ -59,6 +69,7 @@ __all__ = [
     "RefusalAppended",
     "ReplyStopped",
     "ResponseIdentified",
+    "ServerToolAdded",
     "SignatureAppended",
     "SignatureSet",
     "StreamEvent",
@@ -213,6 +224,13 @@ class JsonAdded(_Indexed):
 
 
 @attrs.frozen
+class ServerToolAdded(_Indexed):
+    """A whole call or result of a tool the provider ran is block ``index``: it starts and ends here."""
+
+    block: ServerToolCallBlock | ServerToolResultBlock = attrs.field(metadata=ruled(ONE_OF))
+
+
+@attrs.frozen
 class BlockEnded(_Indexed):
     """The streamed block ``index`` is complete.
 
@@ -278,6 +296,7 @@ StreamEvent: TypeAlias = (
     | ArgumentsAppended
     | FileAdded
     | JsonAdded
+    | ServerToolAdded
     | BlockEnded
     | MessageMetadataAdded
     | UsageUpdated

@@ -29,6 +29,7 @@ from ._events import (
     RefusalAppended,
     ReplyStopped,
     ResponseIdentified,
+    ServerToolAdded,
     SignatureAppended,
     SignatureSet,
     StreamEvent,
@@ -40,6 +41,8 @@ from ._parts import STALE, Part, Pieces
 
 __all__ = ["ReplyBuilder", "fold"]
 
+#: The part kind of a block that arrives whole, by its event.
+_WHOLE_KINDS: dict[type, str] = {FileAdded: "file", JsonAdded: "json", ServerToolAdded: "server_tool"}
 _MAX_CHARS = FREE_TEXT.max_chars(DEFAULT_LIMITS)  # a streamed block's text, by the text's own rule
 
 
@@ -190,9 +193,9 @@ class ReplyBuilder:
         self._next_index(event.index, position)
         self._parts.append(Part(event.kind, event.metadata, event.tool_call_id, event.tool_name))
 
-    def _whole(self, event: FileAdded | JsonAdded, position: int) -> None:
+    def _whole(self, event: FileAdded | JsonAdded | ServerToolAdded, position: int) -> None:
         self._next_index(event.index, position)
-        part = Part("file" if isinstance(event, FileAdded) else "json", event.block.metadata, None, None)
+        part = Part(_WHOLE_KINDS[type(event)], event.block.metadata, None, None)
         part.ended = True
         part.view = event.block
         self._parts.append(part)
@@ -303,6 +306,7 @@ _HANDLERS: dict[type, Callable[[ReplyBuilder, Any, int], None]] = {
     ArgumentsAppended: ReplyBuilder._arguments,
     FileAdded: ReplyBuilder._whole,
     JsonAdded: ReplyBuilder._whole,
+    ServerToolAdded: ReplyBuilder._whole,
     BlockEnded: ReplyBuilder._ended,
     MessageMetadataAdded: ReplyBuilder._message_metadata_added,
     UsageUpdated: ReplyBuilder._usage_updated,

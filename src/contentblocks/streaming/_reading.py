@@ -24,6 +24,8 @@ from .._model._classes import (
     JsonBlock,
     ReasoningBlock,
     RefusalBlock,
+    ServerToolCallBlock,
+    ServerToolResultBlock,
     TextBlock,
     ToolCallBlock,
 )
@@ -44,6 +46,7 @@ from ._events import (
     RefusalAppended,
     ReplyStopped,
     ResponseIdentified,
+    ServerToolAdded,
     SignatureSet,
     StreamEvent,
     TextAppended,
@@ -60,6 +63,13 @@ _KINDS: dict[type, BlockKind] = {
     RefusalBlock: "refusal",
     ReasoningBlock: "reasoning",
     ToolCallBlock: "tool_call",
+}
+#: The blocks that arrive whole: the part kind the fold gives them, and their event.
+_ADDED: dict[type, tuple[str, Any]] = {
+    FileBlock: ("file", FileAdded),
+    JsonBlock: ("json", JsonAdded),
+    ServerToolCallBlock: ("server_tool", ServerToolAdded),
+    ServerToolResultBlock: ("server_tool", ServerToolAdded),
 }
 _DELTAS: dict[str, type[TextAppended | RefusalAppended | ReasoningAppended]] = {
     "text": TextAppended,
@@ -196,11 +206,12 @@ class Emitter:
     def whole(self, final: Block, path: str) -> int:
         """Emit a block that arrives complete: a file or JSON block as such, any other from start to end."""
         index = len(self.blocks)
-        if isinstance(final, (FileBlock, JsonBlock)):
-            sent = _Sent("file" if isinstance(final, FileBlock) else "json", None, None)
+        added = _ADDED.get(type(final))
+        if added is not None:
+            sent = _Sent(added[0], None, None)
             sent.final = final
             self.blocks.append(sent)
-            self.out.append(FileAdded(index, final) if isinstance(final, FileBlock) else JsonAdded(index, final))
+            self.out.append(added[1](index, final))
             return index
         kind = _KINDS.get(type(final))
         if kind is None:

@@ -117,6 +117,7 @@ class Reader(StreamReader):
         super().__init__()
         self._message: dict[str, Any] | None = None
         self._blocks: list[_Block] = []
+        self._names: dict[str, str] = {}  # the tools of the calls Anthropic ran, by id, for their results
         self._usage: dict[str, Any] = {}
         self._stop: dict[str, Any] = {}
         self._stop_path = "$"  # where the stop reason came from
@@ -239,7 +240,7 @@ class Reader(StreamReader):
 
     def _block_stop(self, event: dict[str, Any], path: str) -> None:
         block = self._open(event, path)
-        final = read_block(block.completed(), block.path)
+        final = read_block(block.completed(), block.path, self._names)
         if final is None:  # an empty text block, which the adapter leaves out
             pass
         elif block.index is None:

@@ -103,6 +103,7 @@ class Reader(StreamReader):
         self._top: dict[str, Any] = {}
         self._fields: dict[str, Any] = {}
         self._parts: list[_Part] = []
+        self._code: list[Any] = []  # the code Gemini ran that no result has answered yet, for the results
         self._ids = call_ids(None, None)  # the issuer and the prefix of generated call ids, as the adapter's
         self._stop_path = "$"  # where the finish or block reason came from
 
@@ -185,7 +186,7 @@ class Reader(StreamReader):
         the reader passes as the adapter's candidate reading does; ``end()`` checks the block against it.
         """
         issuer, ids = self._ids
-        return part_block(part.completed(), path, issuer, [], f"{ids}{j}")
+        return part_block(part.completed(), path, issuer, self._code, f"{ids}{j}")
 
     def _end(self, path: str) -> None:
         blocked = pick(pick(self._top, "promptFeedback"), "blockReason") is not None

@@ -29,6 +29,7 @@ from ..._model._classes import (
 )
 from ...providers._contract import ISSUER_KEY, LossRecorder
 from ...providers._documents import report_document_fields, report_locations
+from ...providers._server_tools import unfolded
 from ...providers._toolkit import b64encode, block_path
 from .._shared import MetadataHandout
 from .._wire import structure
@@ -331,7 +332,8 @@ def _message(message: Message, index: int, losses: LossRecorder) -> tuple[str, d
     name = _class(meta, message.role)
     origin = origin_of(message.metadata.get(_RESPONSE_METADATA)) if meta.values else NO_ORIGIN
     kwargs: dict[str, Any] = {}
-    blocks = [(block, block_path(index, position)) for position, block in enumerate(message.content)]
+    # LangChain's server tool blocks are not read as such yet: a tool a provider ran goes as its content
+    blocks = unfolded(message.content, f"$[{index}]", losses.add, "LangChain")
     role = "system" if message.role == "developer" else message.role
     kwargs["content"] = _content(blocks, meta, losses, origin, kwargs, role)
     if meta.values:

@@ -32,6 +32,7 @@ from ..._model._classes import (
 from ..._model._conversation import Conversation
 from ...providers._contract import ISSUER_KEY, LossRecorder
 from ...providers._documents import report_document_fields, report_locations
+from ...providers._server_tools import unfolded
 from ...providers._toolkit import block_path, key_path
 from .._shared import MetadataHandout
 from .._wire import structure
@@ -334,8 +335,9 @@ def write_history(conversation: Conversation, losses: LossRecorder) -> list[dict
     for index, message in enumerate(conversation.messages):
         meta = _Metadata(message.metadata, f"$[{index}]", losses)
         if message.role == "assistant":
-            written = [_response_part(block, block_path(index, position), losses)
-                       for position, block in enumerate(message.content)]
+            # pydantic-ai's built-in tool parts are not read as such yet: a tool a provider ran goes as its content
+            blocks = unfolded(message.content, f"$[{index}]", losses.add, "pydantic-ai")
+            written = [_response_part(block, at, losses) for block, at in blocks]
             if parts := [part for part in written if part is not None]:
                 request = None
                 history.append({"kind": "response", "parts": parts, "metadata": meta.own(),

@@ -22,6 +22,7 @@ from ..._model._classes import (
 from ..._model._conversation import Conversation
 from ...providers._contract import LossRecorder
 from ...providers._documents import report_document_fields
+from ...providers._server_tools import unfolded
 from ...providers._toolkit import b64encode, block_path
 from ._model_read import AFTER, APPROVALS, AS_STRING, EMPTY_REASON, OUTPUT, default_output
 from ._ui_write import result_text
@@ -35,6 +36,7 @@ _NATIVE_PARTS = frozenset({"tool-result", "tool-approval-request"})
 _NATIVE_ITEMS = frozenset({"file-id", "image-file-id", "file-reference", "custom"})
 #: The wire type of each block a tool result holds, as ``default_output`` takes them.
 _KINDS: dict[type[Any], str] = {TextBlock: "text", JsonBlock: "json", FileBlock: "file"}
+_SDK = "the Vercel AI SDK"  # how loss reasons name the target
 
 
 def _text(block: TextBlock | RefusalBlock, path: str, losses: LossRecorder, meta: Meta) -> dict[str, Any]:
@@ -255,7 +257,8 @@ def _message(message: Message, index: int, losses: LossRecorder) -> list[dict[st
         role = "system"
     if role == "system":
         return [{"role": role, "content": _system(message, index, losses), **meta.fields(_OPTIONS)}, *_done(meta)]
-    parts = [_part(block, block_path(index, position), losses) for position, block in enumerate(message.content)]
+    blocks = unfolded(message.content, f"$[{index}]", losses.add, _SDK)
+    parts = [_part(block, at, losses) for block, at in blocks]
     written = _approvals([part for part in parts if part is not None], meta.take(APPROVALS))
     if not written:
         meta.drop()  # every block is reported dropped; so is the message's metadata

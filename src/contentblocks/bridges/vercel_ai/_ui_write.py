@@ -27,6 +27,7 @@ from ..._model._classes import (
 from ..._model._conversation import Conversation
 from ...providers._contract import LossRecorder
 from ...providers._documents import report_document_fields
+from ...providers._server_tools import unfolded
 from ...providers._toolkit import block_path, data_url
 from ._ui_read import approval_id
 from ._values import METADATA, NAMESPACE, NATIVE, Meta, reasoning_metadata
@@ -38,6 +39,7 @@ _NATIVE_PARTS = frozenset({"source-url", "source-document", "step-start", "dynam
                            "file"})
 _STATES = {"succeeded": "output-available", "failed": "output-error", "denied": "output-denied",
            "interrupted": "output-error"}
+_SDK = "the Vercel AI SDK"  # how loss reasons name the target
 
 
 def _text(block: TextBlock | RefusalBlock, path: str, losses: LossRecorder, meta: Meta) -> dict[str, Any]:
@@ -213,8 +215,8 @@ class _Writer:
         if message.role == "developer":
             self.losses.add(f"{path}.role", "the SDK has no developer role; written as a system message",
                             "content_degraded")
-        parts = [_part(block, block_path(index, position), self.losses)
-                 for position, block in enumerate(message.content)]
+        blocks = unfolded(message.content, f"$[{index}]", self.losses.add, _SDK)
+        parts = [_part(block, path, self.losses) for block, path in blocks]
         written = [part for part in parts if part is not None]
         starts = NAMESPACE + "id" in message.metadata or METADATA in message.metadata or any(
             not key.startswith((NAMESPACE, "contentblocks/")) for key in message.metadata)

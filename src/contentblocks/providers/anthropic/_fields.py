@@ -61,6 +61,8 @@ EXTRAS: dict[str, dict[str, Kind]] = {
     "thinking": {},
     "redacted_thinking": {},
     "tool_use": {"cache_control": _CACHE_CONTROL, "caller": _CALLER, "toolset_name": STR},
+    "server_tool_use": {"cache_control": _CACHE_CONTROL, "caller": _CALLER},
+    "mcp_tool_use": {"cache_control": _CACHE_CONTROL, "server_name": STR},
     "tool_result": {"cache_control": _CACHE_CONTROL, "toolset_name": STR},
     "message": {},
 }

@@ -24,6 +24,8 @@ from ..._model._classes import (
     PageRange,
     ReasoningBlock,
     ReferenceSource,
+    ServerToolCallBlock,
+    ServerToolResultBlock,
     TextBlock,
     ToolCallBlock,
     ToolResultBlock,
@@ -50,6 +52,7 @@ from .._toolkit import (
     reroot,
 )
 from ._fields import NS, absent_nulls, read_citation_fields
+from ._server import CALL_KINDS, RESULT_KINDS, read_call, read_result
 
 __all__ = [
     "IN_MESSAGES",
@@ -279,15 +282,20 @@ def native_dict(raw: object, path: str) -> dict[str, Any]:
     return obj(absent_nulls(plain(raw)), path)
 
 
-def read_block(raw: object, path: str) -> Any:
+def read_block(raw: object, path: str, names: dict[str, str] | None = None) -> Any:
     """One block of a message or of a tool result's content (a tool result itself is read by the message).
 
-    ``None`` for an empty text block, which is left out (see ``read_text``).
+    ``None`` for an empty text block, which is left out (see ``read_text``). ``names`` maps the ids of the calls
+    read so far to their tools, for the results of tools Anthropic ran.
     """
-    return _dispatch(native_dict(raw, path), path)
+    return _dispatch(native_dict(raw, path), path, {} if names is None else names)
 
 
-def _dispatch(raw: dict[str, Any], path: str) -> Any:
+def _document(raw: dict[str, Any], path: str) -> Any:
+    return _file(native_dict(raw, path), path, "document")
+
+
+def _dispatch(raw: dict[str, Any], path: str, names: dict[str, str]) -> Any:
     kind = field(raw, "type", str, path)
     if kind == "text":
         return read_text(raw, path)
@@ -297,6 +305,11 @@ def _dispatch(raw: dict[str, Any], path: str) -> Any:
         return _reasoning(raw, path)
     if kind == "tool_use":
         return _tool_use(raw, path)
+    if kind in CALL_KINDS:
+        return read_call(raw, path, names)
+    if kind in RESULT_KINDS:
+        result = read_result(raw, path, names, _document)
+        return result if result is not None else native_block(raw, path)
     return native_block(raw, path)
 
 
@@ -315,11 +328,11 @@ def _tool_result(raw: dict[str, Any], path: str, names: dict[str, str]) -> ToolR
             content.append(build(TextBlock, f"{path}.content", text=raw_content))
     elif raw_content is not None:
         for k, item in enumerate(raw_content):
-            block = read_block(item, f"{path}.content[{k}]")
+            block = read_block(item, f"{path}.content[{k}]", names)
             if block is None:
                 continue
             require(
-                not isinstance(block, (ReasoningBlock, ToolCallBlock)),
+                not isinstance(block, (ReasoningBlock, ToolCallBlock, ServerToolCallBlock, ServerToolResultBlock)),
                 f"{path}.content[{k}]",
                 "not allowed in a tool result",
             )
@@ -375,7 +388,7 @@ def _message(raw: object, path: str, names: dict[str, str]) -> list[Message]:
             block: Any = _tool_result(item, item_path, names)
             part_role = "tool"
         else:
-            block = _dispatch(item, item_path)
+            block = _dispatch(item, item_path, names)
             if block is None:
                 continue
             part_role = role

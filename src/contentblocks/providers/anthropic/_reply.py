@@ -49,7 +49,8 @@ def read_reply(response: object) -> Reply:
     role = field(response, "role", str, "$", optional=True)
     require(role in {None, "assistant"}, "$.role", "expected assistant")
     content = field(response, "content", list, "$")
-    read = (read_block(item, f"$.content[{k}]") for k, item in enumerate(content))
+    names: dict[str, str] = {}
+    read = (read_block(item, f"$.content[{k}]", names) for k, item in enumerate(content))
     blocks = [block for block in read if block is not None]  # an empty text block is left out
     message = build(Message, "$", role="assistant", content=blocks) if blocks else None
     stop = field(response, "stop_reason", str, "$", optional=True)

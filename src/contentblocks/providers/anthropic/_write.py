@@ -14,6 +14,8 @@ from ..._model._classes import (
     ReasoningBlock,
     ReferenceSource,
     RefusalBlock,
+    ServerToolCallBlock,
+    ServerToolResultBlock,
     TextBlock,
     ToolCallBlock,
     ToolResultBlock,
@@ -26,9 +28,11 @@ from .._documents import report_document_fields
 from .._extras import PayloadWriter
 from .._media import lower_media_type
 from .._native import ANTHROPIC, foreign_reason, foreign_state, replay_refusal
+from .._server_tools import SERVER_BLOCKS, issued_to, readable
 from .._toolkit import b64encode, block_path
 from ._fields import EXTRAS, NS, request_citation
 from ._read import IN_MESSAGES, NATIVE, SAME, STRING, derive_citation, media_type_read_back
+from ._server import CALL_KINDS, RESULT, TYPE, replay_result
 
 __all__ = ["Written", "write_conversation"]
 
@@ -279,7 +283,7 @@ class _Writer(PayloadWriter):
         content = []
         for k, item in enumerate(block.content):
             built = self.block(item, f"{path}.content[{k}]", "tool")
-            if built is not None:
+            if type(built) is dict:  # a tool result holds no tool another provider ran
                 content.append(built)
         string = block.metadata.get(STRING) is True
         if string and (_plain_text(content) is not None or not content):
@@ -302,8 +306,38 @@ class _Writer(PayloadWriter):
             )
         return self.extras(native, block.metadata, path, "tool_result", frozenset(skip))
 
-    def block(self, block: object, path: str, role: str) -> dict[str, Any] | None:
-        """Any block of a message of ``role``; ``None`` when it is dropped (the loss is already recorded)."""
+    def server_tool(
+        self, block: ServerToolCallBlock | ServerToolResultBlock, path: str
+    ) -> dict[str, Any] | list[dict[str, Any]] | None:
+        """A tool Anthropic ran, as it came; one it did not run (or cannot take back) as its readable content."""
+        if issued_to(block, self.issuer):
+            if type(block) is ServerToolCallBlock:
+                kind = block.metadata.get(TYPE, "server_tool_use")
+                if kind in CALL_KINDS:
+                    value = object_input(block.input, block.metadata)
+                    native = {"type": kind, "id": block.tool_call_id, "name": block.tool_name,
+                              "input": thaw(block.input) if value is None else value}  # fmt: skip
+                    return self.extras(native, block.metadata, path, kind, frozenset({TYPE}))
+            else:
+                assert type(block) is ServerToolResultBlock  # noqa: S101 - narrowed for mypy
+                result, refusal = replay_result(block)
+                if result is not None:
+                    return self.finish(result, block.metadata, path, {}, frozenset({RESULT}))
+                self.refused.append((path, refusal))
+        written = []
+        for item, item_path in readable(block, path, self.loss, TARGET):
+            one = self.block(item, item_path, "assistant")
+            if type(one) is dict:  # a result's content is text, files and JSON: one block each
+                written.append(one)
+        return written
+
+    def block(self, block: object, path: str, role: str) -> dict[str, Any] | list[dict[str, Any]] | None:
+        """Any block of a message of ``role``; ``None`` when it is dropped (the loss is already recorded).
+
+        A tool another provider ran is the list of blocks its readable content becomes.
+        """
+        if isinstance(block, SERVER_BLOCKS):
+            return self.server_tool(block, path)
         if isinstance(block, TextBlock):
             return self.text(block, path)
         if isinstance(block, FileBlock):
@@ -356,12 +390,13 @@ class _Writer(PayloadWriter):
 
     def _message(self, message: Message, index: int, messages: list[dict[str, Any]]) -> None:
         role = {"assistant": "assistant", "system": "system"}.get(message.role, "user")
-        content, origins = [], []
+        content: list[dict[str, Any]] = []
+        origins: list[str] = []
         for j, block in enumerate(message.content):
             native = self.block(block, block_path(index, j), message.role)
-            if native is not None:
-                content.append(native)
-                origins.append(block_path(index, j))
+            written = native if isinstance(native, list) else [] if native is None else [native]
+            content.extend(written)
+            origins.extend([block_path(index, j)] * len(written))
         self.report(block_path(index), message.metadata, _FLAGS)
         if not content:  # every block's loss is reported; a message with nothing left is not sent
             return

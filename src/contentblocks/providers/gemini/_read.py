@@ -17,15 +17,17 @@ from ..._model._classes import (
     TextBlock,
     ToolCallBlock,
     ToolResultBlock,
+    kind_name,
 )
 from .._arguments import JSON_TEXT, raw_input
 from .._contract import ISSUER_KEY
 from .._toolkit import b64decode, build, fail, field, identifier, is_filename, reroot, within
-from ._wire import DATA_KINDS, FILE_PART_EXTRAS, PART_EXTRAS, RESPONSE_EXTRAS
+from ._code import read_code
+from ._code import read_result as read_code_result
+from ._wire import DATA_KINDS, FILE_PART_EXTRAS, NS, PART_EXTRAS, RESPONSE_EXTRAS
 
 __all__ = ["GENERATED", "ISSUER", "NS", "SIG", "content_blocks", "read_contents", "tool_response"]
 
-NS = "gemini"
 ISSUER = "gemini"
 SIG = f"{NS}/thought_signature"
 GENERATED = f"{NS}/generated_id"
@@ -109,10 +111,10 @@ def _answered(pending: list[ToolCallBlock], call_id: str | None, name: str) -> T
     echoed the id the reader generated for it, which Gemini never issued; that id is not kept.
     """
     if call_id is not None:
-        match = next((c for c in pending if c.tool_call_id == call_id), None)
+        match = next((c for c in pending if c.tool_call_id == call_id and type(c) is ToolCallBlock), None)
         if match is not None:
             return match
-    named = [c for c in pending if c.tool_name == name]
+    named = [c for c in pending if c.tool_name == name and type(c) is ToolCallBlock]
     generated = next((c for c in named if c.metadata.get(GENERATED) is True), None)
     return generated if generated is not None or call_id is not None else next(iter(named), None)
 
@@ -219,6 +221,10 @@ def part_block(part: Mapping[str, Any], path: str, issuer: str, pending: list[To
         return call
     if kind == "functionResponse":
         return _result(part[kind], where, pending, meta)
+    if kind == "executableCode" and type(part[kind]) is dict:
+        return read_code(part[kind], where, meta, pending, call_id, issuer)
+    if kind == "codeExecutionResult" and type(part[kind]) is dict:
+        return read_code_result(part[kind], where, meta, pending, call_id, issuer)
     value, flags = raw_input(part[kind], JSON_TEXT)  # a part no block holds is kept as its JSON text
     return build(JsonBlock, where, value=value, metadata={**meta, f"{NS}/part": kind, **flags})
 
@@ -234,7 +240,7 @@ def content_blocks(
     model = content.get("role") == "model"
     for j, block in enumerate(blocks):
         if isinstance(block, ToolResultBlock) if model else not isinstance(block, _USER_BLOCKS):
-            what = type(block).__name__.removesuffix("Block").lower()
+            what = kind_name(type(block))
             raise fail(f"{path}.parts[{j}]", f"a {what} part has no place in a {'model' if model else 'user'} content")
     return blocks
 

@@ -15,11 +15,15 @@ __all__ = [
     "DATA_KINDS",
     "FILE_PART_EXTRAS",
     "JSON_KINDS",
+    "NS",
     "PART",
     "PART_EXTRAS",
     "RESPONSE_EXTRAS",
     "USAGE",
 ]
+
+#: The adapter's metadata namespace.
+NS = "gemini"
 
 _LAYERS = ListOf(STR)
 VIDEO_METADATA = Struct("VideoMetadata", {"endOffset": STR, "fps": FLOAT, "startOffset": STR, "contentLayers": _LAYERS})

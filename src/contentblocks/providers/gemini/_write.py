@@ -26,10 +26,12 @@ from .._documents import report_document_fields
 from .._extras import PayloadWriter, put_extras
 from .._media import lower_media_type
 from .._native import GEMINI, foreign_reason, foreign_state, replay_refusal
+from .._server_tools import SERVER_BLOCKS, issued_to, readable
 from .._shapes import BYTES, Kind, fits
 from .._toolkit import b64encode, key_path
+from ._code import OUTCOME, native_code
 from ._pairing import Pairing, Written
-from ._read import NS, SIG, tool_response
+from ._read import GENERATED, NS, SIG, tool_response
 from ._wire import CALL_EXTRAS, FILE_PART_EXTRAS, JSON_KINDS, PART_EXTRAS, RESPONSE_EXTRAS
 
 __all__ = ["TARGET", "Writer"]
@@ -185,6 +187,23 @@ class Writer(PayloadWriter):
             del part["text"]  # an empty text was only the carrier of the signature
         return part
 
+    def parts(self, block: Block, where: str, role: str) -> list[Written]:
+        """The parts ``block`` becomes: one, or none when nothing of it can be sent.
+
+        A tool another provider ran (or one Gemini cannot take back) becomes the parts of its readable content.
+        """
+        if isinstance(block, SERVER_BLOCKS):
+            native = native_code(block) if issued_to(block, self.issuer) else None
+            if native is None:
+                readable_parts = readable(block, where, self.loss, TARGET)
+                return [one for item, at in readable_parts for one in self.parts(item, at, role)]
+            code: dict[str, Any] = {native[0]: native[1]}
+            self._signature(code, block, where)
+            self.finish(code, block.metadata, where, PART_EXTRAS, frozenset({SIG, GENERATED, OUTCOME}))
+            return [(code, block, where)]
+        part = self.part(block, where, role)
+        return [(part, block, where)] if part else []
+
     def part(self, block: Block, where: str, role: str) -> dict[str, Any] | None:
         """The part for one block of a ``role`` message, or ``None`` when nothing of it can be sent (see losses)."""
         meta = block.metadata
@@ -281,11 +300,9 @@ class Writer(PayloadWriter):
             if message.role in ("system", "developer"):
                 reason = f"Gemini has no {message.role} turn after the start; written as a user turn"
                 self.loss(f"{path}.role", reason, "content_degraded")
-            written: list[Written] = [
-                (p, b, where)
-                for j, b in enumerate(message.content)
-                if (p := self.part(b, where := f"{path}.content[{j}]", message.role))
-            ]
+            written: list[Written] = []
+            for j, block in enumerate(message.content):
+                written += self.parts(block, f"{path}.content[{j}]", message.role)
             parts = [p for p, _, _ in written]
             self.report(path, message.metadata)
             role = "model" if message.role == "assistant" else "user"

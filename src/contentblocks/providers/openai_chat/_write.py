@@ -28,6 +28,7 @@ from .._arguments import text_of
 from .._documents import report_document_fields
 from .._media import lower_media_type
 from .._native import foreign_reason, foreign_state
+from .._server_tools import SERVER_BLOCKS, readable
 from .._toolkit import OCTET, b64encode, data_url, json_text, raw_arguments
 from ._dialects import SPECS, Dialect, tool_turns
 from ._keys import (
@@ -224,6 +225,16 @@ class _Writer(ReasoningWriter):
                 call_paths.append(block_path)
             elif isinstance(block, ReasoningBlock):
                 self.reasoning(block, index, block_path, after_content=bool(parts or calls or refusal is not None))
+            elif isinstance(block, SERVER_BLOCKS):
+                for item, item_path in readable(block, block_path, self.loss, TARGET):
+                    if isinstance(item, TextBlock):
+                        parts.append(self.text(item, item_path))
+                    elif isinstance(item, JsonBlock):
+                        if (part := self.json_as_text(item, item_path)) is not None:
+                            parts.append(part)
+                    else:
+                        reason = "Chat Completions takes no files from the assistant; dropped"
+                        self.loss(item_path, reason, "content_dropped")
             else:
                 self.loss(block_path, "Chat Completions takes no files from the assistant; dropped", "content_dropped")
         native: dict[str, Any] = {"role": "assistant", **self.reasoning_fields()}

@@ -29,6 +29,7 @@ from .._contract import ISSUER_KEY, issued_by, issuer_matches
 from .._documents import report_locations
 from .._extras import BOOKKEEPING, PayloadWriter
 from .._native import RESPONSES, foreign_reason, foreign_state, replay_refusal
+from .._server_tools import SERVER_BLOCKS, readable
 from .._shapes import fits
 from .._toolkit import b64encode, key_path, raw_arguments
 from ._annotations import annotations_for, kept_annotations
@@ -266,6 +267,9 @@ class Writer(PayloadWriter):
         if type(block) is JsonBlock and self.replays(block):
             self.report(where, meta, {FLAG})
             return [value_of(block)]
+        if isinstance(block, SERVER_BLOCKS):  # the tools Responses runs are read as kept items (``_native``)
+            parts = readable(block, where, self.loss, TARGET)
+            return [item for part, at in parts for item in self.single_item(part, at)]
         message: dict[str, Any] = {"type": "message", "role": "assistant"}
         if type(block) is TextBlock:
             self.citation_losses(where, block, carried=False)
