@@ -3,7 +3,8 @@
 A stream is a sequence of events. Blocks are numbered by their position in the reply (``index``, from 0, in
 the order they start); several may be open at once (parallel tool calls). A streamed block opens with
 :class:`BlockStarted`, grows through deltas addressed to its index and closes with :class:`BlockEnded`; a file
-or a JSON value arrives whole (:class:`FileAdded`, :class:`JsonAdded`). The reply ends with
+or a JSON value arrives whole (:class:`FileAdded`, :class:`JsonAdded`), and so does a compaction
+(:class:`CompactionAdded`). The reply ends with
 :class:`ReplyStopped`.
 
 Every event is a frozen, slotted attrs class that checks its own fields when built, as blocks do: each field
@@ -41,7 +42,7 @@ from .._checks._rules import (
     choice,
 )
 from .._json._values import EMPTY_OBJECT, json_key
-from .._model._classes import Checked, Citation, FileBlock, JsonBlock, bytes_repr, ruled
+from .._model._classes import Checked, Citation, CompactionBlock, FileBlock, JsonBlock, bytes_repr, ruled
 from ..providers._contract import STOP_REASONS, StopReason, Usage
 
 __all__ = [
@@ -51,6 +52,7 @@ __all__ = [
     "BlockKind",
     "BlockStarted",
     "CitationAdded",
+    "CompactionAdded",
     "FileAdded",
     "JsonAdded",
     "MessageMetadataAdded",
@@ -213,6 +215,13 @@ class JsonAdded(_Indexed):
 
 
 @attrs.frozen
+class CompactionAdded(_Indexed):
+    """A whole compaction is block ``index`` (Anthropic sends its summary in one delta, OpenAI its item whole)."""
+
+    block: CompactionBlock = attrs.field(metadata=ruled(ONE_OF))
+
+
+@attrs.frozen
 class BlockEnded(_Indexed):
     """The streamed block ``index`` is complete.
 
@@ -278,6 +287,7 @@ StreamEvent: TypeAlias = (
     | ArgumentsAppended
     | FileAdded
     | JsonAdded
+    | CompactionAdded
     | BlockEnded
     | MessageMetadataAdded
     | UsageUpdated

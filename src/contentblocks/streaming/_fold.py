@@ -21,6 +21,7 @@ from ._events import (
     BlockEnded,
     BlockStarted,
     CitationAdded,
+    CompactionAdded,
     FileAdded,
     JsonAdded,
     MessageMetadataAdded,
@@ -39,6 +40,9 @@ from ._events import (
 from ._parts import STALE, Part, Pieces
 
 __all__ = ["ReplyBuilder", "fold"]
+
+#: The part kind of each event that adds a whole block.
+_WHOLE_KINDS: dict[type, str] = {FileAdded: "file", JsonAdded: "json", CompactionAdded: "compaction"}
 
 _MAX_CHARS = FREE_TEXT.max_chars(DEFAULT_LIMITS)  # a streamed block's text, by the text's own rule
 
@@ -190,9 +194,9 @@ class ReplyBuilder:
         self._next_index(event.index, position)
         self._parts.append(Part(event.kind, event.metadata, event.tool_call_id, event.tool_name))
 
-    def _whole(self, event: FileAdded | JsonAdded, position: int) -> None:
+    def _whole(self, event: FileAdded | JsonAdded | CompactionAdded, position: int) -> None:
         self._next_index(event.index, position)
-        part = Part("file" if isinstance(event, FileAdded) else "json", event.block.metadata, None, None)
+        part = Part(_WHOLE_KINDS[type(event)], event.block.metadata, None, None)
         part.ended = True
         part.view = event.block
         self._parts.append(part)
@@ -303,6 +307,7 @@ _HANDLERS: dict[type, Callable[[ReplyBuilder, Any, int], None]] = {
     ArgumentsAppended: ReplyBuilder._arguments,
     FileAdded: ReplyBuilder._whole,
     JsonAdded: ReplyBuilder._whole,
+    CompactionAdded: ReplyBuilder._whole,
     BlockEnded: ReplyBuilder._ended,
     MessageMetadataAdded: ReplyBuilder._message_metadata_added,
     UsageUpdated: ReplyBuilder._usage_updated,

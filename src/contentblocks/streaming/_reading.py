@@ -20,6 +20,7 @@ from .._json._values import json_key
 from .._model._classes import (
     Block,
     Citation,
+    CompactionBlock,
     FileBlock,
     JsonBlock,
     ReasoningBlock,
@@ -36,6 +37,7 @@ from ._events import (
     BlockKind,
     BlockStarted,
     CitationAdded,
+    CompactionAdded,
     FileAdded,
     JsonAdded,
     MessageMetadataAdded,
@@ -60,6 +62,12 @@ _KINDS: dict[type, BlockKind] = {
     RefusalBlock: "refusal",
     ReasoningBlock: "reasoning",
     ToolCallBlock: "tool_call",
+}
+#: The blocks that arrive whole: the kind their part is recorded as, and the event that adds them.
+_ADDED: dict[type, tuple[str, type[FileAdded | JsonAdded | CompactionAdded]]] = {
+    FileBlock: ("file", FileAdded),
+    JsonBlock: ("json", JsonAdded),
+    CompactionBlock: ("compaction", CompactionAdded),
 }
 _DELTAS: dict[str, type[TextAppended | RefusalAppended | ReasoningAppended]] = {
     "text": TextAppended,
@@ -196,11 +204,12 @@ class Emitter:
     def whole(self, final: Block, path: str) -> int:
         """Emit a block that arrives complete: a file or JSON block as such, any other from start to end."""
         index = len(self.blocks)
-        if isinstance(final, (FileBlock, JsonBlock)):
-            sent = _Sent("file" if isinstance(final, FileBlock) else "json", None, None)
+        if isinstance(final, (FileBlock, JsonBlock, CompactionBlock)):
+            added = _ADDED[type(final)]
+            sent = _Sent(added[0], None, None)
             sent.final = final
             self.blocks.append(sent)
-            self.out.append(FileAdded(index, final) if isinstance(final, FileBlock) else JsonAdded(index, final))
+            self.out.append(added[1](index, final))  # type: ignore[arg-type]
             return index
         kind = _KINDS.get(type(final))
         if kind is None:

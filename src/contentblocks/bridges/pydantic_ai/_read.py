@@ -18,6 +18,7 @@ from typing import Any
 from ..._errors import ValidationError
 from ..._model._classes import Citation, Outcome
 from ..._model._conversation import Conversation
+from ...providers._compaction import COMPACTION_STATE
 from ...providers._contract import ISSUER_KEY
 from .._wire import block, check, message, placed, read
 from ._fields import (
@@ -26,6 +27,7 @@ from ._fields import (
     NATIVE,
     PART_KIND,
     REQUEST,
+    STATE_NAMESPACES,
     default_identifier,
     extras,
     issuer_of,
@@ -178,6 +180,30 @@ def _thinking(part: Mapping[str, Any]) -> Wire:
     return block("reasoning", text=content or None, signature=signature, metadata=metadata)
 
 
+def _compaction(part: Mapping[str, Any]) -> Wire:
+    """A ``CompactionPart``: its content is the summary, and its id and details the state of its provider.
+
+    An Anthropic or OpenAI compaction's state is kept where that adapter keeps it (``openai/encrypted_content``).
+    """
+    metadata = extras(part, "compaction")
+    provider = part["provider_name"]
+    if provider is not None:
+        issuer = issuer_of(provider)
+        metadata[ISSUER_KEY] = issuer
+        if provider_of(issuer) != provider:
+            metadata[NAMESPACE + "provider_name"] = provider
+        space = issuer.split("/", 1)[0]
+        details = part["provider_details"]
+        state = {f"{space}/{key}": value for key, value in (details or {}).items()}
+        if part["id"] is not None:
+            state[f"{space}/id"] = part["id"]
+        if space in STATE_NAMESPACES and state and COMPACTION_STATE.issuperset(state) and isinstance(details, dict):
+            metadata.pop(NAMESPACE + "id", None)
+            metadata.pop(NAMESPACE + "provider_details", None)
+            metadata.update(state)
+    return block("compaction", summary=part["content"] or None, metadata=metadata)
+
+
 def _tool_call(part: Mapping[str, Any]) -> Wire:
     metadata = extras(part, "tool-call")
     args = part["args"]
@@ -196,6 +222,7 @@ def _tool_call(part: Mapping[str, Any]) -> Wire:
 _RESPONSE_PARTS: Mapping[str, Callable[[Mapping[str, Any]], Wire]] = {
     "text": _text,
     "thinking": _thinking,
+    "compaction": _compaction,
     "tool-call": _tool_call,
     "file": lambda part: _file(part["content"], extras(part, "file")),
 }
