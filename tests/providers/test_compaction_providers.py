@@ -104,7 +104,8 @@ def test_a_compaction_in_an_anthropic_user_turn_is_kept_verbatim():
     """Not where the API puts one (a compaction is the assistant's): kept as the native block it is."""
     request = {"messages": [{"role": "user", "content": [{"type": "compaction", "content": SUMMARY}]}]}
     block = anthropic.from_provider(request)[0].content[0]
-    assert isinstance(block, cb.JsonBlock) and block.value == {"type": "compaction", "content": SUMMARY}
+    assert isinstance(block, cb.JsonBlock)
+    assert block.value == {"type": "compaction", "content": SUMMARY}
 
 
 def _beta_events(raw: list[dict[str, Any]]) -> list[Any]:
@@ -305,5 +306,6 @@ def test_langchain_and_vercel_get_the_summary_as_text(write, block, kinds):
     converted = write(_history(block))
     assert tuple(loss.kind for loss in converted.losses if loss.path.startswith("$[1].content[0]")) == kinds
     text = repr(converted.payload)
-    assert "Eo8B" not in text and "gA" not in text
+    assert "Eo8B" not in text
+    assert "gA" not in text
     assert (SUMMARY in text) == (block.summary is not None)
