@@ -28,6 +28,7 @@ from contentblocks.streaming import (
     BlockEnded,
     BlockStarted,
     CitationAdded,
+    CompactionAdded,
     FileAdded,
     JsonAdded,
     MessageMetadataAdded,
@@ -190,6 +191,8 @@ def _block_events(draw: st.DrawFn, index: int, block: cb.Block) -> list[StreamEv
         return _tool_call_events(draw, index, block)
     if isinstance(block, cb.FileBlock):
         return [FileAdded(index, block)]
+    if isinstance(block, cb.CompactionBlock):
+        return [CompactionAdded(index, block)]
     assert isinstance(block, cb.JsonBlock)
     return [JsonAdded(index, block)]
 
