@@ -182,3 +182,19 @@ def _at(history: cb.Conversation, path: str) -> list[object]:
     if not rest.endswith("]") or "." in rest:
         return []
     return [history[int(head[2:])].content[int(rest[:-1])]]
+
+
+def test_the_command_line_checker_counts_and_checks_compactions(tmp_path, capsys):
+    from contentblocks import cli  # noqa: PLC0415 - the command line is loaded where it is tested
+
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps([{"role": "user", "content": "hi"}, {"role": "assistant", "content": [
+        {"type": "compaction", "summary": "s"}, {"type": "text", "text": "ok"}]}]), encoding="utf-8")
+    assert cli.main(["check", "--no-progress", str(good)]) == 0
+    assert "compaction 1" in capsys.readouterr().out
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps([{"role": "user", "content": [{"type": "compaction", "summary": ""}]}]), encoding="utf-8")
+    assert cli.main(["check", "--no-progress", str(bad)]) == 1
+    out = capsys.readouterr().out
+    assert "$[0].content[0].summary: must not be empty" in out
+    assert "cannot carry compaction blocks" in out
