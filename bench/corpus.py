@@ -8,7 +8,8 @@ The mix follows what agent transcripts look like:
 - reasoning before many assistant turns, with an opaque signature (now and then redacted reasoning instead);
 - tool calls with nested JSON input, answered by tool results that mix text, JSON and file parts;
 - a few inline images of 1-50 KB (base64), some files by URL or provider reference, a few JSON blocks;
-- a rare refusal, and metadata on about one block in ten.
+- a rare refusal, a rare compaction (an Anthropic summary with its signature, or OpenAI's encrypted item), and
+  metadata on about one block in ten.
 
 Only ``random.Random(seed)`` is used, so a size and seed always give the same corpus (no Hypothesis, no clock).
 
@@ -164,6 +165,15 @@ def _reasoning(rng: random.Random) -> dict[str, Any]:
     return _maybe_metadata(rng, block)
 
 
+def _compaction(rng: random.Random) -> dict[str, Any]:
+    """A compaction as the adapters read one: Anthropic's summary and signature, or OpenAI's encrypted item."""
+    if rng.random() < 0.5:
+        return {"type": "compaction", "summary": _text(rng, (4, 12)), "metadata": {
+            "contentblocks/issuer": "anthropic", "anthropic/signature": _token(rng, 80)}}
+    return {"type": "compaction", "metadata": {"contentblocks/issuer": "openai", "openai/id": f"cmp_{_token(rng, 24)}",
+                                               "openai/encrypted_content": _token(rng, rng.randint(400, 1600))}}
+
+
 def _tool_call(rng: random.Random, call_id: str) -> dict[str, Any]:
     block = {"type": "tool_call", "tool_call_id": call_id, "tool_name": rng.choice(_TOOLS), "input": _json(rng)}
     return _maybe_metadata(rng, block)
@@ -221,6 +231,8 @@ def _assistant_turn(rng: random.Random, next_call: list[int]) -> list[dict[str, 
 def conversation(n_blocks: int, seed: int = 0) -> list[dict[str, Any]]:
     """A list of canonical message dicts carrying exactly ``n_blocks`` top-level blocks (a valid conversation)."""
     rng = random.Random(f"contentblocks-bench-{seed}")
+    # compactions draw from their own generator, so that every other block of the corpus is as it was before them
+    compactions = random.Random(f"contentblocks-bench-compaction-{seed}")
     messages: list[dict[str, Any]] = [{"role": "system", "content": [{"type": "text", "text": _text(rng, (2, 4))}]}]
     count = 1
     next_call = [0]
@@ -228,6 +240,8 @@ def conversation(n_blocks: int, seed: int = 0) -> list[dict[str, Any]]:
         turn = [("user", _user_turn(rng))]
         for _ in range(rng.randint(1, 3)):  # agent loop: the assistant calls tools until it answers
             assistant = _assistant_turn(rng, next_call)
+            if compactions.random() < 0.02:
+                assistant.insert(0, _compaction(compactions))
             turn.append(("assistant", assistant))
             calls = [b for b in assistant if b["type"] == "tool_call"]
             if not calls:

@@ -243,6 +243,7 @@ _STRATEGY_OF = {
     cb.JsonBlock: strategies.json_blocks(),
     cb.ServerToolCallBlock: strategies.server_tool_call_blocks(),
     cb.ServerToolResultBlock: strategies.server_tool_result_blocks(),
+    cb.CompactionBlock: strategies.compaction_blocks(),
 }
 
 

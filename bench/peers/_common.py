@@ -32,7 +32,7 @@ ROLE_TAGS: dict[str, frozenset[str]] = {
     "system": frozenset({"text"}),
     "developer": frozenset({"text"}),
     "user": frozenset({"text", "file", "json"}),
-    "assistant": frozenset({"text", "refusal", "file", "reasoning", "tool_call", "json"}),
+    "assistant": frozenset({"text", "refusal", "file", "reasoning", "tool_call", "json", "compaction"}),
     "tool": frozenset({"tool_result"}),
 }
 

@@ -88,6 +88,8 @@ def _block(block: dict[str, Any]) -> dict[str, Any]:
         return _with_extras({"type": "refusal", "refusal": block["text"]}, metadata)
     if kind == "file":
         return _file(block)
+    if kind == "compaction":  # langchain has no compaction block: a provider's own block is non_standard
+        return {"type": "non_standard", "value": block}
     return {"type": "non_standard", "value": block["value"]}
 
 

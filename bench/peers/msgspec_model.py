@@ -127,7 +127,14 @@ class ToolResultBlock(_Struct, tag="tool_result"):
     metadata: Metadata = {}
 
 
-Block = TextBlock | RefusalBlock | FileBlock | ReasoningBlock | ToolCallBlock | ToolResultBlock | JsonBlock
+class CompactionBlock(_Struct, tag="compaction"):
+    summary: NonEmpty | None = None
+    metadata: Metadata = {}
+
+
+Block = (
+    TextBlock | RefusalBlock | FileBlock | ReasoningBlock | ToolCallBlock | ToolResultBlock | JsonBlock | CompactionBlock
+)
 TAGS: dict[type, str] = {cls: cls.__struct_config__.tag for cls in Block.__args__}  # type: ignore[attr-defined]
 
 

@@ -37,6 +37,7 @@ from typing import Any
 from pydantic_ai.messages import (
     BinaryContent,
     Citation,
+    CompactionPart,
     ContentCitationAnchor,
     DocumentCitationSource,
     DocumentUrl,
@@ -133,12 +134,23 @@ def _response(content: list[dict[str, Any]], metadata: dict[str, Any] | None) ->
                                       tool_call_id=block["tool_call_id"], provider_details=details))
         elif kind == "refusal":
             refusal = block["text"]
+        elif kind == "compaction":
+            parts.append(_compaction(block))
         else:
             raise ValueError(f"pydantic-ai holds no {kind} block in an assistant message")
     if refusal is None:
         return ModelResponse(parts=parts, timestamp=TIMESTAMP, metadata=metadata)
     return ModelResponse(parts=parts, timestamp=TIMESTAMP, metadata=metadata, finish_reason="content_filter",
                          provider_details={"refusal": refusal})
+
+
+def _compaction(block: dict[str, Any]) -> CompactionPart:
+    """A ``CompactionPart`` as pydantic-ai's own models write one: the summary, the provider and its state."""
+    metadata = dict(block.get("metadata", {}))
+    provider = metadata.pop("contentblocks/issuer", None)
+    state = {key.split("/", 1)[1]: value for key, value in metadata.items() if key.startswith(f"{provider}/")}
+    return CompactionPart(content=block.get("summary"), id=state.pop("id", None), provider_name=provider,
+                          provider_details=state or None)
 
 
 def _request(role: str, content: list[dict[str, Any]], metadata: dict[str, Any] | None) -> ModelRequest:

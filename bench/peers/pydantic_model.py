@@ -153,6 +153,12 @@ class JsonBlock(_Model):
     metadata: Metadata = {}
 
 
+class CompactionBlock(_Model):
+    type: Literal["compaction"]
+    summary: NonEmpty | None = None
+    metadata: Metadata = {}
+
+
 ToolResultContent = Annotated[TextBlock | FileBlock | JsonBlock, Field(discriminator="type")]
 
 
@@ -166,7 +172,7 @@ class ToolResultBlock(_Model):
 
 
 Block = Annotated[
-    TextBlock | RefusalBlock | FileBlock | ReasoningBlock | ToolCallBlock | ToolResultBlock | JsonBlock,
+    TextBlock | RefusalBlock | FileBlock | ReasoningBlock | ToolCallBlock | ToolResultBlock | JsonBlock | CompactionBlock,
     Field(discriminator="type"),
 ]
 

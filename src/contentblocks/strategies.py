@@ -29,6 +29,7 @@ from hypothesis import strategies as st
 
 from ._model._classes import (
     ROLE_BLOCKS,
+    CompactionBlock,
     FileBlock,
     JsonBlock,
     Message,
@@ -44,6 +45,7 @@ from ._strategies._blocks import (
     blocks,
     citation_locations,
     citations,
+    compaction_blocks,
     file_blocks,
     file_sources,
     json_blocks,
@@ -64,6 +66,7 @@ __all__ = [
     "blocks",
     "citation_locations",
     "citations",
+    "compaction_blocks",
     "conversations",
     "file_blocks",
     "file_sources",
@@ -156,7 +159,9 @@ def _fresh_id(draw: st.DrawFn, used: set[str]) -> str:
 
 
 # Tool calls and their answers come first: they are what conversations add over single messages.
-_ASSISTANT_KINDS = st.sampled_from((ToolCallBlock, TextBlock, ReasoningBlock, RefusalBlock, FileBlock, JsonBlock))
+_ASSISTANT_KINDS = st.sampled_from(
+    (ToolCallBlock, TextBlock, ReasoningBlock, RefusalBlock, FileBlock, JsonBlock, CompactionBlock)
+)
 _ROLES_WITHOUT_TOOL = st.sampled_from(("assistant", "user", "system", "developer"))
 _ANY_ROLE = st.sampled_from(("tool", "assistant", "user", "system", "developer"))
 

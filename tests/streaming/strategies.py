@@ -28,6 +28,7 @@ from contentblocks.streaming import (
     BlockEnded,
     BlockStarted,
     CitationAdded,
+    CompactionAdded,
     FileAdded,
     JsonAdded,
     MessageMetadataAdded,
@@ -193,6 +194,8 @@ def _block_events(draw: st.DrawFn, index: int, block: cb.Block) -> list[StreamEv
         return [FileAdded(index, block)]
     if isinstance(block, (cb.ServerToolCallBlock, cb.ServerToolResultBlock)):
         return [ServerToolAdded(index, block)]
+    if isinstance(block, cb.CompactionBlock):
+        return [CompactionAdded(index, block)]
     assert isinstance(block, cb.JsonBlock)
     return [JsonAdded(index, block)]
 

@@ -18,6 +18,7 @@ import attrs
 
 from .._model._classes import (
     BytesSource,
+    CompactionBlock,
     FileBlock,
     JsonBlock,
     Message,
@@ -194,6 +195,8 @@ class TokenEstimator:
             return self.text(_json(block.value))
         if kind is FileBlock:
             return self.file(block)
+        if kind is CompactionBlock:  # its summary; its state is opaque, what it expands to unknown: counted as 0
+            return self.text(block.summary) if block.summary is not None else 0
         return 0
 
     def __call__(self, message: Message) -> int:

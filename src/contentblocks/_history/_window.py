@@ -8,7 +8,7 @@ from itertools import compress, repeat
 from operator import not_
 
 from .._conversion._unchecked import unchecked
-from .._model._classes import Message
+from .._model._classes import CompactionBlock, Message
 from .._model._conversation import Conversation
 from ..providers._contract import Converted, Loss
 from ._turns import ROLE, conversation_argument, conversation_turn_starts, trusted
@@ -115,7 +115,8 @@ def window(
 
     - ``system`` and ``developer`` messages, wherever they are;
     - every turn holding a message ``keep`` returns true for (a pinned message keeps its whole turn, so
-      that its calls keep their results);
+      that its calls keep their results), unless it is older than the latest compaction, which stands for
+      everything before it: no turn before a compaction is kept while the compaction is left out;
     - the newest turn, even when it alone is over the budget: a history without its last question is of no
       use (the result is then over the budget; a caller that must not exceed it checks the estimate).
 
@@ -148,6 +149,7 @@ def window(
     if keep is not None:
         marks = list(map(keep, messages))
         pinned = {t for t, (start, end) in enumerate(zip(starts, ends, strict=True)) if any(marks[start:end])}
+        pinned = _after_compaction(messages, starts, pinned)
     first = _first_kept(costs, starts, ends, always, pinned, limit)
     cut = starts[first]
     kept_before = bytearray(cut)  # which of the messages before the kept tail stay
@@ -164,6 +166,22 @@ def window(
     kept = [*compress(messages[:cut], kept_before), *messages[cut:]]
     losses = tuple(map(_new_loss, map("$[{}]".format, dropped), repeat(_DROPPED), repeat("content_dropped")))
     return Converted(trusted(kept), losses)
+
+
+def _after_compaction(messages: Sequence[Message], starts: list[int], pinned: set[int]) -> set[int]:
+    """The pinned turns that are not older than the turn of the latest compaction.
+
+    A compaction stands for everything before it (the provider that made it ignores what precedes it), so a
+    turn before it is never kept while the compaction's own turn is left out: older pins are let go. The
+    history is scanned from the newest message back, and only when something is pinned.
+    """
+    if not pinned:
+        return pinned
+    for i in range(len(messages) - 1, starts[min(pinned)], -1):
+        if any(type(block) is CompactionBlock for block in messages[i].content):
+            turn = bisect_left(starts, i + 1) - 1  # the turn holding message i
+            return {t for t in pinned if t >= turn}
+    return pinned
 
 
 def _first_kept(costs: _Costs, starts: list[int], ends: list[int], always: list[int], pinned: set[int],

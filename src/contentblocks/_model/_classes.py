@@ -60,6 +60,7 @@ __all__ = [
     "CitationSource",
     "CitedReference",
     "CitedUri",
+    "CompactionBlock",
     "FileBlock",
     "FileSource",
     "JsonBlock",
@@ -335,6 +336,24 @@ class JsonBlock(Value):
     metadata: Mapping[str, Any] = _metadata_field()
 
 
+@attrs.frozen(kw_only=True)
+class CompactionBlock(Value):
+    """A compacted history segment: the provider replaced what came before it with this block.
+
+    ``summary`` is the readable summary when the provider gives one (Anthropic does); the provider's state (an
+    item id, encrypted content, a signature) lives in ``metadata`` with its issuer, as reasoning's does, and goes
+    back only to that issuer. A compaction may have no summary: an OpenAI Responses compaction is encrypted
+    state alone, and Anthropic sends ``null`` content for a compaction that failed.
+
+    >>> import contentblocks as cb
+    >>> cb.CompactionBlock(summary="The user asked for a trip plan; Oslo in May was agreed.").summary
+    'The user asked for a trip plan; Oslo in May was agreed.'
+    """
+
+    summary: str | None = attrs.field(metadata=ruled(FREE_TEXT), default=None)
+    metadata: Mapping[str, Any] = _metadata_field()
+
+
 ToolResultContent: TypeAlias = TextBlock | FileBlock | JsonBlock
 
 
@@ -400,6 +419,7 @@ Block: TypeAlias = (
     | JsonBlock
     | ServerToolCallBlock
     | ServerToolResultBlock
+    | CompactionBlock
 )
 
 # ---------------------------------------------------------------------------------------------- messages
@@ -418,6 +438,7 @@ ROLE_BLOCKS: dict[str, tuple[type, ...]] = {
         JsonBlock,
         ServerToolCallBlock,
         ServerToolResultBlock,
+        CompactionBlock,
     ),
     "tool": (ToolResultBlock,),
 }

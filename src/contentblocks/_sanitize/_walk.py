@@ -10,6 +10,7 @@ import attrs
 
 from .._api import structure
 from .._model._classes import (
+    CompactionBlock,
     FileBlock,
     JsonBlock,
     Message,
@@ -165,6 +166,13 @@ class _Walk:
                 changes[field] = None
         return self.evolve(block, path, **changes)  # type: ignore[no-any-return]
 
+    def compaction(self, block: CompactionBlock, path: str) -> CompactionBlock | None:
+        """An unsealed compaction keeps its summary, as reasoning keeps its text; without one it is only state."""
+        if block.summary is None:
+            self.lose(path, "compaction state the server did not seal", "state_not_replayed")
+            return None
+        return self.evolve(block, path)  # type: ignore[no-any-return]
+
     def json(self, block: JsonBlock, path: str) -> JsonBlock | None:
         flags = NATIVE_FLAGS.intersection(block.metadata)
         if flags:
@@ -195,6 +203,8 @@ class _Walk:
             return self.reasoning(block, path)
         if isinstance(block, JsonBlock):
             return self.json(block, path)
+        if isinstance(block, CompactionBlock):
+            return self.compaction(block, path)
         if isinstance(block, ToolCallBlock):
             reason = "a tool call the server did not seal (no result to it could be believed)"
             self.lose(path, reason, "content_dropped")

@@ -20,6 +20,7 @@ from .._model._classes import (
     CitationLocation,
     CitedReference,
     CitedUri,
+    CompactionBlock,
     FileBlock,
     JsonBlock,
     Outcome,
@@ -55,6 +56,7 @@ __all__ = [
     "blocks",
     "citation_locations",
     "citations",
+    "compaction_blocks",
     "file_blocks",
     "file_sources",
     "json_blocks",
@@ -264,6 +266,22 @@ def reasoning_blocks(*, max_text_size: int = 40, max_binary_size: int = 64) -> s
     return _reasoning_block(max_text_size, max_binary_size)
 
 
+@cache
+def compaction_blocks(*, max_text_size: int = 40) -> st.SearchStrategy[CompactionBlock]:
+    """Compactions with a readable summary or none (state alone, in the metadata, as OpenAI's are).
+
+    >>> from hypothesis import given, settings
+    >>> from contentblocks import strategies
+    >>> @settings(max_examples=10, database=None)
+    ... @given(strategies.compaction_blocks())
+    ... def check(block):
+    ...     assert block.summary is None or block.summary != ""
+    >>> check()
+    """
+    summaries = st.none() | free_texts(max_size=max_text_size)
+    return st.builds(CompactionBlock, summary=summaries, metadata=metadata())
+
+
 @st.composite
 def _tool_call_block(draw: st.DrawFn, tool_call_id: str | None, tool_name: str | None, max_depth: int) -> ToolCallBlock:
     return ToolCallBlock(
@@ -407,6 +425,7 @@ def kind_strategies(max_text_size: int, max_binary_size: int) -> dict[type, st.S
         JsonBlock: json_blocks(),
         ServerToolCallBlock: server_tool_call_blocks(),
         ServerToolResultBlock: server_tool_result_blocks(max_text_size=max_text_size, max_binary_size=max_binary_size),
+        CompactionBlock: compaction_blocks(max_text_size=max_text_size),
     }
 
 

@@ -31,7 +31,7 @@ from typing import Any, TypeVar
 
 import attrs
 
-from .._model._classes import Block, JsonBlock, Message, ReasoningBlock, ToolResultBlock
+from .._model._classes import Block, CompactionBlock, JsonBlock, Message, ReasoningBlock, ToolResultBlock
 from .._model._conversation import Conversation
 from .._sealing import SEAL_KEY, Keyring, SealKey, verify_seals
 from ._argument_checks import keys_argument
@@ -53,7 +53,7 @@ def _may_carry_state(block: Block) -> bool:
     metadata = block.metadata
     if ISSUER_KEY in metadata or not PROVIDER_STATE.isdisjoint(metadata):
         return True
-    if type(block) is ReasoningBlock:
+    if type(block) in (ReasoningBlock, CompactionBlock):
         return True
     return type(block) is JsonBlock and not _NATIVE_FLAGS.isdisjoint(metadata)
 

@@ -3,8 +3,8 @@
 A stream is a sequence of events. Blocks are numbered by their position in the reply (``index``, from 0, in
 the order they start); several may be open at once (parallel tool calls). A streamed block opens with
 :class:`BlockStarted`, grows through deltas addressed to its index and closes with :class:`BlockEnded`; a file
-or a JSON value arrives whole (:class:`FileAdded`, :class:`JsonAdded`), as does a tool the provider ran
-(:class:`ServerToolAdded`). The reply ends with
+or a JSON value arrives whole (:class:`FileAdded`, :class:`JsonAdded`), as do a tool the provider ran
+(:class:`ServerToolAdded`) and a compaction (:class:`CompactionAdded`). The reply ends with
 :class:`ReplyStopped`.
 
 Every event is a frozen, slotted attrs class that checks its own fields when built, as blocks do: each field
@@ -45,6 +45,7 @@ from .._json._values import EMPTY_OBJECT, json_key
 from .._model._classes import (
     Checked,
     Citation,
+    CompactionBlock,
     FileBlock,
     JsonBlock,
     ServerToolCallBlock,
@@ -61,6 +62,7 @@ __all__ = [
     "BlockKind",
     "BlockStarted",
     "CitationAdded",
+    "CompactionAdded",
     "FileAdded",
     "JsonAdded",
     "MessageMetadataAdded",
@@ -231,6 +233,13 @@ class ServerToolAdded(_Indexed):
 
 
 @attrs.frozen
+class CompactionAdded(_Indexed):
+    """A whole compaction is block ``index`` (Anthropic sends its summary in one delta, OpenAI its item whole)."""
+
+    block: CompactionBlock = attrs.field(metadata=ruled(ONE_OF))
+
+
+@attrs.frozen
 class BlockEnded(_Indexed):
     """The streamed block ``index`` is complete.
 
@@ -297,6 +306,7 @@ StreamEvent: TypeAlias = (
     | FileAdded
     | JsonAdded
     | ServerToolAdded
+    | CompactionAdded
     | BlockEnded
     | MessageMetadataAdded
     | UsageUpdated

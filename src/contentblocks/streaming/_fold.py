@@ -21,6 +21,7 @@ from ._events import (
     BlockEnded,
     BlockStarted,
     CitationAdded,
+    CompactionAdded,
     FileAdded,
     JsonAdded,
     MessageMetadataAdded,
@@ -41,8 +42,11 @@ from ._parts import STALE, Part, Pieces
 
 __all__ = ["ReplyBuilder", "fold"]
 
-#: The part kind of a block that arrives whole, by its event.
-_WHOLE_KINDS: dict[type, str] = {FileAdded: "file", JsonAdded: "json", ServerToolAdded: "server_tool"}
+#: The part kind of each event that adds a whole block.
+_WHOLE_KINDS: dict[type, str] = {
+    FileAdded: "file", JsonAdded: "json", ServerToolAdded: "server_tool", CompactionAdded: "compaction"
+}
+
 _MAX_CHARS = FREE_TEXT.max_chars(DEFAULT_LIMITS)  # a streamed block's text, by the text's own rule
 
 
@@ -193,7 +197,7 @@ class ReplyBuilder:
         self._next_index(event.index, position)
         self._parts.append(Part(event.kind, event.metadata, event.tool_call_id, event.tool_name))
 
-    def _whole(self, event: FileAdded | JsonAdded | ServerToolAdded, position: int) -> None:
+    def _whole(self, event: FileAdded | JsonAdded | ServerToolAdded | CompactionAdded, position: int) -> None:
         self._next_index(event.index, position)
         part = Part(_WHOLE_KINDS[type(event)], event.block.metadata, None, None)
         part.ended = True
@@ -307,6 +311,7 @@ _HANDLERS: dict[type, Callable[[ReplyBuilder, Any, int], None]] = {
     FileAdded: ReplyBuilder._whole,
     JsonAdded: ReplyBuilder._whole,
     ServerToolAdded: ReplyBuilder._whole,
+    CompactionAdded: ReplyBuilder._whole,
     BlockEnded: ReplyBuilder._ended,
     MessageMetadataAdded: ReplyBuilder._message_metadata_added,
     UsageUpdated: ReplyBuilder._usage_updated,

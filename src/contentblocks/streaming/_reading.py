@@ -20,6 +20,7 @@ from .._json._values import json_key
 from .._model._classes import (
     Block,
     Citation,
+    CompactionBlock,
     FileBlock,
     JsonBlock,
     ReasoningBlock,
@@ -38,6 +39,7 @@ from ._events import (
     BlockKind,
     BlockStarted,
     CitationAdded,
+    CompactionAdded,
     FileAdded,
     JsonAdded,
     MessageMetadataAdded,
@@ -70,6 +72,7 @@ _ADDED: dict[type, tuple[str, Any]] = {
     JsonBlock: ("json", JsonAdded),
     ServerToolCallBlock: ("server_tool", ServerToolAdded),
     ServerToolResultBlock: ("server_tool", ServerToolAdded),
+    CompactionBlock: ("compaction", CompactionAdded),
 }
 _DELTAS: dict[str, type[TextAppended | RefusalAppended | ReasoningAppended]] = {
     "text": TextAppended,

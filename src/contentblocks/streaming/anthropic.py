@@ -5,8 +5,9 @@ content block as the SDK's ``accumulate_event`` builds it, streams its deltas (`
 ``signature_delta``, ``citations_delta``, ``input_json_delta``) as they come, and at ``content_block_stop`` reads
 the completed block with the Anthropic adapter, so a block ends exactly as ``anthropic.from_response`` reads it.
 Blocks with no neutral kind (server tool use, web search results...) arrive whole at their stop, as the JSON
-blocks the adapter keeps them as. ``message_stop`` closes the reply against ``from_response`` of the message
-the events built, which gives the stop reason, usage, model and id.
+blocks the adapter keeps them as; so does a compaction (its ``compaction_delta`` carries the whole summary),
+as a :class:`~contentblocks.streaming.CompactionAdded`. ``message_stop`` closes the reply against
+``from_response`` of the message the events built, which gives the stop reason, usage, model and id.
 
 >>> from contentblocks.streaming import ReplyBuilder, anthropic
 >>> stream = [
@@ -62,7 +63,8 @@ _STREAMED: dict[str, BlockKind] = {
 #: delta for any other block, so the reader refuses one. ``input_json_delta`` builds the input of the blocks the
 #: SDKs track tool input for (``mcp_tool_use``: the beta client's), whether or not they started with one.
 _DELTA_BLOCKS = {"text_delta": {"text"}, "citations_delta": {"text"}, "thinking_delta": {"thinking"},
-                 "signature_delta": {"thinking"}, "input_json_delta": {"tool_use", "server_tool_use", "mcp_tool_use"}}
+                 "signature_delta": {"thinking"}, "input_json_delta": {"tool_use", "server_tool_use", "mcp_tool_use"},
+                 "compaction_delta": {"compaction"}}
 #: The text a ``text`` or ``thinking`` block starts with, which its deltas extend (the SDK appends to it).
 _STARTING_TEXT = {"text": "text", "thinking": "thinking"}
 #: The counts of a ``message_delta``'s usage (the SDK's ``MessageDeltaUsage``) that replace the message's when
@@ -227,6 +229,8 @@ class Reader(StreamReader):
             block.citations.append(citation)
             if index is not None:
                 self._emit.citation(index, derived)
+        elif kind == "compaction_delta":
+            _compaction_delta(block, delta, path)
         elif kind == "signature_delta":
             signature = field(delta, "signature", str, f"{path}.delta")
             if index is not None:
@@ -268,6 +272,12 @@ class Reader(StreamReader):
         self._stopped = True
         self._emit.finish(self._reply(path, [block.completed() for block in self._blocks]), path,
                           where={"provider_stop_reason": self._stop_path})
+
+
+def _compaction_delta(block: _Block, delta: dict[str, Any], path: str) -> None:
+    """The whole summary and state of a compaction at once: the SDK replaces both with the delta's."""
+    for key in ("content", "encrypted_content"):
+        block.native[key] = field(delta, key, str, f"{path}.delta", optional=True)
 
 
 def _citation(native: Any, path: str) -> Any:

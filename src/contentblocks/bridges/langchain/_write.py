@@ -17,6 +17,7 @@ from ..._model._classes import (
     BytesSource,
     Citation,
     CitedUri,
+    CompactionBlock,
     FileBlock,
     JsonBlock,
     Message,
@@ -27,6 +28,7 @@ from ..._model._classes import (
     ToolCallBlock,
     ToolResultBlock,
 )
+from ...providers._compaction import compaction_summary
 from ...providers._contract import ISSUER_KEY, LossRecorder
 from ...providers._documents import report_document_fields, report_locations
 from ...providers._server_tools import unfolded
@@ -206,12 +208,18 @@ def _json(block: JsonBlock, path: str, losses: LossRecorder, meta: _Metadata, or
     return {"type": "text", "text": _JSON_TEXT(value)}
 
 
+def _compaction(block: CompactionBlock, path: str, losses: LossRecorder, meta: _Metadata, origin: Origin) -> Any:  # noqa: ARG001 - the table's signature
+    summary = compaction_summary(block, path, "LangChain", losses.add, meta.taken)
+    return None if summary is None else {"type": "text", "text": summary}
+
+
 _WRITERS: dict[type[Any], Callable[[Any, str, LossRecorder, _Metadata, Origin], Any]] = {
     TextBlock: _text,
     RefusalBlock: _refusal,
     ReasoningBlock: _reasoning,
     FileBlock: _file,
     JsonBlock: _json,
+    CompactionBlock: _compaction,
 }
 
 

@@ -39,6 +39,7 @@ __all__ = [
     "NATIVE",
     "PART_KIND",
     "REQUEST",
+    "STATE_NAMESPACES",
     "UPLOADERS",
     "default_identifier",
     "dumped",
@@ -79,6 +80,7 @@ EXTRA_KEYS: Mapping[str, tuple[str, ...]] = {
     "retry-feedback": ("timestamp", "retry"),
     "text": ("id", "provider_name", "provider_details"),
     "thinking": ("id", "provider_details"),
+    "compaction": ("id", "provider_details", "metadata"),
     "tool-call": ("tool_kind", "ui_visibility", "id", "provider_name", "provider_details"),
     "file": ("id", "provider_name", "provider_details"),
     "text-content": (),
@@ -278,6 +280,11 @@ def url_kind(media_type: str) -> str:
     """
     top = media_type.split("/", 1)[0].lower()
     return f"{top}-url" if top in {"image", "audio", "video"} else "document-url"
+
+
+#: The providers whose compaction state the adapters keep under their namespace (``anthropic/encrypted_content``),
+#: and which pydantic-ai keeps in a compaction part's ``id`` and ``provider_details``.
+STATE_NAMESPACES = ("anthropic", "openai")
 
 
 def issuer_of(provider_name: str) -> str:

@@ -24,6 +24,7 @@ from typing import Any
 from ..._errors import ValidationError
 from ..._model._classes import Citation, Outcome
 from ..._model._conversation import Conversation
+from ...providers._compaction import COMPACTION_STATE
 from ...providers._contract import ISSUER_KEY
 from .._wire import block, check, message, placed, read, structure
 from ._fields import (
@@ -33,6 +34,7 @@ from ._fields import (
     NATIVE,
     PART_KIND,
     REQUEST,
+    STATE_NAMESPACES,
     default_identifier,
     dumped,
     extras,
@@ -232,6 +234,30 @@ def _thinking(part: Any) -> Wire:
     return block("reasoning", text=content or None, signature=signature, metadata=metadata)
 
 
+def _compaction(part: Any) -> Wire:
+    """A ``CompactionPart``: its content is the summary, and its id and details the state of its provider.
+
+    An Anthropic or OpenAI compaction's state is kept where that adapter keeps it (``openai/encrypted_content``).
+    """
+    metadata = extras(part, "compaction")
+    provider = part.provider_name
+    if provider is not None:
+        issuer = issuer_of(provider)
+        metadata[ISSUER_KEY] = issuer
+        if provider_of(issuer) != provider:
+            metadata[NAMESPACE + "provider_name"] = provider
+        space = issuer.split("/", 1)[0]
+        details = part.provider_details
+        state = {f"{space}/{key}": value for key, value in (details or {}).items()}
+        if part.id is not None:
+            state[f"{space}/id"] = part.id
+        if space in STATE_NAMESPACES and state and COMPACTION_STATE.issuperset(state) and isinstance(details, dict):
+            metadata.pop(NAMESPACE + "id", None)
+            metadata.pop(NAMESPACE + "provider_details", None)
+            metadata.update(state)
+    return block("compaction", summary=part.content or None, metadata=metadata)
+
+
 def _tool_call(part: Any) -> Wire:
     metadata = extras(part, "tool-call")
     args = plain(part, "args")
@@ -250,6 +276,7 @@ def _tool_call(part: Any) -> Wire:
 _RESPONSE_PARTS: Mapping[str, Callable[[Any], Wire]] = {
     "text": _text,
     "thinking": _thinking,
+    "compaction": _compaction,
     "tool-call": _tool_call,
     "file": lambda part: _file(part.content, extras(part, "file")),
 }

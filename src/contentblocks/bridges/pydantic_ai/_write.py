@@ -19,6 +19,7 @@ from ..._model._classes import (
     BytesSource,
     Citation,
     CitedUri,
+    CompactionBlock,
     FileBlock,
     JsonBlock,
     Message,
@@ -30,7 +31,8 @@ from ..._model._classes import (
     ToolResultBlock,
 )
 from ..._model._conversation import Conversation
-from ...providers._contract import ISSUER_KEY, LossRecorder
+from ...providers._compaction import compaction_state
+from ...providers._contract import ISSUER_KEY, LossRecorder, issued_by
 from ...providers._documents import report_document_fields, report_locations
 from ...providers._server_tools import unfolded
 from ...providers._toolkit import block_path, key_path
@@ -44,6 +46,7 @@ from ._fields import (
     NATIVE,
     PART_KIND,
     REQUEST,
+    STATE_NAMESPACES,
     UPLOADERS,
     provider_of,
     url_kind,
@@ -269,6 +272,33 @@ def _thinking_part(block: ReasoningBlock, path: str, losses: LossRecorder, meta:
         return None
 
 
+def _compaction_part(block: CompactionBlock, path: str, losses: LossRecorder, meta: _Metadata) -> dict[str, Any]:
+    """A ``CompactionPart``: the summary as its content, the issuer's state as its ``id`` and ``provider_details``.
+
+    pydantic-ai sends a compaction back only to the provider that made it, so state of another namespace than
+    its issuer's (or of no known issuer) has no place in it: reported ``state_not_replayed``.
+    """
+    issuer = meta.take(ISSUER_KEY)
+    provider = meta.take(NAMESPACE + "provider_name") or (provider_of(issuer) if isinstance(issuer, str) else None)
+    part = {"part_kind": "compaction", "content": block.summary, "provider_name": provider,
+            **meta.extras("compaction")}
+    space = issuer.split("/", 1)[0] if isinstance(issuer, str) else None
+    details: dict[str, Any] = {}
+    for key in compaction_state(block):
+        value = meta.take(key)
+        where, name = key.split("/", 1)
+        if where != space or space not in STATE_NAMESPACES:
+            losses.add(key_path(path, key), f"compaction state {issued_by(issuer)} has no place in pydantic-ai's "
+                       "compaction part of its issuer; dropped", "state_not_replayed")
+        elif name == "id":
+            part["id"] = value
+        else:
+            details[name] = value
+    if details:
+        part["provider_details"] = {**(part.get("provider_details") or {}), **details}
+    return part
+
+
 def _call_part(block: ToolCallBlock, path: str, losses: LossRecorder, meta: _Metadata) -> dict[str, Any] | None:  # noqa: ARG001 - the table's signature
     value = thaw(block.input)
     text = meta.take(NAMESPACE + "args")
@@ -302,6 +332,7 @@ _RESPONSE_PARTS: dict[type[Any], Callable[[Any, str, LossRecorder, _Metadata], d
     TextBlock: _text_part,
     RefusalBlock: _refusal_part,
     ReasoningBlock: _thinking_part,
+    CompactionBlock: _compaction_part,
     ToolCallBlock: _call_part,
     JsonBlock: _json_part,
     FileBlock: _file_part,

@@ -9,6 +9,7 @@ from ..._conversion._kernels import thaw
 from ..._model._classes import (
     Block,
     BytesSource,
+    CompactionBlock,
     FileBlock,
     JsonBlock,
     Message,
@@ -20,6 +21,7 @@ from ..._model._classes import (
     UrlSource,
 )
 from ..._model._conversation import Conversation
+from ...providers._compaction import compaction_summary
 from ...providers._contract import LossRecorder
 from ...providers._documents import report_document_fields
 from ...providers._server_tools import unfolded
@@ -204,8 +206,13 @@ def _result(block: ToolResultBlock, path: str, losses: LossRecorder) -> dict[str
     return part
 
 
+def _compaction(block: CompactionBlock, path: str, losses: LossRecorder, meta: Meta) -> dict[str, Any] | None:
+    summary = compaction_summary(block, path, "the SDK", losses.add, meta.taken)
+    return None if summary is None else {"type": "text", "text": summary}
+
+
 _PARTS: dict[type[Any], Any] = {TextBlock: _text, RefusalBlock: _text, ReasoningBlock: _reasoning,
-                                FileBlock: _file, JsonBlock: _json, ToolCallBlock: _call}
+                                FileBlock: _file, JsonBlock: _json, ToolCallBlock: _call, CompactionBlock: _compaction}
 
 
 def _part(block: Block, path: str, losses: LossRecorder) -> dict[str, Any] | None:

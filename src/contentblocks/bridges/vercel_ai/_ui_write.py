@@ -14,6 +14,7 @@ from ..._conversion._kernels import thaw
 from ..._model._classes import (
     Block,
     BytesSource,
+    CompactionBlock,
     FileBlock,
     JsonBlock,
     Message,
@@ -25,6 +26,7 @@ from ..._model._classes import (
     UrlSource,
 )
 from ..._model._conversation import Conversation
+from ...providers._compaction import compaction_summary
 from ...providers._contract import LossRecorder
 from ...providers._documents import report_document_fields
 from ...providers._server_tools import unfolded
@@ -107,8 +109,13 @@ def _call(block: ToolCallBlock, path: str, losses: LossRecorder, meta: Meta) -> 
     return {**part, **meta.fields("providerExecuted", "callProviderMetadata", "approval")}
 
 
+def _compaction(block: CompactionBlock, path: str, losses: LossRecorder, meta: Meta) -> dict[str, Any] | None:
+    summary = compaction_summary(block, path, "the SDK", losses.add, meta.taken)
+    return None if summary is None else {"type": "text", "text": summary}
+
+
 _PARTS: dict[type[Any], Any] = {TextBlock: _text, RefusalBlock: _text, ReasoningBlock: _reasoning,
-                                FileBlock: _file, JsonBlock: _json, ToolCallBlock: _call}
+                                FileBlock: _file, JsonBlock: _json, ToolCallBlock: _call, CompactionBlock: _compaction}
 
 
 def _part(block: Block, path: str, losses: LossRecorder) -> dict[str, Any] | None:

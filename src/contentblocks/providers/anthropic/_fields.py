@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .._positions import position
-from .._shapes import BOOL, INT, STR, Choice, Kind, Nullable, OneOf, Struct, fits
+from .._shapes import BOOL, INT, OBJECT, STR, Choice, Kind, ListOf, Nullable, OneOf, Struct, fits
 from .._toolkit import drop_nulls
 
 __all__ = [
@@ -60,6 +60,18 @@ EXTRAS: dict[str, dict[str, Kind]] = {
     },
     "thinking": {},
     "redacted_thinking": {},
+    "compaction": {
+        "cache_control": _CACHE_CONTROL,
+        "encrypted_content": STR,
+        "signature": STR,
+        "tool_changes": ListOf(
+            Struct(
+                "ToolChange",
+                {"type": Choice("tool_addition", "tool_removal"), "tool": OBJECT, "cache_control": _CACHE_CONTROL},
+                required={"type", "tool"},
+            )
+        ),
+    },
     "tool_use": {"cache_control": _CACHE_CONTROL, "caller": _CALLER, "toolset_name": STR},
     "server_tool_use": {"cache_control": _CACHE_CONTROL, "caller": _CALLER},
     "mcp_tool_use": {"cache_control": _CACHE_CONTROL, "server_name": STR},

@@ -18,6 +18,7 @@ from ..._model._classes import (
     CitationLocation,
     CitedReference,
     CitedUri,
+    CompactionBlock,
     FileBlock,
     JsonBlock,
     Message,
@@ -263,6 +264,17 @@ def _reasoning(raw: dict[str, Any], path: str) -> ReasoningBlock:
     return build(ReasoningBlock, path, text=thinking or None, signature=signature or None, metadata=metadata)
 
 
+def _compaction(raw: dict[str, Any], path: str) -> CompactionBlock:
+    """A ``compaction`` block: its ``content`` is the summary (``null`` when the compaction failed), the rest state.
+
+    Its ``encrypted_content``, ``signature`` and ``tool_changes`` go back verbatim, to Anthropic only
+    (https://platform.claude.com/docs/en/build-with-claude/compaction).
+    """
+    content = field(raw, "content", str, path, optional=True)
+    metadata = {ISSUER_KEY: NS, **extras(raw, {"type", "content"})}
+    return build(CompactionBlock, path, summary=content or None, metadata=metadata)
+
+
 def _tool_use(raw: dict[str, Any], path: str) -> ToolCallBlock:
     """A ``tool_use`` block; an input no block can hold is kept as its JSON text, flagged (``raw_input``)."""
     require("input" in raw, f"{path}.input", "required field missing")
@@ -310,6 +322,8 @@ def _dispatch(raw: dict[str, Any], path: str, names: dict[str, str]) -> Any:
     if kind in RESULT_KINDS:
         result = read_result(raw, path, names, _document)
         return result if result is not None else native_block(raw, path)
+    if kind == "compaction":
+        return _compaction(raw, path)
     return native_block(raw, path)
 
 
@@ -332,7 +346,9 @@ def _tool_result(raw: dict[str, Any], path: str, names: dict[str, str]) -> ToolR
             if block is None:
                 continue
             require(
-                not isinstance(block, (ReasoningBlock, ToolCallBlock, ServerToolCallBlock, ServerToolResultBlock)),
+                not isinstance(
+                    block, (ReasoningBlock, ToolCallBlock, ServerToolCallBlock, ServerToolResultBlock, CompactionBlock)
+                ),
                 f"{path}.content[{k}]",
                 "not allowed in a tool result",
             )
@@ -391,6 +407,8 @@ def _message(raw: object, path: str, names: dict[str, str]) -> list[Message]:
             block = _dispatch(item, item_path, names)
             if block is None:
                 continue
+            if isinstance(block, CompactionBlock) and role != "assistant":  # not where the API puts one: kept as is
+                block = native_block(item, item_path)
             part_role = role
             if isinstance(block, ToolCallBlock):
                 names[block.tool_call_id] = block.tool_name

@@ -8,6 +8,7 @@ from typing import Any, NamedTuple
 from ..._json._values import thaw
 from ..._model._classes import (
     BytesSource,
+    CompactionBlock,
     FileBlock,
     JsonBlock,
     Message,
@@ -23,6 +24,7 @@ from ..._model._classes import (
 )
 from ..._model._conversation import Conversation
 from .._arguments import object_input, text_of, value_of
+from .._compaction import compaction_as_text
 from .._contract import ISSUER_KEY, LossRecorder, issued_by, issuer_matches
 from .._documents import report_document_fields
 from .._extras import PayloadWriter
@@ -236,6 +238,14 @@ class _Writer(PayloadWriter):
             native = {"type": "thinking", "thinking": block.text or "", "signature": block.signature}
         return self.extras(native, block.metadata, path, native["type"])
 
+    def compaction(self, block: CompactionBlock, path: str) -> dict[str, Any] | None:
+        """Anthropic's own compaction goes back as it came; any other as its summary's text (see ``_compaction``)."""
+        if issuer_matches(block.metadata.get(ISSUER_KEY), self.issuer):
+            native = {"type": "compaction", "content": block.summary}
+            return self.extras(native, block.metadata, path, "compaction")
+        text = compaction_as_text(self, block, path, own=True)
+        return None if text is None else self.text(text, path)
+
     def tool_call(self, block: ToolCallBlock, path: str) -> dict[str, Any]:
         # an input kept as its text because no block could hold it goes back as the object it was
         value = object_input(block.input, block.metadata)
@@ -350,6 +360,8 @@ class _Writer(PayloadWriter):
             return self.json(block, path, role)
         if isinstance(block, RefusalBlock):
             return self.refusal(block, path)
+        if isinstance(block, CompactionBlock):
+            return self.compaction(block, path)
         assert isinstance(block, ToolResultBlock)  # noqa: S101 - the union is closed
         return self.tool_result(block, path)
 

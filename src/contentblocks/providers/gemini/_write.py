@@ -9,6 +9,7 @@ from ..._json._values import thaw
 from ..._model._classes import (
     Block,
     BytesSource,
+    CompactionBlock,
     FileBlock,
     JsonBlock,
     Message,
@@ -21,6 +22,7 @@ from ..._model._classes import (
     UrlSource,
 )
 from .._arguments import object_input, text_of, value_of
+from .._compaction import compaction_as_text
 from .._contract import ISSUER_KEY, issued_by, issuer_matches
 from .._documents import report_document_fields
 from .._extras import PayloadWriter, put_extras
@@ -206,6 +208,9 @@ class Writer(PayloadWriter):
 
     def part(self, block: Block, where: str, role: str) -> dict[str, Any] | None:
         """The part for one block of a ``role`` message, or ``None`` when nothing of it can be sent (see losses)."""
+        if type(block) is CompactionBlock:  # its summary as text, its state reported (see ``_compaction``)
+            text = compaction_as_text(self, block, where)
+            return None if text is None else {"text": text.text}
         meta = block.metadata
         inner: tuple[dict[str, Any], Mapping[str, Kind]] | None = None  # the call or response, and its allow-list
         skip = frozenset({SIG})

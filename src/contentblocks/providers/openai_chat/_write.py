@@ -12,6 +12,7 @@ from typing import Any, Literal
 from ..._json._values import thaw
 from ..._model._classes import (
     BytesSource,
+    CompactionBlock,
     FileBlock,
     JsonBlock,
     Message,
@@ -25,6 +26,7 @@ from ..._model._classes import (
 )
 from ..._model._conversation import Conversation
 from .._arguments import text_of
+from .._compaction import compaction_as_text
 from .._documents import report_document_fields
 from .._media import lower_media_type
 from .._native import foreign_reason, foreign_state
@@ -196,14 +198,20 @@ class _Writer(ReasoningWriter):
     def assistant(self, message: Message, index: int, path: str) -> None:
         audio = audio_id(message.metadata)
         blocks = message.content
-        shown = [j for j, b in enumerate(blocks) if isinstance(b, _CONTENT)]
+        shown = [j for j, b in enumerate(blocks) if isinstance(b, _CONTENT) or type(b) is CompactionBlock]
         parts: list[dict[str, Any]] = []
         calls: list[dict[str, Any]] = []
         call_paths: list[str] = []
         refusal: str | None = None
         self.start_reasoning()
-        for j, block in enumerate(blocks):
+        for j, given in enumerate(blocks):
             block_path = f"{path}.content[{j}]"
+            block = given
+            if type(given) is CompactionBlock:  # its summary as text, its state reported (see ``_compaction``)
+                summary = compaction_as_text(self, given, block_path)
+                if summary is None:
+                    continue
+                block = summary
             if isinstance(block, _CONTENT) and calls:
                 reason = "Chat Completions puts content before tool calls; moved ahead of them"
                 self.loss(block_path, reason, "order_changed")

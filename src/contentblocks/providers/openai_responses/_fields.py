@@ -58,6 +58,7 @@ WIRE: Mapping[str, Mapping[str, Kind]] = {
     "output_text": {"logprobs": ListOf(_LOGPROB)},
     "refusal": {},
     "reasoning": {"status": _STATUS, "encrypted_content": Nullable(STR)},
+    "compaction": {"id": Nullable(STR)},
     "function_call": {"id": STR, "status": _STATUS, "namespace": STR, "caller": Nullable(_CALLER), "async": BOOL},
     "function_call_output": {
         "id": Nullable(STR),

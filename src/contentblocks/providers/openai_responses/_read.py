@@ -11,6 +11,7 @@ from typing import Any
 
 from ..._model._classes import (
     Block,
+    CompactionBlock,
     FileBlock,
     Message,
     ReasoningBlock,
@@ -29,9 +30,9 @@ from ._files import read_file
 from ._native import native_block
 
 #: The item types read into blocks of their own; every other type is kept verbatim (see ``_native``).
-REQUEST_ITEMS = frozenset({"message", "reasoning", "function_call", "function_call_output"})
+REQUEST_ITEMS = frozenset({"message", "reasoning", "function_call", "function_call_output", "compaction"})
 #: The same for a response's output, which is the assistant's side only.
-RESPONSE_ITEMS = frozenset({"message", "reasoning", "function_call"})
+RESPONSE_ITEMS = frozenset({"message", "reasoning", "function_call", "compaction"})
 
 
 def _part(raw: object, path: str, kinds: tuple[str, ...]) -> dict[str, Any]:
@@ -106,6 +107,17 @@ def reasoning_blocks(item: Mapping[str, Any], path: str) -> list[ReasoningBlock]
             sig = sig or item_id
         blocks.append(build(ReasoningBlock, path, text=text or None, signature=sig, metadata=meta))
     return blocks
+
+
+def compaction(item: Mapping[str, Any], path: str) -> CompactionBlock | None:
+    """A ``compaction`` item: encrypted state alone (its ``id``, ``encrypted_content`` and ``created_by``).
+
+    ``None`` for one without encrypted content, which the caller keeps verbatim instead
+    (https://platform.openai.com/docs/api-reference/responses/compacted-object).
+    """
+    if type(item.get("encrypted_content")) is not str:
+        return None
+    return build(CompactionBlock, path, metadata={ISSUER_KEY: ISSUER, **take_extras(item, {"type"}, NS)})
 
 
 def function_call(item: Mapping[str, Any], path: str) -> ToolCallBlock:
@@ -211,8 +223,11 @@ def read_items(items: list[Any], head: list[Message], root: str, kinds: frozense
                 f"{path}.id",
                 "required field missing (an item with no type and no role is an item reference)",
             )
-        if kind not in kinds:
+        compacted = compaction(item, path) if kind == "compaction" else None
+        if kind not in kinds or (kind == "compaction" and compacted is None):
             runs.add("assistant", [native_block(native, kind, path)])
+        elif compacted is not None:
+            runs.add("assistant", [compacted])
         elif kind == "message":
             role, blocks, meta = message_item(item, path)
             if role == "assistant":

@@ -15,6 +15,7 @@ from ..._model._classes import (
     Block,
     BytesSource,
     CitedUri,
+    CompactionBlock,
     FileBlock,
     JsonBlock,
     Message,
@@ -25,6 +26,7 @@ from ..._model._classes import (
     ToolResultBlock,
 )
 from .._arguments import text_of, value_of
+from .._compaction import compaction_as_text
 from .._contract import ISSUER_KEY, issued_by, issuer_matches
 from .._documents import report_locations
 from .._extras import BOOKKEEPING, PayloadWriter
@@ -292,9 +294,25 @@ class Writer(PayloadWriter):
             return [message]
         if type(block) is FileBlock and (image := self.generated_image(block, where)) is not None:
             return [image]
+        if type(block) is CompactionBlock:
+            return self.compaction_item(block, where)
         reason = f"an assistant {type(block).__name__} has no place in a {TARGET} request; dropped"
         self.loss(where, reason, "content_dropped")
         return []
+
+    def compaction_item(self, block: CompactionBlock, where: str) -> list[Any]:
+        """OpenAI's own compaction as its item again; any other as its summary's text (see ``_compaction``)."""
+        meta = block.metadata
+        encrypted = meta.get(f"{NS}/encrypted_content")
+        if not issuer_matches(meta.get(ISSUER_KEY), self.issuer) or type(encrypted) is not str:
+            text = compaction_as_text(self, block, where, own=True)
+            return [] if text is None else self.single_item(text, where)
+        item: dict[str, Any] = {"type": "compaction", "encrypted_content": encrypted}
+        if block.summary is not None:
+            reason = f"a {TARGET} compaction item has no summary; the summary is dropped (the state is sent)"
+            self.loss(f"{where}.summary", reason, "content_dropped")
+        # ``created_by`` is the response's word on who made the item: the input item has no such field.
+        return [self.extras(item, meta, where, "compaction", flags(meta, "encrypted_content", "created_by"))]
 
     def generated_image(self, block: FileBlock, where: str) -> dict[str, Any] | None:
         """The ``image_generation_call`` item an assistant file read from one goes back as, else ``None``."""
