@@ -34,6 +34,7 @@ WIRE: dict[type, Any] = {
     cb.ServerToolCallBlock: {"type": "server_tool_call", "tool_call_id": "s1", "tool_name": "f", "input": {}},
     cb.ServerToolResultBlock: {"type": "server_tool_result", "tool_call_id": "s1", "tool_name": "f",
                                "outcome": "succeeded", "content": []},
+    cb.CompactionBlock: {"type": "compaction", "summary": "s"},
     cb.BytesSource: {"type": "base64", "data": "AA=="},
     cb.UrlSource: {"type": "url", "url": "https://x.example/a"},
     cb.ReferenceSource: {"type": "reference", "id": "f1"},
