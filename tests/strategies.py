@@ -29,6 +29,7 @@ from contentblocks._strategies._values import (
 )
 from contentblocks.strategies import (
     blocks,
+    cache_breakpoints,
     citation_locations,
     citations,
     conversations,
@@ -50,6 +51,7 @@ __all__ = [
     "MARKER",
     "binaries",
     "blocks",
+    "cache_breakpoints",
     "citation_locations",
     "citations",
     "conversations",

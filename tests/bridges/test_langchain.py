@@ -285,9 +285,9 @@ def _expected(conversation: cb.Conversation, losses: tuple[cb.providers.Loss, ..
     dropped = set()
     for loss in sorted(losses, key=lambda loss: loss.kind != "metadata_not_sent"):  # keys before their blocks
         node, key = _locate(raw, loss.path)
-        if loss.kind == "metadata_not_sent":
+        if loss.kind in ("metadata_not_sent", "hint_not_sent"):  # a key, or a cache breakpoint
             del node[key]
-            if not node:
+            if not node and loss.kind == "metadata_not_sent":
                 holder, name = _locate(raw, loss.path.rsplit(".metadata[", 1)[0] + ".metadata")
                 del holder[name]
         elif loss.kind == "content_dropped" and isinstance(key, str):  # a field of a block (a file's title)
@@ -442,6 +442,8 @@ ROW_EXAMPLES: dict[str, list[cb.Message]] = {
         value={"type": "server_tool_call", "id": "s1", "name": "web_search", "args": {}},
         metadata={"langchain/native_block": True})])],
     "—": [cb.Message(role="user", content=[cb.JsonBlock(value={"rows": [1]})])],
+    "none: no cache breakpoint": [cb.Message(role="user", content=[cb.TextBlock(text="a", cache=cb.CacheBreakpoint())],
+                                            cache=cb.CacheBreakpoint(ttl=60))],
 }
 
 

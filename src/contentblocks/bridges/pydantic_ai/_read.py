@@ -111,6 +111,24 @@ def _user_item(item: Any) -> Wire:
     return _native(item)
 
 
+_CACHE_TTLS = {"5m": 300, "1h": 3600}
+
+
+def _user_items(content: list[Any]) -> list[Wire]:
+    """A user prompt's items; a ``CachePoint`` is the breakpoint of the block before it.
+
+    A cache point with no block before it, or after a block that has one already, is kept whole.
+    """
+    items: list[Wire] = []
+    for item in content:
+        ttl = item.get("ttl") if isinstance(item, dict) and item.get("kind") == "cache-point" else None
+        if items and "cache" not in items[-1] and ttl in _CACHE_TTLS and set(item) <= {"kind", "ttl"}:
+            items[-1]["cache"] = {"ttl": _CACHE_TTLS[ttl]}
+        else:
+            items.append(_user_item(item))
+    return items
+
+
 def _result_item(item: Any) -> Wire:
     if isinstance(item, str) and item:
         return block("text", text=item)
@@ -225,7 +243,7 @@ def _request_part(part: Mapping[str, Any]) -> tuple[str, list[Wire], dict[str, A
         content, metadata = part["content"], extras(part, kind)
         if isinstance(content, list) and len(content) == 1 and isinstance(content[0], str):
             metadata[LISTED] = True
-        items = [_user_item(content)] if isinstance(content, str) else [_user_item(item) for item in content]
+        items = [_user_item(content)] if isinstance(content, str) else _user_items(content)
         return "user", items, metadata
     if kind == "tool-return":
         result = _kept(lambda: _tool_result(part), part)

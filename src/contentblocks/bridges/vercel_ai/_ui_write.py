@@ -25,6 +25,7 @@ from ..._model._classes import (
     UrlSource,
 )
 from ..._model._conversation import Conversation
+from ...providers._cache import report_breakpoints
 from ...providers._contract import LossRecorder
 from ...providers._documents import report_document_fields
 from ...providers._toolkit import block_path, data_url
@@ -280,6 +281,7 @@ def write_ui(conversation: Conversation, losses: LossRecorder) -> list[dict[str,
     """The ``UIMessage`` list carrying ``conversation``."""
     writer = _Writer(losses)
     for index, message in enumerate(conversation.messages):
+        report_breakpoints(losses.add, message, f"$[{index}]", "a UIMessage has no cache breakpoint; not sent")
         writer.message(index, message)
     writer.reorders()
     return writer.out

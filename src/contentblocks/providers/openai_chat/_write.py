@@ -25,6 +25,7 @@ from ..._model._classes import (
 )
 from ..._model._conversation import Conversation
 from .._arguments import text_of
+from .._cache import report_breakpoints
 from .._documents import report_document_fields
 from .._media import lower_media_type
 from .._native import foreign_reason, foreign_state
@@ -55,6 +56,7 @@ __all__ = ["Sent", "ToolResultFiles", "write_conversation"]
 ToolResultFiles = Literal["drop", "user_message"]
 
 _FORMATS = {media_type: fmt for fmt, media_type in AUDIO_FORMATS.items()}
+_NO_BREAKPOINT = "Chat Completions caches prompt prefixes by itself and has no cache breakpoint; not sent"
 _TEXT_FLAGS = frozenset({ANNOTATED, OTHER_ANNOTATIONS})
 _CALL_FLAGS = frozenset({f"{NS}/arguments", f"{NS}/invalid_arguments", CUSTOM})
 _CONTENT = (TextBlock, JsonBlock, RefusalBlock)  # what goes into an assistant message's content
@@ -315,6 +317,7 @@ class _Writer(ReasoningWriter):
             self.replayed = frozenset(range(len(conversation)))
         for i, message in enumerate(conversation):
             path = f"$[{i}]"
+            report_breakpoints(self.loss, message, path, _NO_BREAKPOINT)
             if message.role == "tool":
                 self.tool(message, path)
                 continue

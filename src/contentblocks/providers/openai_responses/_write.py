@@ -25,6 +25,7 @@ from ..._model._classes import (
     ToolResultBlock,
 )
 from .._arguments import text_of, value_of
+from .._cache import report_breakpoints
 from .._contract import ISSUER_KEY, issued_by, issuer_matches
 from .._documents import report_locations
 from .._extras import BOOKKEEPING, PayloadWriter
@@ -35,6 +36,8 @@ from ._annotations import annotations_for, kept_annotations
 from ._fields import NS, TARGET, WIRE, flags
 from ._files import write_file
 from ._native import FLAG, IMAGE_CALL, ITEM_TYPE
+
+_NO_BREAKPOINT = "the Responses API caches prompt prefixes by itself and has no cache breakpoint; not sent"
 
 #: Reasoning flags: where a block's text sat in its item, and the item's shape.
 REASONING = ("id", "reasoning_part", "text", "content")
@@ -336,6 +339,7 @@ class Writer(PayloadWriter):
         items: list[Any] = []
         for i, message in enumerate(messages):
             path = f"$[{i}]"
+            report_breakpoints(self.loss, message, path, _NO_BREAKPOINT)
             # a leading plain system message is the instructions, unless its metadata says more than bookkeeping
             plain_system = message.role == "system" and not message.metadata.keys() - self.others_bookkeeping
             if i == 0 and plain_system and is_plain(message.content):
