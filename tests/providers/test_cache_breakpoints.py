@@ -209,3 +209,12 @@ def test_mcp_reports_them():
     assert [(loss.path, loss.kind) for loss in converted.losses] == [
         ("$.content[0].cache", "hint_not_sent"), ("$.cache", "hint_not_sent")]
     assert_documented(documented_reasons("mcp.md"), converted.losses)
+
+
+def test_the_openrouter_dialect_says_why_it_sends_none():
+    converted = openai_chat.to_provider(HISTORY, dialect="openrouter")
+    hints = [loss for loss in converted.losses if loss.kind == "hint_not_sent"]
+    assert [loss.path for loss in hints] == PATHS
+    assert {loss.reason for loss in hints} == {
+        "the openrouter dialect's cache_control is not written by this adapter; not sent"}
+    assert_documented(documented_reasons("openai_chat.md"), hints)

@@ -57,6 +57,8 @@ ToolResultFiles = Literal["drop", "user_message"]
 
 _FORMATS = {media_type: fmt for fmt, media_type in AUDIO_FORMATS.items()}
 _NO_BREAKPOINT = "Chat Completions caches prompt prefixes by itself and has no cache breakpoint; not sent"
+#: OpenRouter takes Anthropic's ``cache_control`` on content parts; the adapter does not write it (yet).
+_NO_OPENROUTER_BREAKPOINT = "the openrouter dialect's cache_control is not written by this adapter; not sent"
 _TEXT_FLAGS = frozenset({ANNOTATED, OTHER_ANNOTATIONS})
 _CALL_FLAGS = frozenset({f"{NS}/arguments", f"{NS}/invalid_arguments", CUSTOM})
 _CONTENT = (TextBlock, JsonBlock, RefusalBlock)  # what goes into an assistant message's content
@@ -317,7 +319,8 @@ class _Writer(ReasoningWriter):
             self.replayed = frozenset(range(len(conversation)))
         for i, message in enumerate(conversation):
             path = f"$[{i}]"
-            report_breakpoints(self.loss, message, path, _NO_BREAKPOINT)
+            reason = _NO_OPENROUTER_BREAKPOINT if self.dialect == "openrouter" else _NO_BREAKPOINT
+            report_breakpoints(self.loss, message, path, reason)
             if message.role == "tool":
                 self.tool(message, path)
                 continue
