@@ -56,7 +56,11 @@ __all__ = ["Sent", "ToolResultFiles", "write_conversation"]
 ToolResultFiles = Literal["drop", "user_message"]
 
 _FORMATS = {media_type: fmt for fmt, media_type in AUDIO_FORMATS.items()}
-_NO_BREAKPOINT = "Chat Completions caches prompt prefixes by itself and has no cache breakpoint; not sent"
+#: Chat Completions marks breakpoints with ``prompt_cache_breakpoint`` on text parts (gpt-5.6 and later, the SDK's
+#: ``ChatCompletionContentPartTextParam``); the adapter does not write it yet.
+_NO_BREAKPOINT = (
+    "this adapter does not write Chat Completions' prompt_cache_breakpoint (gpt-5.6 and later) yet; not sent"
+)
 #: OpenRouter takes Anthropic's ``cache_control`` on content parts; the adapter does not write it (yet).
 _NO_OPENROUTER_BREAKPOINT = "the openrouter dialect's cache_control is not written by this adapter; not sent"
 _TEXT_FLAGS = frozenset({ANNOTATED, OTHER_ANNOTATIONS})

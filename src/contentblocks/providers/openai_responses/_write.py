@@ -37,7 +37,11 @@ from ._fields import NS, TARGET, WIRE, flags
 from ._files import write_file
 from ._native import FLAG, IMAGE_CALL, ITEM_TYPE
 
-_NO_BREAKPOINT = "the Responses API caches prompt prefixes by itself and has no cache breakpoint; not sent"
+#: The Responses API marks breakpoints with ``prompt_cache_breakpoint`` on input text, image and file parts (gpt-5.6
+#: and later, the SDK's ``ResponseInputTextParam``); the adapter does not write it yet.
+_NO_BREAKPOINT = (
+    "this adapter does not write the Responses API's prompt_cache_breakpoint (gpt-5.6 and later) yet; not sent"
+)
 
 #: Reasoning flags: where a block's text sat in its item, and the item's shape.
 REASONING = ("id", "reasoning_part", "text", "content")
