@@ -372,6 +372,8 @@ def _canonical_message(raw: dict[str, Any]) -> dict[str, Any]:
         out["content"] = [{"type": "text", "text": content}]
     else:
         out["content"] = [_canonical_block(b) for b in content]
+    if "cache" in raw:
+        out["cache"] = plain_json(raw["cache"])
     if raw.get("metadata"):
         out["metadata"] = plain_json(raw["metadata"])
     return out

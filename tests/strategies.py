@@ -29,6 +29,7 @@ from contentblocks._strategies._values import (
 )
 from contentblocks.strategies import (
     blocks,
+    cache_breakpoints,
     citation_locations,
     citations,
     compaction_blocks,
@@ -53,6 +54,7 @@ __all__ = [
     "MARKER",
     "binaries",
     "blocks",
+    "cache_breakpoints",
     "citation_locations",
     "citations",
     "compaction_blocks",

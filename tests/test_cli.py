@@ -461,7 +461,7 @@ def test_github_annotations_are_escaped(tmp_path: Path, capsys: pytest.CaptureFi
     assert status == 1
     escaped = str(tmp_path).replace(":", "%3A").replace(",", "%2C") + "/a%2Cb%3Ac%25d%0D%0Ae.json"
     assert output.splitlines()[0] == (
-        f'::error file={escaped},line=1::$["50%25"]: unknown key (a text block has: type, text, citations, metadata)'
+        f'::error file={escaped},line=1::$["50%25"]: unknown key (a text block has: type, text, citations, cache, metadata)'
     )
 
 

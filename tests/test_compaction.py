@@ -93,7 +93,7 @@ def test_the_schema_describes_a_compaction():
     assert '"compaction"' in text
     definitions = schema.get("$defs", schema.get("definitions", {}))
     compaction = next(d for d in definitions.values() if '"compaction"' in json.dumps(d.get("properties", {})))
-    assert set(compaction["properties"]) == {"type", "summary", "metadata"}
+    assert set(compaction["properties"]) == {"type", "summary", "cache", "metadata"}
     assert compaction.get("additionalProperties") is False
 
 

@@ -244,6 +244,7 @@ _STRATEGY_OF = {
     cb.ServerToolCallBlock: strategies.server_tool_call_blocks(),
     cb.ServerToolResultBlock: strategies.server_tool_result_blocks(),
     cb.CompactionBlock: strategies.compaction_blocks(),
+    cb.CacheBreakpoint: strategies.cache_breakpoints(),
 }
 
 

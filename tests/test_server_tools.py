@@ -104,7 +104,7 @@ def test_a_result_always_writes_its_content():
           "content": [{"type": "refusal", "text": "no"}]},
          ("$.content[0].type", "a tool result cannot hold refusal blocks (allowed: text, file, json)")),
         ({"type": "server_tool_call", "tool_call_id": "s1", "tool_name": "f", "input": 1, "by": "x"},
-         ("$.by", "unknown key (a server_tool_call block has: type, tool_call_id, tool_name, input, metadata)")),
+         ("$.by", "unknown key (a server_tool_call block has: type, tool_call_id, tool_name, input, cache, metadata)")),
     ],
 )
 def test_each_rule_is_worded_at_its_path(raw, problem):

@@ -227,6 +227,7 @@ def _without(record: Any, field: str) -> SimpleNamespace:
 TEXT = _text()
 CITATIONS = FieldRecord("many", "citations", 0, None, 0, 0, None)
 META = FieldRecord("json_object", "metadata", 0, EMPTY_OBJECT, 0, 0, None)
+CACHE = FieldRecord("one", "cache", 1, None, 0, 0, None)  # optional: its target is never visited when absent
 
 
 def _cross(form: str, arg: Any = None, fields: tuple[int, ...] = (0,)) -> CrossRecord:
@@ -240,17 +241,17 @@ def _cross(form: str, arg: Any = None, fields: tuple[int, ...] = (0,)) -> CrossR
         (_table((_text(key="nope"),)), (), "nope"),
         (_table((TEXT, TEXT)), (), "same slot"),
         (_table((_text("loose"),)), (), "unknown text check"),
-        (_table((TEXT, CITATIONS._replace(target=5), META)), (), "target out of range"),
-        (_table((TEXT, CITATIONS, META), (_cross("sometimes"),)), (), "unknown cannot-fail form"),
-        (_table((TEXT, CITATIONS, META), (_cross("never", fields=(7,)),)), (), "cross rule field out of range"),
-        (_table((TEXT, CITATIONS, META), (_cross("allowed_types", AllowedTypes(0, 1, {1: 2}), (0, 1)),)), (), "str keys"),
-        (_table((TEXT, CITATIONS._replace(shorthand=ShorthandRecord(0, 1, (None,))), META)), (), "shorthand"),
+        (_table((TEXT, CITATIONS._replace(target=5), CACHE, META)), (), "target out of range"),
+        (_table((TEXT, CITATIONS, CACHE, META), (_cross("sometimes"),)), (), "unknown cannot-fail form"),
+        (_table((TEXT, CITATIONS, CACHE, META), (_cross("never", fields=(7,)),)), (), "cross rule field out of range"),
+        (_table((TEXT, CITATIONS, CACHE, META), (_cross("allowed_types", AllowedTypes(0, 1, {1: 2}), (0, 1)),)), (), "str keys"),
+        (_table((TEXT, CITATIONS._replace(shorthand=ShorthandRecord(0, 1, (None,))), CACHE, META)), (), "shorthand"),
         (_table((TEXT,)), (UnionRecord("type", {"text": 3}),), "member class out of range"),
         ((ClassRecord(int, None, (), ()),), (), "plain class"),
         (_table((FieldRecord("choice", "text", 0, ["a"], 0, 0, None),)), (), "frozenset"),
         (_table((_without(TEXT, "limit"),)), (), "a field record needs the field limit"),
         (((cb.TextBlock, None, (TEXT,), ()),), (), "a class record needs the field cls"),
-        (_table((TEXT, CITATIONS, META), ((len, (0,), (), "never", None),)), (), "a cross rule record needs the field check"),
+        (_table((TEXT, CITATIONS, CACHE, META), ((len, (0,), (), "never", None),)), (), "a cross rule record needs the field check"),
     ],
 )
 def test_a_malformed_table_is_refused(classes, unions, error):
@@ -263,7 +264,7 @@ def test_the_records_are_the_ones_the_c_module_reads():
     """Each record the table is built of has the fields the C module reads, by name; the walk reads no position."""
     assert {name: record._fields for name, record in RECORDS.items()} == speedups.STRUCTURER["records"]
     reordered = SimpleNamespace(**dict(reversed(TEXT._asdict().items())))
-    walk = _make(_table((reordered, CITATIONS, META)))
+    walk = _make(_table((reordered, CITATIONS, CACHE, META)))
     assert walk.object({"text": "hi"}, 0) == cb.TextBlock(text="hi")
 
 
@@ -273,14 +274,14 @@ def test_a_predicate_or_rule_that_raises_raises_through_the_walk():
     def predicate(value: str) -> bool:
         raise LookupError(value)
 
-    walk = _make(_table((_text(predicate), CITATIONS, META)))
+    walk = _make(_table((_text(predicate), CITATIONS, CACHE, META)))
     with pytest.raises(LookupError, match="x"):
         walk.object({"text": "x"}, 0)
 
     def rule(problems: list[Any], path: str, text: object) -> None:
         raise KeyError(text)
 
-    walk = _make(_table((TEXT, CITATIONS, META), (CrossRecord(rule, (0,), (), "never", None),)))
+    walk = _make(_table((TEXT, CITATIONS, CACHE, META), (CrossRecord(rule, (0,), (), "never", None),)))
     with pytest.raises(KeyError, match="y"):
         walk.object({"text": "y"}, 0)
 
@@ -297,7 +298,7 @@ def test_a_list_changed_while_it_is_walked_is_a_miss():
     offsets = (FieldRecord("offset", k, 1, None, 0, 0, None) for k in ("start", "end"))
     citation = ClassRecord(cb.Citation, None, (source, *offsets), ())
     uri = ClassRecord(cb.CitedUri, "kind", (_text(predicate, "value"),), ())
-    walk = _make((citation, uri, ClassRecord(cb.TextBlock, None, (TEXT, CITATIONS._replace(target=0), META), ())))
+    walk = _make((citation, uri, ClassRecord(cb.TextBlock, None, (TEXT, CITATIONS._replace(target=0), CACHE, META), ())))
     items += [{"source": {"kind": "uri", "value": "x"}}] * 3
     assert walk.object({"text": "x", "citations": items}, 2) is MISS
 
@@ -343,7 +344,7 @@ def test_a_class_of_a_kind_the_walk_does_not_read_is_a_target_only():
     out: list[_structure_table.Fallback] = []
     assert _structure_table._class(BlockStarted, DEFAULT_LIMITS, speedups.STRUCTURER, out) == (BlockStarted, None, None, ())
     assert out == [(BlockStarted, None, "C has no kernel for the kind of field index (scalar)")]
-    walk = _make((ClassRecord(BlockStarted, None, None, ()), ClassRecord(cb.TextBlock, "type", (TEXT, CITATIONS, META), ())),
+    walk = _make((ClassRecord(BlockStarted, None, None, ()), ClassRecord(cb.TextBlock, "type", (TEXT, CITATIONS, CACHE, META), ())),
                  (UnionRecord("type", {"started": 0, "text": 1}),))
     assert walk.object({"type": "started", "index": 0}, -1) is MISS
     assert walk.object({"type": "started", "index": 0}, 0) is MISS
@@ -354,19 +355,19 @@ def test_a_class_past_the_walks_capacity_is_a_target_only():
     """More fields or cross rules than a walk holds make the class a miss, not a refused table."""
     nine = (TEXT,) * 9
     rules = (_cross("never"),) * 5
-    for fields, cross in ((nine, ()), ((TEXT, CITATIONS, META), rules)):
+    for fields, cross in ((nine, ()), ((TEXT, CITATIONS, CACHE, META), rules)):
         walk = _make(_table(fields, cross))
         assert walk.object({"text": "x"}, 0) is MISS
 
 
 def test_a_shorthand_for_a_class_the_walk_does_not_read_is_a_miss():
     """A string standing for an instance of a class the table leaves out is handed back, not built."""
-    content = FieldRecord("many", "content", 2, None, 0, 1, ShorthandRecord(1, 0, (None, (), EMPTY_OBJECT)))
+    content = FieldRecord("many", "content", 2, None, 0, 1, ShorthandRecord(1, 0, (None, (), None, EMPTY_OBJECT)))
     role = FieldRecord("choice", "role", 0, frozenset({"user"}), 0, 0, None)
-    message = ClassRecord(cb.Message, None, (role, content, META), ())
+    message = ClassRecord(cb.Message, None, (role, content, CACHE, META), ())
     walk = _make((message, ClassRecord(cb.TextBlock, "type", None, ())))
     assert walk.object({"role": "user", "content": "hi"}, 0) is MISS
-    walk = _make((message, ClassRecord(cb.TextBlock, "type", (TEXT, CITATIONS, META), ())))
+    walk = _make((message, ClassRecord(cb.TextBlock, "type", (TEXT, CITATIONS, CACHE, META), ())))
     assert walk.object({"role": "user", "content": "hi"}, 0) == cb.Message(role="user", content="hi")
 
 
@@ -436,7 +437,7 @@ def test_the_metadata_key_rule_reaches_the_walk_from_its_declaration():
     assert shipped.object({"type": "text", "text": "x", "metadata": {"": 1}}, TARGET_INDEX["block"]) is MISS
     assert shipped.object({"type": "text", "text": "x", "metadata": {"a": 1}}, TARGET_INDEX["block"]) is not MISS
     assert METADATA_KEY_MIN_CHARS == 1
-    longer = _make(_table((TEXT, CITATIONS, META._replace(limit=3))))
+    longer = _make(_table((TEXT, CITATIONS, CACHE, META._replace(limit=3))))
     assert longer.object({"text": "x", "metadata": {"ab": 1}}, 0) is MISS
     assert longer.object({"text": "x", "metadata": {"abc": 1}}, 0) == cb.TextBlock(text="x", metadata={"abc": 1})
-    assert _make(_table((TEXT, CITATIONS, META))).object({"text": "x", "metadata": {"": 1}}, 0) is not MISS
+    assert _make(_table((TEXT, CITATIONS, CACHE, META))).object({"text": "x", "metadata": {"": 1}}, 0) is not MISS

@@ -41,6 +41,7 @@ WIRE: dict[type, Any] = {
     cb.CitedUri: {"kind": "uri", "value": "urn:x"},
     cb.CitedReference: {"kind": "reference", "value": "d1"},
     cb.PageRange: {"kind": "pages", "start": 1, "end": 2},
+    cb.CacheBreakpoint: {"ttl": 300},
     cb.CharacterRange: {"kind": "characters", "start": 0, "end": 5},
     cb.BlockRange: {"kind": "blocks", "start": 0, "end": 1},
     cb.Citation: {"source": {"kind": "uri", "value": "urn:x"}},

@@ -130,7 +130,7 @@ def structure(data: object, target: object) -> Any:
 
     >>> import contentblocks as cb
     >>> cb.structure({"type": "text", "text": "hi"}, cb.Block)
-    TextBlock(text='hi', citations=(), metadata=JsonObject({}))
+    TextBlock(text='hi', citations=(), cache=None, metadata=JsonObject({}))
     >>> cb.structure([{"role": "user", "content": "hi"}, {"role": "robot", "content": "hi"}], list[cb.Message])
     Traceback (most recent call last):
     contentblocks.ValidationError: $[1].role: expected one of: system, developer, user, assistant, tool
@@ -248,7 +248,7 @@ def loads(data: str | bytes | bytearray, target: object = Block) -> Any:
 
     >>> import contentblocks as cb
     >>> cb.loads('{"type": "json", "value": 1.0}')
-    JsonBlock(value=1.0, metadata=JsonObject({}))
+    JsonBlock(value=1.0, cache=None, metadata=JsonObject({}))
     >>> cb.loads('{"type": "text", "text": "a", "text": "b"}')
     Traceback (most recent call last):
     contentblocks.ValidationError: $: invalid JSON: duplicate key "text" in an object
@@ -331,7 +331,7 @@ def normalize(value: object) -> Any:
 
     >>> import contentblocks as cb
     >>> cb.normalize("hello")
-    TextBlock(text='hello', citations=(), metadata=JsonObject({}))
+    TextBlock(text='hello', citations=(), cache=None, metadata=JsonObject({}))
     """
     if issubclass(type(value), _BLOCK_CLASSES):
         return value

@@ -51,7 +51,7 @@ class ValidationError(ValueError):
     ... except cb.ValidationError as e:
     ...     for path, message in e.errors:
     ...         print(path, "-", message)
-    $.extra - unknown key (a text block has: type, text, citations, metadata)
+    $.extra - unknown key (a text block has: type, text, citations, cache, metadata)
     $.text - expected a string, got an integer
     """
 

@@ -43,6 +43,7 @@ from ._model._classes import (
 from ._model._conversation import Conversation
 from ._strategies._blocks import (
     blocks,
+    cache_breakpoints,
     citation_locations,
     citations,
     compaction_blocks,
@@ -64,6 +65,7 @@ from ._strategies._values import free_texts, identifiers, json_values, metadata
 
 __all__ = [
     "blocks",
+    "cache_breakpoints",
     "citation_locations",
     "citations",
     "compaction_blocks",
@@ -93,6 +95,7 @@ def _role_content(role: str, max_text_size: int, max_binary_size: int) -> st.Sea
 
 
 _SHORTHAND = st.integers(0, 4)
+_MESSAGE_CACHES = cache_breakpoints(optional=True)
 
 
 @st.composite
@@ -103,10 +106,10 @@ def _message(
     if TextBlock in ROLE_BLOCKS[role] and draw(_SHORTHAND) == 0:
         # the string shorthand for one text block
         shorthand: Any = draw(free_texts(max_size=max_text_size))
-        return Message(role=role, content=shorthand, metadata=draw(metadata()))
+        return Message(role=role, content=shorthand, cache=draw(_MESSAGE_CACHES), metadata=draw(metadata()))
     block = _role_content(role, max_text_size, max_binary_size)
     content = tuple(draw(block) for _ in range(1 + up_to(draw, max_blocks - 1)))
-    return Message(role=role, content=content, metadata=draw(metadata()))
+    return Message(role=role, content=content, cache=draw(_MESSAGE_CACHES), metadata=draw(metadata()))
 
 
 @cache
@@ -184,8 +187,10 @@ def _conversation(draw: st.DrawFn, max_messages: int, max_text_size: int, max_bi
             for call_id, name in answered:
                 shape = draw(results)
                 content.append(ToolResultBlock(tool_call_id=call_id, tool_name=name, outcome=shape.outcome,
-                                               content=shape.content, metadata=shape.metadata))
-            out.append(Message(role="tool", content=tuple(content), metadata=draw(metadata())))
+                                               content=shape.content, cache=shape.cache,
+                                               metadata=shape.metadata))
+            out.append(Message(role="tool", content=tuple(content), cache=draw(_MESSAGE_CACHES),
+                               metadata=draw(metadata())))
         elif role == "assistant":
             content = []
             for _ in range(1 + up_to(draw, 3)):
@@ -195,10 +200,11 @@ def _conversation(draw: st.DrawFn, max_messages: int, max_text_size: int, max_bi
                     call_id = _fresh_id(draw, used)
                     open_calls.append((call_id, call.tool_name))
                     content.append(ToolCallBlock(tool_call_id=call_id, tool_name=call.tool_name, input=call.input,
-                                                 metadata=call.metadata))
+                                                 cache=call.cache, metadata=call.metadata))
                 else:
                     content.append(draw(kinds[cls]))
-            out.append(Message(role="assistant", content=tuple(content), metadata=draw(metadata())))
+            out.append(Message(role="assistant", content=tuple(content), cache=draw(_MESSAGE_CACHES),
+                               metadata=draw(metadata())))
         else:
             out.append(draw(_messages((role,), 4, max_text_size, max_binary_size)))
     return Conversation(messages=tuple(out))

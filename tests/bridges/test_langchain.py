@@ -306,9 +306,9 @@ def _expected(conversation: cb.Conversation, losses: tuple[cb.providers.Loss, ..
     told = [loss for loss in losses if not _at(compacted, loss.path)]
     for loss in sorted(told, key=lambda loss: loss.kind != "metadata_not_sent"):  # keys before their blocks
         node, key = _locate(raw, loss.path)
-        if loss.kind == "metadata_not_sent":
+        if loss.kind in ("metadata_not_sent", "hint_not_sent"):  # a key, or a cache breakpoint
             del node[key]
-            if not node:
+            if not node and loss.kind == "metadata_not_sent":
                 holder, name = _locate(raw, loss.path.rsplit(".metadata[", 1)[0] + ".metadata")
                 del holder[name]
         elif loss.kind == "content_dropped" and isinstance(key, str):  # a field of a block (a file's title)
@@ -473,6 +473,8 @@ ROW_EXAMPLES: dict[str, list[cb.Message]] = {
     "— (no compaction block)": [cb.Message(role="assistant", content=[
         cb.CompactionBlock(summary="s", metadata={"contentblocks/issuer": "openai", "openai/encrypted_content": "e"}),
         cb.CompactionBlock()])],
+    "none: no cache breakpoint": [cb.Message(role="user", content=[cb.TextBlock(text="a", cache=cb.CacheBreakpoint())],
+                                            cache=cb.CacheBreakpoint(ttl=60))],
 }
 
 

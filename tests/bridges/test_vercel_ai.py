@@ -414,8 +414,8 @@ def _expected(conversation: cb.Conversation, losses: tuple[cb.providers.Loss, ..
         if loss.kind == "order_changed" or _at(compacted, loss.path):
             continue
         node, key = _locate(raw, loss.path)
-        if loss.kind == "metadata_not_sent" or key in {"citations", "filename", "signature", "redacted", "title", "context",
-                                                       "citable", "location"}:
+        if loss.kind in ("metadata_not_sent", "hint_not_sent") or key in {
+                "citations", "filename", "signature", "redacted", "title", "context", "citable", "location"}:
             del node[key]
             if loss.kind == "metadata_not_sent" and node == {}:
                 holder, name = _locate(raw, loss.path.rsplit(".metadata[", 1)[0] + ".metadata")

@@ -18,6 +18,7 @@ import itertools
 import json
 from typing import Any
 
+import attrs
 from hypothesis import strategies as st
 
 import contentblocks as cb
@@ -68,11 +69,18 @@ def usages(draw: st.DrawFn) -> Usage:
     )
 
 
+
+
+def _without_breakpoints(message: cb.Message) -> cb.Message:
+    """A reply's message: replies carry no cache breakpoints (they are a request's hints), so none is drawn."""
+    content = [attrs.evolve(block, cache=None) for block in message.content]
+    return cb.Message(role=message.role, content=content, metadata=message.metadata)
+
 @st.composite
 def replies(draw: st.DrawFn, providers: tuple[str, ...] = PROVIDERS) -> Reply:
     """A reply: a generated assistant message (or none), any stop reason, usage, model and response id."""
     return Reply(
-        message=draw(st.none() | strategies.messages(roles=["assistant"], max_blocks=5)),
+        message=draw(st.none() | strategies.messages(roles=["assistant"], max_blocks=5).map(_without_breakpoints)),
         stop_reason=draw(st.none() | st.sampled_from(STOP_REASONS)),
         provider_stop_reason=draw(st.none() | _LABELS),
         usage=draw(st.none() | usages()),

@@ -43,6 +43,7 @@ __all__ = [
     "NFKC_DELIMITERS",
     "SCHEME_FIRST",
     "SCHEME_REST",
+    "TTL_MAX",
     "URI",
     "URI_WITHOUT_TARGET",
     "URL",
@@ -57,6 +58,9 @@ __all__ = [
 MAX_IDENTIFIER_CHARS = 256
 MAX_MEDIA_TYPE_CHARS = 1024
 MAX_FILENAME_BYTES = 255
+#: The longest time to live a cache breakpoint holds, in seconds: the largest signed 32-bit integer (about 68
+#: years), which every provider's field and every encoder can hold (Anthropic's longest is an hour).
+TTL_MAX = 2**31 - 1
 #: The fewest characters a metadata key holds, and the words for a shorter key: the format refuses an empty key.
 METADATA_KEY_MIN_CHARS = 1
 METADATA_KEY_PROBLEM = (

@@ -16,6 +16,7 @@ import attrs
 
 from .._errors import describe_type
 from .._json._values import INT_MAX
+from ._grammar import TTL_MAX
 from ._kinds import (
     ASCII_IDENTIFIER,
     BINARY,
@@ -75,6 +76,9 @@ __all__ = [
     "SPAN_WITHIN_TEXT",
     "TITLE",
     "TOOL_CALL_ONLY",
+    "TTL",
+    "TTL_MAX",
+    "TTL_SECONDS",
     "URI",
     "URL",
     "CannotFail",
@@ -256,6 +260,8 @@ FLAG = Rule(kind=FLAG_KIND, schema="Flag")
 #: A page number or a block index in a location's range, checked with its pair by the range's cross rule.
 PAGE = Rule(kind=OFFSET_KIND, schema="Page")
 INDEX_IN_RANGE = Rule(kind=OFFSET_KIND, schema="Index")
+#: A cache breakpoint's time to live in seconds, checked by its cross rule ``TTL`` (so that the C walk reads it).
+TTL_SECONDS = Rule(kind=OFFSET_KIND, schema="Ttl")
 
 
 def choice(values: Sequence[str]) -> Rule:
@@ -395,6 +401,16 @@ def _id_or_name(problems: list[tuple[str, str]], path: str, tool_call_id: object
         problems.append((path, "give a tool call id, a tool name or both"))
 
 
+def _ttl(problems: list[tuple[str, str]], path: str, ttl: object) -> None:
+    """A time to live: absent (the provider's default), or a whole number of seconds from 1 to ``TTL_MAX``."""
+    if ttl is None or (type(ttl) is int and 1 <= ttl <= TTL_MAX):
+        return
+    problem = _not_an_integer(ttl)
+    if problem is None:
+        problem = "must be 1 or more (seconds)" if ttl < 1 else f"must be at most {TTL_MAX} seconds (2**31-1)"  # type: ignore[operator]
+    problems.append((f"{path}.ttl", problem))
+
+
 SPAN = CrossRule(("start", "end"), _span, cannot_fail=CannotFail("absent"))
 RANGE = CrossRule(("start", "end"), _range_from(0))
 PAGE_RANGE = CrossRule(("start", "end"), _range_from(1))
@@ -402,3 +418,4 @@ SPAN_WITHIN_TEXT = CrossRule(("text", "citations"), _span_within_text, cannot_fa
 REASONING_SHAPE = CrossRule(("text", "signature", "redacted"), _reasoning_shape)
 TOOL_CALL_ONLY = CrossRule(("kind", "tool_call_id", "tool_name"), _tool_call_only)
 ID_OR_NAME = CrossRule(("tool_call_id", "tool_name"), _id_or_name)
+TTL = CrossRule(("ttl",), _ttl, cannot_fail=CannotFail("absent"))

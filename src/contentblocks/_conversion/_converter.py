@@ -134,7 +134,7 @@ def configure_converter(converter: BaseConverter, *, binary: Binary = "base64", 
     Traceback (most recent call last):
     contentblocks.ValidationError: $.text: longer than 5 characters
     >>> conv.copy().structure({"type": "text", "text": "hi"}, cb.Block)
-    TextBlock(text='hi', citations=(), metadata=JsonObject({}))
+    TextBlock(text='hi', citations=(), cache=None, metadata=JsonObject({}))
     """
     if not isinstance(converter, BaseConverter):
         msg = f"expected a cattrs converter, got {type(converter).__name__}"

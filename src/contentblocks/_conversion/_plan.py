@@ -126,7 +126,7 @@ def nested_classes(cls: type) -> tuple[type, ...]:
 
     >>> import contentblocks as cb
     >>> [c.__name__ for c in nested_classes(cb.TextBlock)]
-    ['Citation', 'PageRange', 'CharacterRange', 'BlockRange', 'CitedUri', 'CitedReference']
+    ['CacheBreakpoint', 'Citation', 'PageRange', 'CharacterRange', 'BlockRange', 'CitedUri', 'CitedReference']
     """
     found: set[type] = set()
     stack = [cls]

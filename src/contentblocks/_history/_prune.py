@@ -90,10 +90,11 @@ class _Pruner:
             return None
         if kind is FileBlock and self.files:
             self.lose(path, "an old file pruned; a text note says what it was", "content_dropped")
-            return self.note(block)
+            note = self.note(block)
+            return note if block.cache is None else TextBlock(text=note.text, cache=block.cache)  # the breakpoint stays
         if kind is ToolResultBlock and self.tool_results and block.content and not _stub(block):
             self.lose(f"{path}.content", _STUBBED, "content_dropped")
-            return _new_result(block.tool_call_id, block.tool_name, block.outcome, _STUB, block.metadata)
+            return _new_result(block.tool_call_id, block.tool_name, block.outcome, _STUB, block.cache, block.metadata)
         return block
 
     def results(self, message: Message, i: int) -> Message:
@@ -105,12 +106,14 @@ class _Pruner:
         for j, block in enumerate(content):
             if block.content and not _stub(block):
                 self.lose(f"$[{i}].content[{j}].content", _STUBBED, "content_dropped")
-                new.append(_new_result(block.tool_call_id, block.tool_name, block.outcome, _STUB, block.metadata))
+                new.append(
+                    _new_result(block.tool_call_id, block.tool_name, block.outcome, _STUB, block.cache, block.metadata)
+                )
             else:
                 new.append(block)
         if SEAL_KEY in message.metadata:  # no longer as sealed
-            return Message(role="tool", content=new, metadata=_unsealed(message.metadata))
-        return _new_message("tool", tuple(new), message.metadata)  # type: ignore[no-any-return]
+            return Message(role="tool", content=new, cache=message.cache, metadata=_unsealed(message.metadata))
+        return _new_message("tool", tuple(new), message.cache, message.metadata)  # type: ignore[no-any-return]
 
     def message(self, message: Message, i: int) -> Message | None:
         """The message pruned (``None`` when nothing of it is left); called for the messages ``candidates`` finds."""
@@ -129,8 +132,8 @@ class _Pruner:
         if not kept:
             return None  # every block of it is reported
         if SEAL_KEY in message.metadata:  # no longer as sealed
-            return Message(role=message.role, content=kept, metadata=_unsealed(message.metadata))
-        return _new_message(message.role, tuple(kept), message.metadata)  # type: ignore[no-any-return]
+            return Message(role=message.role, content=kept, cache=message.cache, metadata=_unsealed(message.metadata))
+        return _new_message(message.role, tuple(kept), message.cache, message.metadata)  # type: ignore[no-any-return]
 
     def candidates(self, messages: Sequence[Message]) -> list[int]:
         """The indexes of the messages that may hold something to prune, found from their roles and block types.

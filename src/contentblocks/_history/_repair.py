@@ -201,7 +201,7 @@ class _Writer:
         )
         if changed:
             metadata = {k: v for k, v in message.metadata.items() if k != SEAL_KEY}  # no longer as sealed
-            self.write(Message(role="assistant", content=content, metadata=metadata), i)
+            self.write(Message(role="assistant", content=content, cache=message.cache, metadata=metadata), i)
         else:
             self.write(message, i)
         if call_ids:
@@ -256,7 +256,8 @@ class _Writer:
         if len(content) == len(message.content) and all(a is b for a, b in zip(content, message.content, strict=True)):
             self.write(message, k)
         elif content:
-            self.write(Message(role="tool", content=content, metadata=_unsealed(message.metadata)), k)
+            metadata = _unsealed(message.metadata)
+            self.write(Message(role="tool", content=content, cache=message.cache, metadata=metadata), k)
         return placed
 
     def stand_in(self, call_id: str) -> ToolResultBlock:
@@ -273,6 +274,17 @@ def _same_ids(calls: _Tools, results: _Tools | None) -> bool:
     if len(calls) == 1:
         return calls[0][1] == results[0][1]
     return list(map(_ID, calls)) == list(map(_ID, results))
+
+
+def _with_breakpoint(message: Message) -> tuple[Any, ...]:
+    """The blocks of a message merged into another, its breakpoint (which stands after its last block) on that block.
+
+    The merged message's own ``cache`` is the last message's; a last block with a breakpoint of its own keeps it.
+    """
+    last = message.content[-1]
+    if message.cache is None or last.cache is not None:
+        return message.content
+    return (*message.content[:-1], attrs.evolve(last, cache=message.cache))
 
 
 def _answering(block: Any, call_id: str) -> ToolResultBlock:
@@ -309,8 +321,9 @@ def _merge(messages: list[Message], origins: list[int], losses: list[Loss]) -> l
                     reason = "metadata of a merged assistant message whose key the message before it sets"
                     where = f"{path}.metadata[{json.dumps(key, ensure_ascii=False)}]"
                     losses.append(Loss(where, reason, "metadata_not_sent"))
-        content = [block for m in messages[k:end] for block in m.content]
-        out.append(Message(role="assistant", content=content, metadata=metadata))
+        content = [block for m in messages[k : end - 1] for block in _with_breakpoint(m)]
+        content.extend(messages[end - 1].content)
+        out.append(Message(role="assistant", content=content, cache=messages[end - 1].cache, metadata=metadata))
         k = end
     return out
 

@@ -37,6 +37,8 @@ from .._checks._rules import (
     SPAN,
     SPAN_WITHIN_TEXT,
     TITLE,
+    TTL,
+    TTL_SECONDS,
     URI,
     URL,
     CannotFail,
@@ -53,6 +55,7 @@ __all__ = [
     "Block",
     "BlockRange",
     "BytesSource",
+    "CacheBreakpoint",
     "CharacterRange",
     "Checked",
     "Citation",
@@ -236,18 +239,35 @@ class Citation(Value):
 
 
 @attrs.frozen(kw_only=True)
+class CacheBreakpoint(Value):
+    """A prompt-cache breakpoint: the prompt up to and including what carries it may be cached by the provider.
+
+    ``ttl`` is how long the entry should live, in seconds (``None``: the provider's default). Writers map it to
+    what their provider has (Anthropic ``cache_control``) and report it where the provider has nothing.
+
+    >>> CacheBreakpoint(ttl=3600)
+    CacheBreakpoint(ttl=3600)
+    """
+
+    ttl: int | None = attrs.field(metadata=ruled(TTL_SECONDS), default=None)
+
+    __cross_rules__ = (TTL,)
+
+
+@attrs.frozen(kw_only=True)
 class TextBlock(Value):
     """Text, optionally with citations; whitespace-only text is kept as it is.
 
     >>> import contentblocks as cb
     >>> cb.TextBlock(text="Paris is the capital of France.")
-    TextBlock(text='Paris is the capital of France.', citations=(), metadata=JsonObject({}))
+    TextBlock(text='Paris is the capital of France.', citations=(), cache=None, metadata=JsonObject({}))
     """
 
     text: str = attrs.field(metadata=ruled(FREE_TEXT))
     citations: tuple[Citation, ...] = attrs.field(
         metadata=ruled(many("citations", "a Citation")), default=(), converter=_citations
     )
+    cache: CacheBreakpoint | None = attrs.field(metadata=ruled(ONE_OF), default=None)
     metadata: Mapping[str, Any] = _metadata_field()
 
     __cross_rules__ = (SPAN_WITHIN_TEXT,)
@@ -258,6 +278,7 @@ class RefusalBlock(Value):
     """The model declined to answer; ``text`` says so in its words."""
 
     text: str = attrs.field(metadata=ruled(FREE_TEXT))
+    cache: CacheBreakpoint | None = attrs.field(metadata=ruled(ONE_OF), default=None)
     metadata: Mapping[str, Any] = _metadata_field()
 
 
@@ -300,6 +321,7 @@ class FileBlock(Value):
     title: str | None = attrs.field(metadata=ruled(TITLE), default=None)
     context: str | None = attrs.field(metadata=ruled(FREE_TEXT), default=None)
     citable: bool | None = attrs.field(metadata=ruled(FLAG), default=None)
+    cache: CacheBreakpoint | None = attrs.field(metadata=ruled(ONE_OF), default=None)
     metadata: Mapping[str, Any] = _metadata_field()
 
 
@@ -313,6 +335,7 @@ class ReasoningBlock(Value):
     text: str | None = attrs.field(metadata=ruled(FREE_TEXT), default=None)
     signature: str | None = attrs.field(metadata=ruled(FREE_TEXT), default=None)
     redacted: bytes | None = attrs.field(metadata=ruled(REDACTED), default=None, repr=bytes_repr)
+    cache: CacheBreakpoint | None = attrs.field(metadata=ruled(ONE_OF), default=None)
     metadata: Mapping[str, Any] = _metadata_field()
 
     __cross_rules__ = (REASONING_SHAPE,)
@@ -325,6 +348,7 @@ class ToolCallBlock(Value):
     tool_call_id: str = attrs.field(metadata=ruled(IDENTIFIER))
     tool_name: str = attrs.field(metadata=ruled(IDENTIFIER))
     input: Any = attrs.field(metadata=ruled(JSON_VALUE), eq=json_key)
+    cache: CacheBreakpoint | None = attrs.field(metadata=ruled(ONE_OF), default=None)
     metadata: Mapping[str, Any] = _metadata_field()
 
 
@@ -333,6 +357,7 @@ class JsonBlock(Value):
     """A JSON value as content (structured tool output, a form's answers); held read-only."""
 
     value: Any = attrs.field(metadata=ruled(JSON_VALUE), eq=json_key)
+    cache: CacheBreakpoint | None = attrs.field(metadata=ruled(ONE_OF), default=None)
     metadata: Mapping[str, Any] = _metadata_field()
 
 
@@ -351,6 +376,7 @@ class CompactionBlock(Value):
     """
 
     summary: str | None = attrs.field(metadata=ruled(FREE_TEXT), default=None)
+    cache: CacheBreakpoint | None = attrs.field(metadata=ruled(ONE_OF), default=None)
     metadata: Mapping[str, Any] = _metadata_field()
 
 
@@ -367,6 +393,7 @@ class ToolResultBlock(Value):
     content: tuple[ToolResultContent, ...] = attrs.field(
         metadata=ruled(many("blocks", "a TextBlock, FileBlock or JsonBlock")), default=(), converter=_result_content
     )
+    cache: CacheBreakpoint | None = attrs.field(metadata=ruled(ONE_OF), default=None)
     metadata: Mapping[str, Any] = _metadata_field()
 
 
@@ -387,6 +414,7 @@ class ServerToolCallBlock(Value):
     tool_call_id: str = attrs.field(metadata=ruled(IDENTIFIER))
     tool_name: str = attrs.field(metadata=ruled(IDENTIFIER))
     input: Any = attrs.field(metadata=ruled(JSON_VALUE), eq=json_key)
+    cache: CacheBreakpoint | None = attrs.field(metadata=ruled(ONE_OF), default=None)
     metadata: Mapping[str, Any] = _metadata_field()
 
 
@@ -406,6 +434,7 @@ class ServerToolResultBlock(Value):
     content: tuple[ToolResultContent, ...] = attrs.field(
         metadata=ruled(many("blocks", "a TextBlock, FileBlock or JsonBlock")), default=(), converter=_result_content
     )
+    cache: CacheBreakpoint | None = attrs.field(metadata=ruled(ONE_OF), default=None)
     metadata: Mapping[str, Any] = _metadata_field()
 
 
@@ -483,7 +512,7 @@ class Message(Value):
 
     >>> import contentblocks as cb
     >>> cb.Message(role="user", content="Hello").content
-    (TextBlock(text='Hello', citations=(), metadata=JsonObject({})),)
+    (TextBlock(text='Hello', citations=(), cache=None, metadata=JsonObject({})),)
     """
 
     role: Role = attrs.field(metadata=ruled(choice(get_args(Role))))
@@ -491,6 +520,7 @@ class Message(Value):
         metadata=ruled(many("blocks", "a block", nonempty="a message carries at least one block", shorthand=TextBlock)),
         converter=_content,
     )
+    cache: CacheBreakpoint | None = attrs.field(metadata=ruled(ONE_OF), default=None)
     metadata: Mapping[str, Any] = _metadata_field()
 
     __cross_rules__ = (

@@ -147,5 +147,6 @@ def keys_of(cls: type) -> tuple[str, ...]:
 def listing(cls: type) -> str:
     """The words that list an object's keys, for an unknown key: ``a text block has: type, text, ...``."""
     tag = TAGGED.get(cls)
-    what = with_article(cls.__name__.lower()) if tag is None else f"{with_article(tag[1])} {tag[2]}"
+    spaced = "".join(f" {c}" if c.isupper() and i else c for i, c in enumerate(cls.__name__)).lower()
+    what = with_article(spaced) if tag is None else f"{with_article(tag[1])} {tag[2]}"
     return f"{what} has: {', '.join(keys_of(cls))}"

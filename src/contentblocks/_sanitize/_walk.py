@@ -123,7 +123,7 @@ class _Walk:
             del kept[index]
             return
         metadata = {key: value for key, value in message.metadata.items() if key != SEAL_KEY}  # no longer as sealed
-        kept[index] = Message(role=message.role, content=content, metadata=metadata)
+        kept[index] = Message(role=message.role, content=content, cache=message.cache, metadata=metadata)
 
     # ------------------------------------------------------------------------------------------ unsealed
 
@@ -237,7 +237,7 @@ class _Walk:
         metadata = self.metadata(message.metadata, path)
         if content is message.content and metadata is message.metadata:
             return message
-        return Message(role=message.role, content=content, metadata=metadata)
+        return Message(role=message.role, content=content, cache=message.cache, metadata=metadata)
 
 
 def _messages(value: object) -> Sequence[Message]:

@@ -20,7 +20,7 @@ from typing import Any
 
 import attrs
 
-from .._checks._rules import PAGE_RANGE, RANGE, REASONING_SHAPE, SPAN, SPAN_WITHIN_TEXT, CrossRule, Limits
+from .._checks._rules import PAGE_RANGE, RANGE, REASONING_SHAPE, SPAN, SPAN_WITHIN_TEXT, TTL, CrossRule, Limits
 from .._conversion._plan import CLASSES, wire_plan
 from .._model._classes import ROLE_BLOCKS, Block, Message
 from .._model._conversation import Conversation
@@ -91,6 +91,7 @@ _CROSS: dict[CrossRule, Callable[[Limits], dict[str, Any]]] = {
     RANGE: _ordered_ends,
     PAGE_RANGE: _ordered_ends,
     REASONING_SHAPE: _reasoning,
+    TTL: lambda _limits: {},  # the bounds are the Ttl definition's: the rule only words them for both paths
     Message.__cross_rules__[0]: _role_table,
 }
 

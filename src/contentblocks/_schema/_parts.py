@@ -21,6 +21,7 @@ from .._checks._grammar import (
     MAX_MEDIA_TYPE_CHARS,
     MEDIA_TYPE,
     METADATA_KEY_MIN_CHARS,
+    TTL_MAX,
     URI,
     URL,
     bad_in_filename,
@@ -158,6 +159,8 @@ DEFINITIONS: dict[str, Callable[[Limits], dict[str, Any]]] = {
     "Flag": lambda _limits: {"description": "A boolean: true or false, never 0 or 1.", "type": "boolean"},
     "Page": lambda _limits: {"description": "A page number, from 1 as printed.", "type": "integer", "minimum": 1,
                              "maximum": INT_MAX},
+    "Ttl": lambda _limits: {"description": "A time to live in seconds.", "type": "integer", "minimum": 1,
+                            "maximum": TTL_MAX},
     "Index": lambda _limits: {"description": "A position in a sequence, from 0.", "type": "integer", "minimum": 0,
                               "maximum": INT_MAX},
 }

@@ -155,7 +155,8 @@ def seal(value: object, keys: SealKey | Keyring, *, context: str | bytes = b"") 
 
 def _sealed(message: Message, key: SealKey, prefix: bytes) -> Message:
     entry = f"{key.key_id}.{_mac_text(key.secret, prefix, message)}"
-    return Message(role=message.role, content=message.content, metadata={**message.metadata, SEAL_KEY: entry})
+    metadata = {**message.metadata, SEAL_KEY: entry}
+    return Message(role=message.role, content=message.content, cache=message.cache, metadata=metadata)
 
 
 def verify_seals(

@@ -11,10 +11,12 @@ from typing import Any, get_args
 
 from hypothesis import strategies as st
 
+from .._checks._grammar import TTL_MAX
 from .._model._classes import (
     Block,
     BlockRange,
     BytesSource,
+    CacheBreakpoint,
     CharacterRange,
     Citation,
     CitationLocation,
@@ -54,6 +56,7 @@ from ._values import (
 __all__ = [
     "OUTCOMES",
     "blocks",
+    "cache_breakpoints",
     "citation_locations",
     "citations",
     "compaction_blocks",
@@ -80,6 +83,27 @@ _TITLES = st.one_of(st.none(), trimmed_texts())
 _QUOTES = st.one_of(st.none(), free_texts(max_size=20))
 _BOOLEANS = st.booleans()
 _NO_MORE_THAN = [st.integers(0, n) for n in range(9)]
+_BREAKPOINTS = st.builds(
+    CacheBreakpoint, ttl=st.one_of(st.none(), st.sampled_from([1, 300, 3600, TTL_MAX]), st.integers(1, TTL_MAX))
+)
+#: A block's or message's cache field: absent three times in four, as in real prompts.
+_CACHES = st.one_of(st.none(), st.none(), st.none(), _BREAKPOINTS)
+
+
+def cache_breakpoints(*, optional: bool = False) -> st.SearchStrategy[CacheBreakpoint | None]:
+    """Cache breakpoints: no time to live, the providers' usual ones (300, 3600 seconds), and any up to the bound.
+
+    With ``optional``, mostly ``None``, as a block's or message's ``cache`` field is.
+
+    >>> from hypothesis import given, settings
+    >>> from contentblocks import strategies
+    >>> @settings(max_examples=10, database=None)
+    ... @given(strategies.cache_breakpoints())
+    ... def check(breakpoint):
+    ...     assert breakpoint.ttl is None or breakpoint.ttl >= 1
+    >>> check()
+    """
+    return _CACHES if optional else _BREAKPOINTS
 
 
 def up_to(draw: st.DrawFn, n: int) -> int:
@@ -146,7 +170,7 @@ def _text_block(draw: st.DrawFn, max_text_size: int, max_citations: int) -> Text
     text = draw(free_texts(max_size=max_text_size))
     cite = _citation(text)
     cited = tuple(draw(cite) for _ in range(up_to(draw, max_citations)))
-    return TextBlock(text=text, citations=cited, metadata=draw(metadata()))
+    return TextBlock(text=text, citations=cited, cache=draw(_CACHES), metadata=draw(metadata()))
 
 
 @cache
@@ -176,7 +200,7 @@ def refusal_blocks(*, max_text_size: int = 40) -> st.SearchStrategy[RefusalBlock
     ...     assert block.text
     >>> check()
     """
-    return st.builds(RefusalBlock, text=free_texts(max_size=max_text_size), metadata=metadata())
+    return st.builds(RefusalBlock, text=free_texts(max_size=max_text_size), cache=_CACHES, metadata=metadata())
 
 
 _URL_SOURCES = urls().map(lambda url: UrlSource(url=url))
@@ -215,7 +239,7 @@ def _file_block(draw: st.DrawFn, max_binary_size: int) -> FileBlock:
         title, context = draw(_TITLES), draw(_QUOTES)
         citable = draw(st.one_of(st.none(), _BOOLEANS))
     return FileBlock(media_type=media_type, source=source, filename=filename, title=title, context=context,
-                     citable=citable, metadata=draw(metadata()))
+                     citable=citable, cache=draw(_CACHES), metadata=draw(metadata()))
 
 
 @cache
@@ -248,7 +272,9 @@ def _reasoning_block(draw: st.DrawFn, max_text_size: int, max_binary_size: int) 
         signature = draw(st.one_of(texts, _SIGNATURE_EXTRAS))
     if shape == "redacted":
         redacted = draw(redacted_binaries(max_size=max_binary_size))
-    return ReasoningBlock(text=text, signature=signature, redacted=redacted, metadata=draw(metadata()))
+    return ReasoningBlock(
+        text=text, signature=signature, redacted=redacted, cache=draw(_CACHES), metadata=draw(metadata())
+    )
 
 
 @cache
@@ -279,7 +305,7 @@ def compaction_blocks(*, max_text_size: int = 40) -> st.SearchStrategy[Compactio
     >>> check()
     """
     summaries = st.none() | free_texts(max_size=max_text_size)
-    return st.builds(CompactionBlock, summary=summaries, metadata=metadata())
+    return st.builds(CompactionBlock, summary=summaries, cache=_CACHES, metadata=metadata())
 
 
 @st.composite
@@ -288,6 +314,7 @@ def _tool_call_block(draw: st.DrawFn, tool_call_id: str | None, tool_name: str |
         tool_call_id=draw(identifiers()) if tool_call_id is None else tool_call_id,
         tool_name=draw(identifiers()) if tool_name is None else tool_name,
         input=draw(json_values(max_depth=max_depth)),
+        cache=draw(_CACHES),
         metadata=draw(metadata()),
     )
 
@@ -320,7 +347,9 @@ def json_blocks(*, max_depth: int = 4, max_leaves: int = 20) -> st.SearchStrateg
     ...     assert not isinstance(block.value, (list, dict))
     >>> check()
     """
-    return st.builds(JsonBlock, value=json_values(max_depth=max_depth, max_leaves=max_leaves), metadata=metadata())
+    return st.builds(
+        JsonBlock, value=json_values(max_depth=max_depth, max_leaves=max_leaves), cache=_CACHES, metadata=metadata()
+    )
 
 
 @cache
@@ -346,6 +375,7 @@ def _tool_result_block(
         tool_name=draw(identifiers()) if tool_name is None else tool_name,
         outcome=draw(_OUTCOMES),
         content=tuple(draw(item) for _ in range(up_to(draw, max_content))),
+        cache=draw(_CACHES),
         metadata=draw(metadata()),
     )
 
@@ -385,6 +415,7 @@ def server_tool_call_blocks(
         tool_call_id=identifiers(),
         tool_name=identifiers() if tool_name is None else st.just(tool_name),
         input=json_values(max_depth=max_depth),
+        cache=_CACHES,
         metadata=metadata(),
     )
 
@@ -409,6 +440,7 @@ def server_tool_result_blocks(
         tool_name=identifiers(),
         outcome=_OUTCOMES,
         content=st.lists(item, max_size=max_content).map(tuple),
+        cache=_CACHES,
         metadata=metadata(),
     )
 

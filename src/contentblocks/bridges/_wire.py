@@ -9,7 +9,7 @@ each dict as it is built, so a problem is raised where the reader catches it (to
 place the problem at its path in the framework's data), exactly where building the class raised it.
 
 >>> read(lambda: [message("user", [block("text", text="Hi", citations=None)])])[0].content
-(TextBlock(text='Hi', citations=(), metadata=JsonObject({})),)
+(TextBlock(text='Hi', citations=(), cache=None, metadata=JsonObject({})),)
 >>> read(lambda: [message("user", [block("text", text="")])])
 Traceback (most recent call last):
 contentblocks.ValidationError: $.text: must not be empty

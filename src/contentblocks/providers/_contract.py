@@ -44,7 +44,13 @@ ISSUER_KEY = "contentblocks/issuer"
 UNVERIFIED = "contentblocks/unverified"
 
 LossKind: TypeAlias = Literal[
-    "content_dropped", "content_degraded", "metadata_not_sent", "state_not_replayed", "order_changed", "seal_rejected"
+    "content_dropped",
+    "content_degraded",
+    "metadata_not_sent",
+    "state_not_replayed",
+    "order_changed",
+    "seal_rejected",
+    "hint_not_sent",
 ]
 """What a loss did to the conversation.
 
@@ -58,6 +64,9 @@ LossKind: TypeAlias = Literal[
 - ``seal_rejected``: a message's seal does not verify (the message was edited, sealed for another conversation,
   or sealed with a key the server does not hold), so the message is treated as unsealed; what that drops is
   reported beside it (see ``docs/security.md``).
+- ``hint_not_sent``: a hint to the provider (a cache breakpoint) is not sent, or not as given (a time to live
+  sent as the nearest the provider has, a breakpoint over the provider's limit): what the model reads is the same,
+  only what the provider may cache changes.
 """
 
 #: Every loss kind, in the order above.

@@ -73,7 +73,7 @@ def _unverified(message: Message) -> Message:
     content = tuple(_marked(block) for block in message.content)
     if all(new is old for new, old in zip(content, message.content, strict=True)):
         return message
-    return Message(role=message.role, content=content, metadata=message.metadata)
+    return Message(role=message.role, content=content, cache=message.cache, metadata=message.metadata)
 
 
 def state_checked(

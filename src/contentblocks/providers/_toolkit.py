@@ -198,7 +198,8 @@ def build(cls: type[T], path: str, /, **fields: Any) -> T:
     """
     kind = _STRUCTURED.get(cls)
     try:
-        if kind is None or fields.get("citations") or type(fields.get("metadata", {})) is not dict:
+        if (kind is None or fields.get("citations") or type(fields.get("metadata", {})) is not dict
+                or fields.get("cache") is not None):
             return cls(**fields)
         # a tool call's null input is JSON null, not absent; no citations is none to write
         wire = {"type": kind, **{key: value for key, value in fields.items()

@@ -326,7 +326,7 @@ def fold(events: Iterable[StreamEvent], provider: str) -> Reply:
     >>> reply = fold([BlockStarted(0, "reasoning"), ReasoningAppended(0, "Hmm."), SignatureSet(0, "EqQB"),
     ...               BlockEnded(0), ReplyStopped("end_turn", "end_turn")], "anthropic")
     >>> reply.message.content[0]
-    ReasoningBlock(text='Hmm.', signature='EqQB', redacted=None, metadata=JsonObject({}))
+    ReasoningBlock(text='Hmm.', signature='EqQB', redacted=None, cache=None, metadata=JsonObject({}))
     """
     builder = ReplyBuilder(provider)
     builder.feed(events)

@@ -28,6 +28,7 @@ from ..._model._classes import (
     ToolCallBlock,
     ToolResultBlock,
 )
+from ...providers._cache import report_breakpoints
 from ...providers._compaction import compaction_summary
 from ...providers._contract import ISSUER_KEY, LossRecorder
 from ...providers._documents import report_document_fields, report_locations
@@ -373,6 +374,7 @@ def write_history(messages: list[Message], losses: LossRecorder) -> list[tuple[s
     """The LangChain messages carrying ``messages``: each as its path in them, its class name and arguments."""
     history: list[tuple[str, str, dict[str, Any]]] = []
     for index, message in enumerate(messages):
+        report_breakpoints(losses.add, message, f"$[{index}]", "LangChain messages have no cache breakpoint; not sent")
         if message.role != "tool":
             history.append((f"$[{index}]", *_message(message, index, losses)))
             continue

@@ -119,5 +119,5 @@ def annotate(conversation: Conversation, items: list[Item]) -> Conversation:
         if agents:
             metadata[f"{NS}/agent"] = agents[0] if len(agents) == 1 else agents
         content = tuple(_handoff(block, handoffs) for block in message.content) if handoffs else message.content
-        messages.append(Message(role=message.role, content=content, metadata=metadata))
+        messages.append(Message(role=message.role, content=content, cache=message.cache, metadata=metadata))
     return Conversation(messages=messages)

@@ -138,6 +138,24 @@ def _is_file(item: Any) -> bool:
     return not isinstance(item, dict) and getattr(item, "kind", None) in _FILES
 
 
+_CACHE_TTLS = {"5m": 300, "1h": 3600}
+
+
+def _user_items(content: list[Any]) -> list[Wire]:
+    """A user prompt's items; a ``CachePoint`` is the breakpoint of the block before it.
+
+    A cache point with no block before it, or after a block that has one already, is kept whole.
+    """
+    items: list[Wire] = []
+    for item in content:
+        ttl = getattr(item, "ttl", None) if getattr(item, "kind", None) == "cache-point" else None
+        if items and "cache" not in items[-1] and ttl in _CACHE_TTLS:
+            items[-1]["cache"] = {"ttl": _CACHE_TTLS[ttl]}
+        else:
+            items.append(_user_item(item))
+    return items
+
+
 def _tool_result(part: Any) -> Wire:
     metadata = {**extras(part, "tool-return"), **metadata_in(plain(part, "metadata"))}
     if part.outcome in _OUTCOMES:  # kept only where it refines ``failed``: ``retried``
@@ -306,7 +324,7 @@ def _request_part(part: Any) -> tuple[str, list[Wire], dict[str, Any] | None]:
         content, metadata = part.content, extras(part, kind)
         if not isinstance(content, str) and len(content) == 1 and isinstance(content[0], str):
             metadata[LISTED] = True
-        items = [_user_item(content)] if isinstance(content, str) else [_user_item(item) for item in content]
+        items = [_user_item(content)] if isinstance(content, str) else _user_items(content)
         return "user", items, metadata
     if kind == "tool-return":
         result = _kept(lambda: _tool_result(part), part)

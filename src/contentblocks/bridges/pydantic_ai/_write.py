@@ -17,6 +17,7 @@ from ..._conversion._kernels import thaw
 from ..._model._classes import (
     Block,
     BytesSource,
+    CacheBreakpoint,
     Citation,
     CitedUri,
     CompactionBlock,
@@ -31,6 +32,7 @@ from ..._model._classes import (
     ToolResultBlock,
 )
 from ..._model._conversation import Conversation
+from ...providers._cache import HINT, report_breakpoints
 from ...providers._compaction import compaction_state
 from ...providers._contract import ISSUER_KEY, LossRecorder, issued_by
 from ...providers._documents import report_document_fields, report_locations
@@ -56,6 +58,18 @@ from ._read import REDACTED_ID, stored_citations
 __all__ = ["write_history"]
 
 _OUTCOMES = {"succeeded": "success", "failed": "failed", "denied": "denied", "interrupted": "interrupted"}
+_NO_CACHE_POINT = "pydantic-ai holds cache points only in a user prompt's content; not sent"
+_TTLS = {300: "5m", 3600: "1h"}
+
+
+def _cache_point(cache: CacheBreakpoint, path: str, losses: LossRecorder) -> dict[str, Any]:
+    """A ``CachePoint``: its ``ttl`` is ``5m`` (also for no time to live: pydantic-ai's default) or ``1h``."""
+    ttl = _TTLS.get(cache.ttl or 300)
+    if ttl is None:
+        ttl = "5m" if cache.ttl <= 1950 else "1h"  # type: ignore[operator]  # the nearer of the two
+        losses.add(f"{path}.ttl", f"pydantic-ai's cache points last 5 minutes or 1 hour only; a time to live of "
+                   f"{cache.ttl} seconds is written as {ttl}", HINT)
+    return {"kind": "cache-point", "ttl": ttl}
 
 
 class _Metadata(MetadataHandout):
@@ -182,6 +196,7 @@ def _tool_return(block: ToolResultBlock, path: str, losses: LossRecorder) -> dic
 def _request_parts(message: Message, index: int, meta: _Metadata, losses: LossRecorder) -> list[dict[str, Any]]:
     parts: list[dict[str, Any]] = []
     if message.role in {"system", "developer"}:
+        report_breakpoints(losses.add, message, f"$[{index}]", _NO_CACHE_POINT)
         if message.role == "developer":
             losses.add(f"$[{index}].role", "pydantic-ai has no developer role; written as a system prompt",
                        "content_degraded")
@@ -195,21 +210,22 @@ def _request_parts(message: Message, index: int, meta: _Metadata, losses: LossRe
                           **block_meta.extras("system-prompt")})
             block_meta.done("on a system prompt")
     elif message.role == "tool":
+        report_breakpoints(losses.add, message, f"$[{index}]", _NO_CACHE_POINT)
         for position, block in enumerate(message.content):
             assert isinstance(block, ToolResultBlock)  # noqa: S101 - the role table
             parts.append(_tool_return(block, block_path(index, position), losses))
     elif meta.take(PART_KIND) == "retry-feedback" and len(message.content) == 1:
         block = message.content[0]
+        report_breakpoints(losses.add, message, f"$[{index}]", _NO_CACHE_POINT)
         content = block.text if isinstance(block, TextBlock) else thaw(getattr(block, "value", None))
         parts.append({"part_kind": "retry-feedback", "content": content, **meta.extras("retry-feedback")})
     elif all(isinstance(b, JsonBlock) and NATIVE in b.metadata and isinstance(b.value, dict) and "part_kind" in b.value
              for b in message.content):
         parts.extend(thaw(block.value) for block in message.content if isinstance(block, JsonBlock))
+        report_breakpoints(losses.add, message, f"$[{index}]", _NO_CACHE_POINT)
     else:
         meta.taken.discard(PART_KIND)
-        written = [_user_item(block, block_path(index, position), losses)
-                   for position, block in enumerate(message.content)]
-        items = [item for item in written if item is not None]
+        items = _user_items(message, index, losses)
         listed = meta.take(LISTED)
         content = items[0] if len(items) == 1 and isinstance(items[0], str) and not listed else items
         if items:  # else every block is reported dropped
@@ -353,6 +369,27 @@ def _parses_to(text: str, value: Any) -> bool:
     return json.dumps(parsed, sort_keys=True) == json.dumps(value, sort_keys=True)
 
 
+def _user_items(message: Message, index: int, losses: LossRecorder) -> list[Any]:
+    """A user prompt's content: each block's item, then a ``CachePoint`` where the block or message has a breakpoint."""
+    items: list[Any] = []
+    for position, block in enumerate(message.content):
+        path = block_path(index, position)
+        item = _user_item(block, path, losses)
+        if item is not None:
+            items.append(item)
+        if block.cache is not None:
+            if item is None:
+                losses.add(f"{path}.cache", "the block is not sent, so neither is its cache point", HINT)
+            else:
+                items.append(_cache_point(block.cache, f"{path}.cache", losses))
+    if message.cache is not None:
+        if not items:
+            losses.add(f"$[{index}].cache", "the message is not sent, so neither is its cache point", HINT)
+        elif type(items[-1]) is not dict or items[-1].get("kind") != "cache-point":
+            items.append(_cache_point(message.cache, f"$[{index}].cache", losses))
+    return items
+
+
 def _starts_request(message: Message) -> bool:
     return REQUEST in message.metadata or METADATA in message.metadata or any(
         not key.startswith((NAMESPACE, "contentblocks/")) for key in message.metadata
@@ -366,6 +403,7 @@ def write_history(conversation: Conversation, losses: LossRecorder) -> list[dict
     for index, message in enumerate(conversation.messages):
         meta = _Metadata(message.metadata, f"$[{index}]", losses)
         if message.role == "assistant":
+            report_breakpoints(losses.add, message, f"$[{index}]", _NO_CACHE_POINT)
             # pydantic-ai's built-in tool parts are not read as such yet: a tool a provider ran goes as its content
             blocks = unfolded(message.content, f"$[{index}]", losses.add, "pydantic-ai")
             written = [_response_part(block, at, losses) for block, at in blocks]

@@ -21,6 +21,7 @@ from ..._model._classes import (
     UrlSource,
 )
 from ..._model._conversation import Conversation
+from ...providers._cache import report_breakpoints
 from ...providers._compaction import compaction_summary
 from ...providers._contract import LossRecorder
 from ...providers._documents import report_document_fields
@@ -33,6 +34,9 @@ from ._values import NAMESPACE, NATIVE, Meta, reasoning_metadata
 __all__ = ["write_model"]
 
 _OPTIONS = "providerOptions"
+#: A breakpoint has only provider-specific forms there (``providerOptions.anthropic.cacheControl``), which stay in
+#: the ``vercel_ai/providerOptions`` metadata a part was read with.
+_NO_BREAKPOINT = "a ModelMessage marks cache breakpoints only in provider-specific providerOptions; not sent"
 #: The parts kept whole from a ``ModelMessage`` (an assistant's), and from a ``content`` output.
 _NATIVE_PARTS = frozenset({"tool-result", "tool-approval-request"})
 _NATIVE_ITEMS = frozenset({"file-id", "image-file-id", "file-reference", "custom"})
@@ -287,5 +291,6 @@ def write_model(conversation: Conversation, losses: LossRecorder) -> list[dict[s
     """The ``ModelMessage`` list carrying ``conversation``."""
     out: list[dict[str, Any]] = []
     for index, message in enumerate(conversation.messages):
+        report_breakpoints(losses.add, message, f"$[{index}]", _NO_BREAKPOINT)
         out.extend(_message(message, index, losses))
     return out

@@ -26,6 +26,7 @@ from ..._model._classes import (
     UrlSource,
 )
 from ..._model._conversation import Conversation
+from ...providers._cache import report_breakpoints
 from ...providers._compaction import compaction_summary
 from ...providers._contract import LossRecorder
 from ...providers._documents import report_document_fields
@@ -289,6 +290,7 @@ def write_ui(conversation: Conversation, losses: LossRecorder) -> list[dict[str,
     """The ``UIMessage`` list carrying ``conversation``."""
     writer = _Writer(losses)
     for index, message in enumerate(conversation.messages):
+        report_breakpoints(losses.add, message, f"$[{index}]", "a UIMessage has no cache breakpoint; not sent")
         writer.message(index, message)
     writer.reorders()
     return writer.out

@@ -52,6 +52,7 @@ from .._toolkit import (
     require,
     reroot,
 )
+from ._cache import read_cache
 from ._fields import NS, absent_nulls, read_citation_fields
 from ._server import CALL_KINDS, RESULT_KINDS, read_call, read_result
 
@@ -154,6 +155,10 @@ def _citations(raw: dict[str, Any], path: str) -> tuple[Citation, ...]:
     return tuple(derive_citation(item) for item in items)
 
 
+#: The native keys a block's breakpoint was read from, by whether one was (an unknown form stays as metadata).
+_CACHED = {True: ("cache_control",), False: ()}
+
+
 def extras(raw: dict[str, Any], known: set[str]) -> dict[str, Any]:
     """The native fields with no neutral home, as ``anthropic/<field>`` metadata."""
     return take_extras(raw, known, NS)
@@ -168,7 +173,9 @@ def read_text(raw: dict[str, Any], path: str) -> TextBlock | None:
     text = field(raw, "text", str, path)
     if not text:
         return None
-    return build(TextBlock, path, text=text, citations=_citations(raw, path), metadata=extras(raw, {"type", "text"}))
+    cache = read_cache(raw)
+    metadata = extras(raw, {"type", "text", *_CACHED[cache is not None]})
+    return build(TextBlock, path, text=text, citations=_citations(raw, path), cache=cache, metadata=metadata)
 
 
 def media_type_read_back(*, is_image: bool, url: bool) -> str:
@@ -204,8 +211,9 @@ def _file(raw: dict[str, Any], path: str, kind: str) -> FileBlock | JsonBlock:
     extra = sorted(set(source) - known)
     require(not extra, f"{src_path}.{extra[0] if extra else ''}", "unknown field in an Anthropic source")
     fields = _document_fields(raw) if kind == "document" else {}
-    metadata = extras(raw, {"type", "source", *(_NATIVE_FIELD[name] for name in fields)})
-    return build(FileBlock, path, media_type=media_type, source=file_source, metadata=metadata, **fields)
+    cache = read_cache(raw)
+    metadata = extras(raw, {"type", "source", *(_NATIVE_FIELD[name] for name in fields), *_CACHED[cache is not None]})
+    return build(FileBlock, path, media_type=media_type, source=file_source, cache=cache, metadata=metadata, **fields)
 
 
 #: The neutral document fields and the native ones they come from.
@@ -279,13 +287,15 @@ def _tool_use(raw: dict[str, Any], path: str) -> ToolCallBlock:
     """A ``tool_use`` block; an input no block can hold is kept as its JSON text, flagged (``raw_input``)."""
     require("input" in raw, f"{path}.input", "required field missing")
     value, metadata = raw_input(raw["input"])
+    cache = read_cache(raw)
     return build(
         ToolCallBlock,
         path,
         tool_call_id=identifier(raw, "id", path),
         tool_name=identifier(raw, "name", path),
         input=value,
-        metadata={**extras(raw, {"type", "id", "name", "input"}), **metadata},
+        cache=cache,
+        metadata={**extras(raw, {"type", "id", "name", "input", *_CACHED[cache is not None]}), **metadata},
     )
 
 
@@ -330,7 +340,8 @@ def _dispatch(raw: dict[str, Any], path: str, names: dict[str, str]) -> Any:
 def _tool_result(raw: dict[str, Any], path: str, names: dict[str, str]) -> ToolResultBlock:
     tool_use_id = field(raw, "tool_use_id", str, path)
     require(tool_use_id in names, f"{path}.tool_use_id", "answers no earlier tool_use block")
-    metadata = extras(raw, {"type", "tool_use_id", "content", "is_error"})
+    cache = read_cache(raw)
+    metadata = extras(raw, {"type", "tool_use_id", "content", "is_error", *_CACHED[cache is not None]})
     is_error = field(raw, "is_error", bool, path, optional=True)
     if is_error is False:
         metadata[f"{NS}/is_error"] = False
@@ -360,6 +371,7 @@ def _tool_result(raw: dict[str, Any], path: str, names: dict[str, str]) -> ToolR
         tool_name=names[tool_use_id],
         outcome="failed" if is_error else "succeeded",
         content=content,
+        cache=cache,
         metadata=metadata,
     )
 

@@ -7,6 +7,7 @@ from typing import Any, NamedTuple
 
 from ..._json._values import thaw
 from ..._model._classes import (
+    Block,
     BytesSource,
     CompactionBlock,
     FileBlock,
@@ -32,6 +33,7 @@ from .._media import lower_media_type
 from .._native import ANTHROPIC, foreign_reason, foreign_state, replay_refusal
 from .._server_tools import SERVER_BLOCKS, issued_to, readable
 from .._toolkit import b64encode, block_path
+from ._cache import Marks
 from ._fields import EXTRAS, NS, request_citation
 from ._read import IN_MESSAGES, NATIVE, SAME, STRING, derive_citation, media_type_read_back
 from ._server import CALL_KINDS, RESULT, TYPE, replay_result
@@ -72,6 +74,8 @@ class _Writer(PayloadWriter):
         self.issuer = issuer
         self.origins: list[list[str]] = []
         self.refused: list[tuple[str, str]] = []
+        self.marks = Marks(self.loss)
+        self.in_system = False  # whether the blocks written now go to the system prompt
 
     # ------------------------------------------------------------------------------------------- text
 
@@ -341,13 +345,22 @@ class _Writer(PayloadWriter):
                 written.append(one)
         return written
 
-    def block(self, block: object, path: str, role: str) -> dict[str, Any] | list[dict[str, Any]] | None:
-        """Any block of a message of ``role``; ``None`` when it is dropped (the loss is already recorded).
+    def block(self, block: Block, path: str, role: str) -> dict[str, Any] | list[dict[str, Any]] | None:
+        """Any block of a message of ``role``, with its cache breakpoint.
 
-        A tool another provider ran is the list of blocks its readable content becomes.
+        ``None`` when it is dropped (the loss is already recorded); a tool another provider ran is the list of
+        blocks its readable content becomes, the breakpoint on the last of them.
         """
         if isinstance(block, SERVER_BLOCKS):
-            return self.server_tool(block, path)
+            native = self.server_tool(block, path)
+            last = native[-1] if isinstance(native, list) and native else None if isinstance(native, list) else native
+            self.marks.block(last, block.cache, path, system=self.in_system)
+            return native
+        one = self._block(block, path, role)
+        self.marks.block(one, block.cache, path, system=self.in_system)
+        return one
+
+    def _block(self, block: object, path: str, role: str) -> dict[str, Any] | None:
         if isinstance(block, TextBlock):
             return self.text(block, path)
         if isinstance(block, FileBlock):
@@ -389,10 +402,15 @@ class _Writer(PayloadWriter):
                         "content_degraded",
                     )
                 system_string = not system and message.metadata.get(STRING) is True
-                system.extend(self.text(b, block_path(i, j)) for j, b in enumerate(message.content))  # type: ignore[arg-type]
+                self.in_system = True
+                written = [self.block(b, block_path(i, j), "system") for j, b in enumerate(message.content)]
+                self.in_system = False
+                system.extend(n for n in written if isinstance(n, dict))  # text blocks: always written
+                self.marks.message(system[len(system) - len(written):], message.cache, path, system=True)
                 self.report(path, message.metadata, _FLAGS)
             else:
                 self._message(message, i, messages)
+        self.marks.limit()
         payload: dict[str, Any] = {}
         if system:
             text = _plain_text(system)
@@ -410,6 +428,7 @@ class _Writer(PayloadWriter):
             content.extend(written)
             origins.extend([block_path(index, j)] * len(written))
         self.report(block_path(index), message.metadata, _FLAGS)
+        self.marks.message(content, message.cache, block_path(index), system=False)
         if not content:  # every block's loss is reported; a message with nothing left is not sent
             return
         if message.metadata.get(SAME) is True and messages and messages[-1]["role"] == role:

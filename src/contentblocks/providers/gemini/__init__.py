@@ -28,7 +28,7 @@ The losses, the reply mapping and the pre-send rules are listed in ``docs/provid
 >>> from contentblocks.providers import gemini
 >>> conversation = gemini.from_provider({"contents": [{"role": "user", "parts": [{"text": "Hi"}]}]})
 >>> conversation[0].content
-(TextBlock(text='Hi', citations=(), metadata=JsonObject({})),)
+(TextBlock(text='Hi', citations=(), cache=None, metadata=JsonObject({})),)
 >>> gemini.to_provider(conversation).payload
 {'contents': [{'role': 'user', 'parts': [{'text': 'Hi'}]}]}
 """

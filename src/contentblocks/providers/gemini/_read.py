@@ -60,8 +60,9 @@ def tool_response(response: Mapping[str, Any], path: str = "$") -> tuple[str, li
     as its JSON text, flagged ``contentblocks/json_text``; a string no text holds (a lone surrogate) is reported
     at its path in the response.
 
-    >>> tool_response({"output": {"n": float("nan")}})
-    ('succeeded', [JsonBlock(value='{"n":NaN}', metadata=JsonObject({'contentblocks/json_text': True}))], {})
+    >>> status, blocks, extra = tool_response({"output": {"n": float("nan")}})
+    >>> status, blocks[0].value, dict(blocks[0].metadata), extra
+    ('succeeded', '{"n":NaN}', {'contentblocks/json_text': True}, {})
     >>> tool_response({"output": ["fine", chr(0xD800)]}, "$.response")
     Traceback (most recent call last):
     contentblocks.ValidationError: $.response.output[1]: contains a lone surrogate (not a Unicode character)

@@ -22,6 +22,7 @@ from ..._model._classes import (
     UrlSource,
 )
 from .._arguments import object_input, text_of, value_of
+from .._cache import report_breakpoints
 from .._compaction import compaction_as_text
 from .._contract import ISSUER_KEY, issued_by, issuer_matches
 from .._documents import report_document_fields
@@ -39,6 +40,7 @@ from ._wire import CALL_EXTRAS, FILE_PART_EXTRAS, JSON_KINDS, PART_EXTRAS, RESPO
 __all__ = ["TARGET", "Writer"]
 
 TARGET = "Gemini"
+_NO_BREAKPOINT = "Gemini has no cache breakpoint in a request (its explicit caches are a separate API); not sent"
 _PART = f"{NS}/part"
 _NAME = f"{NS}/displayName"
 _ROLE = f"{NS}/role"
@@ -279,6 +281,8 @@ class Writer(PayloadWriter):
         payload: dict[str, Any] = {}
         contents: list[dict[str, Any]] = []
         lead = 0
+        for i, message in enumerate(messages):
+            report_breakpoints(self.loss, message, f"$[{i}]", _NO_BREAKPOINT)
         while lead < len(messages) and messages[lead].role in ("system", "developer"):
             lead += 1
         if lead:

@@ -8,6 +8,7 @@ from typing import Any
 from ..._json._values import thaw
 from ..._model._classes import BytesSource, FileBlock, JsonBlock, ReferenceSource, TextBlock, ToolResultBlock, UrlSource
 from .._arguments import text_of
+from .._cache import HINT
 from .._documents import report_document_fields
 from .._extras import PayloadWriter
 from .._media import lower_media_type
@@ -20,6 +21,7 @@ from ._wire import ITEM_EXTRAS, RESOURCE_HEAD, RESULT_EXTRAS
 __all__ = ["TARGET", "Writer"]
 
 TARGET = "Model Context Protocol"
+_NO_BREAKPOINT = "MCP has no cache breakpoint; not sent"
 _TYPE, _NAME, _RESOURCE, _STRUCTURED = f"{NS}/type", f"{NS}/name", f"{NS}/resource", f"{NS}/structured"
 _FLAGS = frozenset({_TYPE, _NAME, _RESOURCE, _STRUCTURED, f"{NS}/mimeType", f"{NS}/is_error"})
 
@@ -108,6 +110,11 @@ class Writer(PayloadWriter):
         """The ``CallToolResult`` for ``block``."""
         out: list[Any] = []
         structured = _structured(block)
+        for j, part in enumerate(block.content):
+            if part.cache is not None:
+                self.loss(f"$.content[{j}].cache", _NO_BREAKPOINT, HINT)
+        if block.cache is not None:
+            self.loss("$.cache", _NO_BREAKPOINT, HINT)
         for j, b in enumerate(block.content):
             path = f"$.content[{j}]"
             if _foreign(b):

@@ -26,6 +26,7 @@ from ..._model._classes import (
 )
 from ..._model._conversation import Conversation
 from .._arguments import text_of
+from .._cache import report_breakpoints
 from .._compaction import compaction_as_text
 from .._documents import report_document_fields
 from .._media import lower_media_type
@@ -58,6 +59,13 @@ __all__ = ["Sent", "ToolResultFiles", "write_conversation"]
 ToolResultFiles = Literal["drop", "user_message"]
 
 _FORMATS = {media_type: fmt for fmt, media_type in AUDIO_FORMATS.items()}
+#: Chat Completions marks breakpoints with ``prompt_cache_breakpoint`` on text parts (gpt-5.6 and later, the SDK's
+#: ``ChatCompletionContentPartTextParam``); the adapter does not write it yet.
+_NO_BREAKPOINT = (
+    "this adapter does not write Chat Completions' prompt_cache_breakpoint (gpt-5.6 and later) yet; not sent"
+)
+#: OpenRouter takes Anthropic's ``cache_control`` on content parts; the adapter does not write it (yet).
+_NO_OPENROUTER_BREAKPOINT = "the openrouter dialect's cache_control is not written by this adapter; not sent"
 _TEXT_FLAGS = frozenset({ANNOTATED, OTHER_ANNOTATIONS})
 _CALL_FLAGS = frozenset({f"{NS}/arguments", f"{NS}/invalid_arguments", CUSTOM})
 _CONTENT = (TextBlock, JsonBlock, RefusalBlock)  # what goes into an assistant message's content
@@ -334,6 +342,8 @@ class _Writer(ReasoningWriter):
             self.replayed = frozenset(range(len(conversation)))
         for i, message in enumerate(conversation):
             path = f"$[{i}]"
+            reason = _NO_OPENROUTER_BREAKPOINT if self.dialect == "openrouter" else _NO_BREAKPOINT
+            report_breakpoints(self.loss, message, path, reason)
             if message.role == "tool":
                 self.tool(message, path)
                 continue

@@ -26,6 +26,7 @@ from ..._model._classes import (
     ToolResultBlock,
 )
 from .._arguments import text_of, value_of
+from .._cache import report_breakpoints
 from .._compaction import compaction_as_text
 from .._contract import ISSUER_KEY, issued_by, issuer_matches
 from .._documents import report_locations
@@ -38,6 +39,12 @@ from ._annotations import annotations_for, kept_annotations
 from ._fields import NS, TARGET, WIRE, flags
 from ._files import write_file
 from ._native import FLAG, IMAGE_CALL, ITEM_TYPE
+
+#: The Responses API marks breakpoints with ``prompt_cache_breakpoint`` on input text, image and file parts (gpt-5.6
+#: and later, the SDK's ``ResponseInputTextParam``); the adapter does not write it yet.
+_NO_BREAKPOINT = (
+    "this adapter does not write the Responses API's prompt_cache_breakpoint (gpt-5.6 and later) yet; not sent"
+)
 
 #: Reasoning flags: where a block's text sat in its item, and the item's shape.
 REASONING = ("id", "reasoning_part", "text", "content")
@@ -358,6 +365,7 @@ class Writer(PayloadWriter):
         items: list[Any] = []
         for i, message in enumerate(messages):
             path = f"$[{i}]"
+            report_breakpoints(self.loss, message, path, _NO_BREAKPOINT)
             # a leading plain system message is the instructions, unless its metadata says more than bookkeeping
             plain_system = message.role == "system" and not message.metadata.keys() - self.others_bookkeeping
             if i == 0 and plain_system and is_plain(message.content):
