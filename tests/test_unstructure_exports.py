@@ -31,6 +31,8 @@ WIRE: dict[type, Any] = {
     cb.ToolResultBlock: {"type": "tool_result", "tool_call_id": "c1", "tool_name": "f", "outcome": "succeeded",
                          "content": []},
     cb.JsonBlock: {"type": "json", "value": [1]},
+    cb.SearchResultBlock: {"type": "search_result", "source": {"kind": "uri", "value": "urn:x"},
+                           "content": [{"type": "text", "text": "hi"}]},
     cb.BytesSource: {"type": "base64", "data": "AA=="},
     cb.UrlSource: {"type": "url", "url": "https://x.example/a"},
     cb.ReferenceSource: {"type": "reference", "id": "f1"},

@@ -17,6 +17,7 @@ import contentblocks as cb
 from contentblocks.bridges import langchain as bridge
 from contentblocks.providers import LossError, anthropic
 from contentblocks.strategies import conversations
+from provider_checks import search_results_as_text
 
 lc = pytest.importorskip("langchain_core.messages")
 
@@ -282,6 +283,7 @@ def _locate(root: Any, path: str) -> tuple[Any, Any]:
 def _expected(conversation: cb.Conversation, losses: tuple[cb.providers.Loss, ...]) -> list[dict[str, Any]]:
     """``conversation`` as each loss says it comes back, with tool messages in a row merged as LangChain has none."""
     raw = cb.unstructure(conversation)
+    losses = tuple(search_results_as_text(raw, losses, _locate))
     dropped = set()
     for loss in sorted(losses, key=lambda loss: loss.kind != "metadata_not_sent"):  # keys before their blocks
         node, key = _locate(raw, loss.path)

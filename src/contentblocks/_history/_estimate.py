@@ -23,6 +23,7 @@ from .._model._classes import (
     Message,
     ReasoningBlock,
     RefusalBlock,
+    SearchResultBlock,
     TextBlock,
     ToolCallBlock,
     ToolResultBlock,
@@ -192,6 +193,8 @@ class TokenEstimator:
             return self.text(_json(block.value))
         if kind is FileBlock:
             return self.file(block)
+        if kind is SearchResultBlock:  # its text parts, and the title and source the provider shows beside them
+            return self.text(f"{block.title or ''}{block.source.value}") + sum(map(self.block, block.content))
         return 0
 
     def __call__(self, message: Message) -> int:

@@ -70,6 +70,7 @@ __all__ = [
     "ReferenceSource",
     "RefusalBlock",
     "Role",
+    "SearchResultBlock",
     "TextBlock",
     "ToolCallBlock",
     "ToolResultBlock",
@@ -138,6 +139,10 @@ def _metadata_field() -> Any:
 
 
 def _citations(value: Sequence[Citation]) -> tuple[Citation, ...]:
+    return as_tuple(value)  # type: ignore[no-any-return]
+
+
+def _texts(value: Sequence[TextBlock]) -> tuple[TextBlock, ...]:
     return as_tuple(value)  # type: ignore[no-any-return]
 
 
@@ -333,7 +338,32 @@ class JsonBlock(Value):
     metadata: Mapping[str, Any] = _metadata_field()
 
 
-ToolResultContent: TypeAlias = TextBlock | FileBlock | JsonBlock
+@attrs.frozen(kw_only=True)
+class SearchResultBlock(Value):
+    """A search result given to the model as citable content: where it came from, its title and its text.
+
+    ``source`` names the result as a citation names its source (a URL or an opaque id), so that a citation of
+    it can be matched to it; ``content`` holds its text parts, in order (at least one). ``citable`` says whether
+    the model may cite it (``None``: the provider's default). A tool returns them, or a user turn carries them.
+
+    >>> import contentblocks as cb
+    >>> result = cb.SearchResultBlock(source=cb.CitedUri(value="https://example.com/lawns"), title="Lawns",
+    ...                               content=[cb.TextBlock(text="Grass is green.")], citable=True)
+    >>> result.content[0].text
+    'Grass is green.'
+    """
+
+    source: CitationSource = attrs.field(metadata=ruled(ONE_OF))
+    title: str | None = attrs.field(metadata=ruled(TITLE), default=None)
+    content: tuple[TextBlock, ...] = attrs.field(
+        metadata=ruled(many("blocks", "a TextBlock", nonempty="a search result holds at least one text block")),
+        converter=_texts,
+    )
+    citable: bool | None = attrs.field(metadata=ruled(FLAG), default=None)
+    metadata: Mapping[str, Any] = _metadata_field()
+
+
+ToolResultContent: TypeAlias = TextBlock | FileBlock | JsonBlock | SearchResultBlock
 
 
 @attrs.frozen(kw_only=True)
@@ -344,12 +374,17 @@ class ToolResultBlock(Value):
     tool_name: str = attrs.field(metadata=ruled(IDENTIFIER))
     outcome: Outcome = attrs.field(metadata=ruled(choice(get_args(Outcome))))
     content: tuple[ToolResultContent, ...] = attrs.field(
-        metadata=ruled(many("blocks", "a TextBlock, FileBlock or JsonBlock")), default=(), converter=_result_content
+        metadata=ruled(many("blocks", "a TextBlock, FileBlock, JsonBlock or SearchResultBlock")),
+        default=(),
+        converter=_result_content,
     )
     metadata: Mapping[str, Any] = _metadata_field()
 
 
-Block: TypeAlias = TextBlock | RefusalBlock | FileBlock | ReasoningBlock | ToolCallBlock | ToolResultBlock | JsonBlock
+Block: TypeAlias = (
+    TextBlock | RefusalBlock | FileBlock | ReasoningBlock | ToolCallBlock | ToolResultBlock | JsonBlock
+    | SearchResultBlock
+)
 
 # ---------------------------------------------------------------------------------------------- messages
 
@@ -357,7 +392,7 @@ Block: TypeAlias = TextBlock | RefusalBlock | FileBlock | ReasoningBlock | ToolC
 ROLE_BLOCKS: dict[str, tuple[type, ...]] = {
     "system": (TextBlock,),
     "developer": (TextBlock,),
-    "user": (TextBlock, FileBlock, JsonBlock),
+    "user": (TextBlock, FileBlock, JsonBlock, SearchResultBlock),
     "assistant": (TextBlock, RefusalBlock, FileBlock, ReasoningBlock, ToolCallBlock, JsonBlock),
     "tool": (ToolResultBlock,),
 }

@@ -120,7 +120,7 @@ def _result_content(block: ToolResultBlock, path: str, losses: LossRecorder, lis
                 losses.add(f"{where}.citations", "pydantic-ai keeps citations on model text only", "content_dropped")
         elif isinstance(part, JsonBlock):
             items.append(thaw(part.value))
-        elif (item := _file(part, where, losses, meta)) is not None:
+        elif (item := _file(part, where, losses, meta)) is not None:  # type: ignore[arg-type] # search results: text by now
             items.append(item)
         at += [index] * (len(items) - len(at))
         meta.done("in a tool return's content")

@@ -29,6 +29,7 @@ from .._contract import ISSUER_KEY, issued_by, issuer_matches
 from .._documents import report_locations
 from .._extras import BOOKKEEPING, PayloadWriter
 from .._native import RESPONSES, foreign_reason, foreign_state, replay_refusal
+from .._search_results import without_search_results
 from .._shapes import fits
 from .._toolkit import b64encode, key_path, raw_arguments
 from ._annotations import annotations_for, kept_annotations
@@ -332,6 +333,7 @@ class Writer(PayloadWriter):
 
     def write(self, messages: Sequence[Message]) -> dict[str, Any]:
         """The ``instructions`` and ``input`` of a request carrying ``messages``."""
+        messages = without_search_results(messages, self.loss, "the Responses API")
         payload: dict[str, Any] = {}
         items: list[Any] = []
         for i, message in enumerate(messages):
