@@ -241,6 +241,7 @@ _STRATEGY_OF = {
     cb.ToolCallBlock: strategies.tool_call_blocks(),
     cb.ToolResultBlock: strategies.tool_result_blocks(),
     cb.JsonBlock: strategies.json_blocks(),
+    cb.SearchResultBlock: strategies.search_result_blocks(),
 }
 
 

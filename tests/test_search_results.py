@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import copy
+import importlib
+import subprocess
+import sys
 from typing import Any
 
 import pytest
@@ -259,3 +262,26 @@ def test_readers_of_other_providers_never_produce_a_search_result():
     back = openai_chat.from_provider(converted.payload)
     assert not any(isinstance(part, cb.SearchResultBlock) for message in back for block in message.content
                    for part in (block.content if isinstance(block, cb.ToolResultBlock) else (block,)))
+
+
+# ------------------------------------------------------------------------------------------------- converters and CLI
+
+
+@pytest.mark.parametrize("name", ["json", "orjson", "msgpack", "cbor2"])
+def test_every_preconf_converter_round_trips_a_search_result(name):
+    module = importlib.import_module(f"contentblocks.preconf.{name}")
+    converter = module.make_converter()
+    message = cb.Message(role="user", content=[RESULT])
+    assert converter.loads(converter.dumps(message), cb.Message) == message
+
+
+def test_the_checker_counts_and_words_search_results(tmp_path):
+    good = cb.dumps(cb.Message(role="user", content=[RESULT]))
+    bad = '{"role": "user", "content": [{"type": "search_result", "source": {"kind": "uri", "value": "urn:x"}, "content": []}]}'
+    path = tmp_path / "results.jsonl"
+    path.write_text(f"{good}\n{bad}\n", encoding="utf-8")
+    run = subprocess.run([sys.executable, "-m", "contentblocks", "check", str(path)], capture_output=True, text=True,  # noqa: S603 - our own command
+                         check=False)
+    assert run.returncode == 1
+    assert ":2: $.content[0].content: a search result holds at least one text block" in run.stdout
+    assert "(search_result 1)" in run.stdout
