@@ -137,3 +137,22 @@ def search_results_as_text(raw: Any, losses: Iterable[Any], locate: Callable[[An
         elif "has no search result block;" not in loss.reason:
             rest.append(loss)
     return rest
+
+
+def sources_split(losses: Iterable[Any]) -> tuple[list[Any], Callable[[Any, Callable[[Any, str], tuple[Any, Any]]], None]]:
+    """The losses but those of citations written one per source, and what applies those to a raw conversation.
+
+    Call the second after every other loss is applied (their paths count the citations as given): each such
+    citation comes back as one citation per source, with the same span, title and quote.
+    """
+    split = [loss for loss in losses if "written as one citation per source" in loss.reason]
+    rest = [loss for loss in losses if loss not in split]
+
+    def apply(raw: Any, locate: Callable[[Any, str], tuple[Any, Any]]) -> None:
+        for loss in sorted(split, key=lambda loss: loss.path, reverse=True):
+            citations, k = locate(raw, loss.path.removesuffix(".other_sources"))
+            citation = citations[k]
+            others = citation.pop("other_sources")
+            citations[k:k + 1] = [{**citation, "source": source} for source in (citation["source"], *others)]
+
+    return rest, apply

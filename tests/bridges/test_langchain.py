@@ -17,7 +17,7 @@ import contentblocks as cb
 from contentblocks.bridges import langchain as bridge
 from contentblocks.providers import LossError, anthropic
 from contentblocks.strategies import conversations
-from provider_checks import search_results_as_text
+from provider_checks import search_results_as_text, sources_split
 
 lc = pytest.importorskip("langchain_core.messages")
 
@@ -284,6 +284,7 @@ def _expected(conversation: cb.Conversation, losses: tuple[cb.providers.Loss, ..
     """``conversation`` as each loss says it comes back, with tool messages in a row merged as LangChain has none."""
     raw = cb.unstructure(conversation)
     losses = tuple(search_results_as_text(raw, losses, _locate))
+    losses, split = sources_split(losses)
     dropped = set()
     for loss in sorted(losses, key=lambda loss: loss.kind != "metadata_not_sent"):  # keys before their blocks
         node, key = _locate(raw, loss.path)
@@ -304,6 +305,7 @@ def _expected(conversation: cb.Conversation, losses: tuple[cb.providers.Loss, ..
                                 "langchain/error": None}
         else:
             node[key] = {"type": "text", "text": json.dumps(node[key]["value"], ensure_ascii=False)}
+    split(raw, _locate)
     merged: list[dict[str, Any]] = []
     for message in raw:
         message["content"] = [block for block in message["content"] if id(block) not in dropped]

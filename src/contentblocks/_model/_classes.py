@@ -142,6 +142,10 @@ def _citations(value: Sequence[Citation]) -> tuple[Citation, ...]:
     return as_tuple(value)  # type: ignore[no-any-return]
 
 
+def _sources(value: Sequence[CitationSource]) -> tuple[CitationSource, ...]:
+    return as_tuple(value)  # type: ignore[no-any-return]
+
+
 def _texts(value: Sequence[TextBlock]) -> tuple[TextBlock, ...]:
     return as_tuple(value)  # type: ignore[no-any-return]
 
@@ -222,9 +226,14 @@ class Citation(Value):
 
     ``start`` and ``end`` count Unicode code points of the enclosing text (Python string indices);
     ``location`` says where in the source the quote is: its pages, characters or content blocks.
+    ``other_sources`` names further sources that support the same span (a grounding support backed by several
+    search results); the title, quote and location apply to every source.
     """
 
     source: CitationSource = attrs.field(metadata=ruled(ONE_OF))
+    other_sources: tuple[CitationSource, ...] = attrs.field(
+        metadata=ruled(many("citation sources", "a CitedUri or CitedReference")), default=(), converter=_sources
+    )
     title: str | None = attrs.field(metadata=ruled(TITLE), default=None)
     quote: str | None = attrs.field(metadata=ruled(FREE_TEXT), default=None)
     start: int | None = attrs.field(metadata=ruled(OFFSET), default=None)

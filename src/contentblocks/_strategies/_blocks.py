@@ -108,6 +108,8 @@ def citation_locations() -> st.SearchStrategy[CitationLocation]:
 
 
 _LOCATIONS = st.one_of(st.none(), _location())
+#: How many further sources a citation names: most name one source, some two or three.
+_OTHER_SOURCES = st.sampled_from((0, 0, 0, 1, 2))
 
 
 @st.composite
@@ -120,7 +122,9 @@ def _citation(draw: st.DrawFn, text: str | None) -> Citation:
         end = draw(st.integers(0, len(text)))
         start = draw(st.integers(0, end))
     location = draw(_LOCATIONS)
-    return Citation(source=source, title=title, quote=quote, start=start, end=end, location=location)
+    others = tuple(draw(_CITATION_SOURCES) for _ in range(draw(_OTHER_SOURCES)))
+    return Citation(source=source, other_sources=others, title=title, quote=quote, start=start, end=end,
+                    location=location)
 
 
 def citations(text: str | None = None) -> st.SearchStrategy[Citation]:

@@ -26,6 +26,7 @@ from ._fields import (
     NATIVE,
     PART_KIND,
     REQUEST,
+    cited_sources,
     default_identifier,
     extras,
     issuer_of,
@@ -135,21 +136,16 @@ def _citations(raw: list[Any] | None) -> tuple[list[Wire], bool]:
     """Neutral citations (wire dicts) for pydantic-ai's, and whether they say all it says (one source, quote, span)."""
     if not raw:
         return [], raw is None
-    citations, exact = [], True
+    citations: list[Wire] = []
+    exact = True
     for citation in raw:
         anchor = citation.get("anchor")
-        exact &= len(citation["sources"]) == 1 and (anchor is None or anchor["kind"] == "content")
+        exact &= anchor is None or anchor["kind"] == "content"
         span = {"start": anchor["start"], "end": anchor["end"]} if anchor else {}
-        for source in citation["sources"]:
-            exact &= len(source["excerpts"]) <= 1
-            quote = source["excerpts"][0] if source["excerpts"] else None
-            if source["kind"] == "web":
-                cited = {"kind": "uri", "value": source["url"]}
-            else:
-                exact &= source.get("document_id") is not None
-                cited = {"kind": "reference", "value": source.get("document_id") or "?"}
-            fields = {"source": cited, "title": source["title"], "quote": quote, **span}
-            citations.append(check({k: v for k, v in fields.items() if v is not None}, Citation))
+        cited, same = cited_sources(citation["sources"])  # several sources: one citation naming them all
+        exact &= same
+        citations.extend(check({k: v for k, v in {**fields, **span}.items() if v is not None}, Citation)
+                         for fields in cited)  # fmt: skip
     return citations, exact
 
 

@@ -26,7 +26,7 @@ from ..._model._classes import (
 )
 from .._arguments import text_of, value_of
 from .._contract import ISSUER_KEY, issued_by, issuer_matches
-from .._documents import report_locations
+from .._documents import report_locations, report_other_sources
 from .._extras import BOOKKEEPING, PayloadWriter
 from .._native import RESPONSES, foreign_reason, foreign_state, replay_refusal
 from .._search_results import without_search_results
@@ -72,6 +72,7 @@ class Writer(PayloadWriter):
         """Report what the written annotations (or their absence, ``carried=False``) lose of the citations."""
         if carried:
             report_locations(block.citations, path, self.loss, "annotations")
+            report_other_sources(block.citations, path, self.loss, "annotations")
         for k, c in enumerate(block.citations):
             where = f"{path}.citations[{k}]"
             if not carried:
