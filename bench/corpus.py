@@ -6,7 +6,8 @@ The mix follows what agent transcripts look like:
 
 - mostly text (a quarter of it with one to three citations, a tenth with non-ASCII characters);
 - reasoning before many assistant turns, with an opaque signature (now and then redacted reasoning instead);
-- tool calls with nested JSON input, answered by tool results that mix text, JSON and file parts;
+- tool calls with nested JSON input, answered by tool results that mix text, JSON, file and search result parts;
+- a few citations naming several sources;
 - a few inline images of 1-50 KB (base64), some files by URL or provider reference, a few JSON blocks;
 - a rare refusal, a rare compaction (an Anthropic summary with its signature, or OpenAI's encrypted item), and
   metadata on about one block in ten.
@@ -86,6 +87,10 @@ def _citation(rng: random.Random, text: str) -> dict[str, Any]:
         citation["quote"] = text[start:end] or "…"
         citation["start"] = start
         citation["end"] = end
+    side = _side(rng)
+    if side.random() < 0.1:  # a grounding support backed by several results
+        citation["other_sources"] = [{"kind": "uri", "value": _url(side)} for _ in range(side.randint(1, 2))]
+        citation = {"source": citation.pop("source"), "other_sources": citation.pop("other_sources"), **citation}
     return citation
 
 
@@ -179,12 +184,29 @@ def _tool_call(rng: random.Random, call_id: str) -> dict[str, Any]:
     return _maybe_metadata(rng, block)
 
 
+def _side(rng: random.Random) -> random.Random:
+    """A generator for what the corpus gained later (search results, several sources), seeded from ``rng``'s state
+    without drawing from it, so that every block the corpus had before stays as it was."""
+    return random.Random(hash(rng.getstate()[1]))
+
+
+def _search_result(rng: random.Random) -> dict[str, Any]:
+    block: dict[str, Any] = {"type": "search_result", "source": {"kind": "uri", "value": _url(rng)}}
+    if rng.random() < 0.9:
+        block["title"] = _sentence(rng).rstrip(".!?")
+    block["content"] = [_text_block(rng, cite=0.0) for _ in range(rng.randint(1, 3))]
+    if rng.random() < 0.5:
+        block["citable"] = True
+    return _maybe_metadata(rng, block)
+
+
 def _result_part(rng: random.Random) -> dict[str, Any]:
     roll = rng.random()
     if roll < 0.5:
         return _text_block(rng, cite=0.0)
     if roll < 0.9:
-        return _maybe_metadata(rng, {"type": "json", "value": _json(rng)})
+        json_part = _maybe_metadata(rng, {"type": "json", "value": _json(rng)})  # drawn either way: see _side
+        return json_part if roll < 0.8 else _search_result(_side(rng))
     return _remote_file(rng)
 
 

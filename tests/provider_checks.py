@@ -117,3 +117,42 @@ def anthropic_message(content: list[Any], stop_reason: str | None = "end_turn", 
         "stop_sequence": None,
         "usage": {"input_tokens": 5, "output_tokens": 7, **usage},
     }
+
+
+def search_results_as_text(raw: Any, losses: Iterable[Any], locate: Callable[[Any, str], tuple[Any, Any]]) -> list[Any]:
+    """Apply to ``raw`` (an unstructured conversation) the losses of search results sent as text; the rest back.
+
+    A writer whose target has no search result block replaces each by one text block (its readable parts), with
+    the block's metadata, and reports its parts' citations and its ``citable`` flag with it.
+    """
+    from contentblocks.providers._search_results import search_result_text  # noqa: PLC0415 - the writers' own
+
+    rest = []
+    for loss in losses:
+        if "has no search result block; sent as text" in loss.reason:
+            node, key = locate(raw, loss.path)
+            block = node[key]
+            text = search_result_text(cb.structure(block, cb.SearchResultBlock))
+            node[key] = {"type": "text", "text": text, **({"metadata": block["metadata"]} if "metadata" in block else {})}
+        elif "has no search result block;" not in loss.reason:
+            rest.append(loss)
+    return rest
+
+
+def sources_split(losses: Iterable[Any]) -> tuple[list[Any], Callable[[Any, Callable[[Any, str], tuple[Any, Any]]], None]]:
+    """The losses but those of citations written one per source, and what applies those to a raw conversation.
+
+    Call the second after every other loss is applied (their paths count the citations as given): each such
+    citation comes back as one citation per source, with the same span, title and quote.
+    """
+    split = [loss for loss in losses if "written as one citation per source" in loss.reason]
+    rest = [loss for loss in losses if loss not in split]
+
+    def apply(raw: Any, locate: Callable[[Any, str], tuple[Any, Any]]) -> None:
+        for loss in sorted(split, key=lambda loss: loss.path, reverse=True):
+            citations, k = locate(raw, loss.path.removesuffix(".other_sources"))
+            citation = citations[k]
+            others = citation.pop("other_sources")
+            citations[k:k + 1] = [{**citation, "source": source} for source in (citation["source"], *others)]
+
+    return rest, apply

@@ -245,6 +245,7 @@ _STRATEGY_OF = {
     cb.ServerToolResultBlock: strategies.server_tool_result_blocks(),
     cb.CompactionBlock: strategies.compaction_blocks(),
     cb.CacheBreakpoint: strategies.cache_breakpoints(),
+    cb.SearchResultBlock: strategies.search_result_blocks(),
 }
 
 

@@ -102,7 +102,7 @@ def test_a_result_always_writes_its_content():
          ("$.outcome", "expected one of: succeeded, failed, denied, interrupted")),
         ({"type": "server_tool_result", "tool_call_id": "s1", "tool_name": "f", "outcome": "failed",
           "content": [{"type": "refusal", "text": "no"}]},
-         ("$.content[0].type", "a tool result cannot hold refusal blocks (allowed: text, file, json)")),
+         ("$.content[0].type", "a tool result cannot hold refusal blocks (allowed: text, file, json, search_result)")),
         ({"type": "server_tool_call", "tool_call_id": "s1", "tool_name": "f", "input": 1, "by": "x"},
          ("$.by", "unknown key (a server_tool_call block has: type, tool_call_id, tool_name, input, cache, metadata)")),
     ],

@@ -31,7 +31,7 @@ URI_PATTERN_RUST = r"^[A-Za-z][A-Za-z0-9+.\-]*:\S+$"
 ROLE_TAGS: dict[str, frozenset[str]] = {
     "system": frozenset({"text"}),
     "developer": frozenset({"text"}),
-    "user": frozenset({"text", "file", "json"}),
+    "user": frozenset({"text", "file", "json", "search_result"}),
     "assistant": frozenset({"text", "refusal", "file", "reasoning", "tool_call", "json", "compaction"}),
     "tool": frozenset({"tool_result"}),
 }
@@ -59,6 +59,12 @@ def decode_base64(value: Any) -> bytes:
 
 def encode_base64(data: bytes) -> str:
     return binascii.b2a_base64(data, newline=False).decode("ascii")
+
+
+def search_result_text(block: dict[str, Any]) -> str:
+    """A search result as the text the bridges write for frameworks that have none (title, source, its text)."""
+    head = f"Search result: {block['title']}\nSource: " if "title" in block else "Search result from "
+    return f"{head}{block['source']['value']}\n\n" + "\n\n".join(part["text"] for part in block["content"])
 
 
 def check_roles(role: str, tags: Iterable[str]) -> None:

@@ -37,6 +37,7 @@ from langchain_core.messages import (
 )
 
 from . import Peer
+from ._common import search_result_text
 
 __all__ = ["messages", "peer"]
 
@@ -94,6 +95,8 @@ def _block(block: dict[str, Any]) -> dict[str, Any]:
 
 
 def _result_part(part: dict[str, Any]) -> str | dict[str, Any]:
+    if part["type"] == "search_result":  # LangChain has none: the text the bridge writes
+        return search_result_text(part)
     return part["text"] if part["type"] == "text" else _block(part)
 
 

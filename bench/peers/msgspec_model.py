@@ -50,6 +50,7 @@ class CitedReference(_Struct, tag_field="kind", tag="reference"):
 
 class Citation(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
     source: CitedUri | CitedReference
+    other_sources: list[CitedUri | CitedReference] = []
     title: Stripped | None = None
     quote: str | None = None
     start: int | None = None
@@ -119,11 +120,19 @@ class JsonBlock(_Struct, tag="json"):
     metadata: Metadata = {}
 
 
+class SearchResultBlock(_Struct, tag="search_result", kw_only=True):
+    source: CitedUri | CitedReference
+    title: Stripped | None = None
+    content: Annotated[list[TextBlock], Meta(min_length=1)]
+    citable: bool | None = None
+    metadata: Metadata = {}
+
+
 class ToolResultBlock(_Struct, tag="tool_result"):
     tool_call_id: Identifier
     tool_name: Identifier
     outcome: Literal["succeeded", "failed", "denied"]
-    content: list[TextBlock | FileBlock | JsonBlock]
+    content: list[TextBlock | FileBlock | JsonBlock | SearchResultBlock]
     metadata: Metadata = {}
 
 
@@ -133,7 +142,8 @@ class CompactionBlock(_Struct, tag="compaction"):
 
 
 Block = (
-    TextBlock | RefusalBlock | FileBlock | ReasoningBlock | ToolCallBlock | ToolResultBlock | JsonBlock | CompactionBlock
+    TextBlock | RefusalBlock | FileBlock | ReasoningBlock | ToolCallBlock | ToolResultBlock | JsonBlock
+    | SearchResultBlock | CompactionBlock
 )
 TAGS: dict[type, str] = {cls: cls.__struct_config__.tag for cls in Block.__args__}  # type: ignore[attr-defined]
 

@@ -58,6 +58,7 @@ from pydantic_ai.messages import (
 )
 
 from . import Peer
+from ._common import search_result_text
 
 __all__ = ["history", "peer"]
 
@@ -112,6 +113,8 @@ def _result_item(part: dict[str, Any]) -> Any:
         return part["text"]
     if kind == "json":
         return part["value"]
+    if kind == "search_result":  # pydantic-ai has none: the text the bridge writes
+        return search_result_text(part)
     return _file(part)
 
 

@@ -66,6 +66,7 @@ class CitedReference(_Model):
 
 class Citation(_Model):
     source: Annotated[CitedUri | CitedReference, Field(discriminator="kind")]
+    other_sources: list[Annotated[CitedUri | CitedReference, Field(discriminator="kind")]] = []
     title: Stripped | None = None
     quote: str | None = None
     start: int | None = None
@@ -159,7 +160,16 @@ class CompactionBlock(_Model):
     metadata: Metadata = {}
 
 
-ToolResultContent = Annotated[TextBlock | FileBlock | JsonBlock, Field(discriminator="type")]
+class SearchResultBlock(_Model):
+    type: Literal["search_result"]
+    source: Annotated[CitedUri | CitedReference, Field(discriminator="kind")]
+    title: Stripped | None = None
+    content: Annotated[list[TextBlock], Field(min_length=1)]
+    citable: bool | None = None
+    metadata: Metadata = {}
+
+
+ToolResultContent = Annotated[TextBlock | FileBlock | JsonBlock | SearchResultBlock, Field(discriminator="type")]
 
 
 class ToolResultBlock(_Model):
@@ -172,7 +182,8 @@ class ToolResultBlock(_Model):
 
 
 Block = Annotated[
-    TextBlock | RefusalBlock | FileBlock | ReasoningBlock | ToolCallBlock | ToolResultBlock | JsonBlock | CompactionBlock,
+    TextBlock | RefusalBlock | FileBlock | ReasoningBlock | ToolCallBlock | ToolResultBlock | JsonBlock
+    | SearchResultBlock | CompactionBlock,
     Field(discriminator="type"),
 ]
 

@@ -17,6 +17,7 @@ import contentblocks as cb
 from contentblocks.bridges import langchain as bridge
 from contentblocks.providers import LossError, anthropic
 from contentblocks.strategies import conversations
+from provider_checks import search_results_as_text, sources_split
 
 lc = pytest.importorskip("langchain_core.messages")
 
@@ -303,7 +304,9 @@ def _expected(conversation: cb.Conversation, losses: tuple[cb.providers.Loss, ..
     raw = cb.unstructure(conversation)
     dropped: set[int] = set()
     compacted = _compactions_as_text(raw, dropped)
-    told = [loss for loss in losses if not _at(compacted, loss.path)]
+    told = tuple(loss for loss in losses if not _at(compacted, loss.path))
+    told = tuple(search_results_as_text(raw, told, _locate))
+    told, split = sources_split(told)
     for loss in sorted(told, key=lambda loss: loss.kind != "metadata_not_sent"):  # keys before their blocks
         node, key = _locate(raw, loss.path)
         if loss.kind in ("metadata_not_sent", "hint_not_sent"):  # a key, or a cache breakpoint
@@ -323,6 +326,7 @@ def _expected(conversation: cb.Conversation, losses: tuple[cb.providers.Loss, ..
                                 "langchain/error": None}
         else:
             node[key] = {"type": "text", "text": json.dumps(node[key]["value"], ensure_ascii=False)}
+    split(raw, _locate)
     merged: list[dict[str, Any]] = []
     for message in raw:
         message["content"] = [block for block in message["content"] if id(block) not in dropped]

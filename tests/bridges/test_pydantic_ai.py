@@ -18,6 +18,7 @@ import contentblocks as cb
 from contentblocks.bridges import pydantic_ai as bridge
 from contentblocks.providers import LossError, anthropic
 from contentblocks.strategies import conversations
+from provider_checks import search_results_as_text
 
 messages = pytest.importorskip("pydantic_ai.messages")
 from pydantic_ai.usage import RequestUsage  # noqa: E402 - after the skip
@@ -198,6 +199,7 @@ def _item(value: Any) -> dict[str, Any]:
 def _expected(conversation: cb.Conversation, losses: tuple[cb.providers.Loss, ...]) -> list[dict[str, Any]]:  # noqa: PLR0912 - one branch per kind of loss
     """``conversation`` as each loss says it comes back, then with the runs pydantic-ai's requests join merged."""
     raw = cb.unstructure(conversation)
+    losses = tuple(search_results_as_text(raw, losses, _locate))
     starts = [any(not key.startswith(("pydantic_ai/", "contentblocks/")) for key in m.get("metadata", {}))
               for m in raw]
     dropped = set()

@@ -21,6 +21,7 @@ import contentblocks as cb
 from contentblocks.bridges import vercel_ai as bridge
 from contentblocks.providers import LOSS_KINDS, LossError, anthropic
 from contentblocks.strategies import conversations
+from provider_checks import search_results_as_text
 
 PNG = "iVBORw0KGgo="
 SIGNED = {"anthropic": {"signature": "EqQBCkYIBxgCKkB"}}
@@ -407,6 +408,7 @@ def _at(paths: set[str], path: str) -> bool:
 def _expected(conversation: cb.Conversation, losses: tuple[cb.providers.Loss, ...], form: str) -> list[Any]:
     """``conversation`` as each loss says it comes back (JSON as its text, an error's parts joined...)."""
     raw = cb.unstructure(conversation)
+    losses = tuple(search_results_as_text(raw, losses, _locate))
     dropped: set[int] = set()
     marks: dict[str, set[int]] = {"system": set(), "array": set(), "joined": set(), "null": set()}
     compacted = _compactions_as_text(raw, dropped)

@@ -50,10 +50,12 @@ def test_anthropic_media_to_openai_chat_losses():
     """Files in tool results, Anthropic-only blocks and Anthropic file ids are reported on the way to OpenAI."""
     converted = openai_chat.to_provider(anthropic_fixture("tool_results_media.json"))
     assert [(loss.path, stable_part(loss.reason)) for loss in converted.losses] == [
+        # a search result is text before the writer runs (its losses come first), never a JSON part
+        ("$[2].content[1].content[1]", "Chat Completions has no search result block"),
+        ("$[2].content[1].content[1].citable", "Chat Completions has no search result block"),
         ("$[2].content[1].cache", "this adapter does not write Chat Completions"),
         ("$[2].content[0].content[1]", "Chat Completions tool messages carry text only"),
         ("$[2].content[1].content[0]", "Chat Completions tool messages carry text only"),
-        ("$[2].content[1].content[1]", "Chat Completions has no JSON part"),
         (
             '$[2].content[1].metadata["anthropic/is_error"]',
             "metadata has no place in the OpenAI Chat Completions request",

@@ -94,7 +94,7 @@ def wire_plan(cls: type) -> tuple[tuple[WireField, ...], tuple[CrossRule, ...]]:
 
     >>> import contentblocks as cb
     >>> [(f.key, f.required, f.omitted) for f in wire_plan(cb.Citation)[0]][:3]
-    [('source', True, ''), ('title', False, 'none'), ('quote', False, 'none')]
+    [('source', True, ''), ('other_sources', False, 'empty'), ('title', False, 'none')]
     """
     plans, cross_rules = plan_of(cls)
     return tuple(_field(cls, plan) for plan in plans), cross_rules

@@ -24,6 +24,7 @@ from .._model._classes import (
     Message,
     ReasoningBlock,
     RefusalBlock,
+    SearchResultBlock,
     ServerToolCallBlock,
     ServerToolResultBlock,
     TextBlock,
@@ -197,6 +198,8 @@ class TokenEstimator:
             return self.file(block)
         if kind is CompactionBlock:  # its summary; its state is opaque, what it expands to unknown: counted as 0
             return self.text(block.summary) if block.summary is not None else 0
+        if kind is SearchResultBlock:  # its text parts, and the title and source the provider shows beside them
+            return self.text(f"{block.title or ''}{block.source.value}") + sum(map(self.block, block.content))
         return 0
 
     def __call__(self, message: Message) -> int:

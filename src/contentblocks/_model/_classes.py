@@ -74,6 +74,7 @@ __all__ = [
     "ReferenceSource",
     "RefusalBlock",
     "Role",
+    "SearchResultBlock",
     "ServerToolCallBlock",
     "ServerToolResultBlock",
     "TextBlock",
@@ -144,6 +145,14 @@ def _metadata_field() -> Any:
 
 
 def _citations(value: Sequence[Citation]) -> tuple[Citation, ...]:
+    return as_tuple(value)  # type: ignore[no-any-return]
+
+
+def _sources(value: Sequence[CitationSource]) -> tuple[CitationSource, ...]:
+    return as_tuple(value)  # type: ignore[no-any-return]
+
+
+def _texts(value: Sequence[TextBlock]) -> tuple[TextBlock, ...]:
     return as_tuple(value)  # type: ignore[no-any-return]
 
 
@@ -223,9 +232,14 @@ class Citation(Value):
 
     ``start`` and ``end`` count Unicode code points of the enclosing text (Python string indices);
     ``location`` says where in the source the quote is: its pages, characters or content blocks.
+    ``other_sources`` names further sources that support the same span (a grounding support backed by several
+    search results); the title, quote and location apply to every source.
     """
 
     source: CitationSource = attrs.field(metadata=ruled(ONE_OF))
+    other_sources: tuple[CitationSource, ...] = attrs.field(
+        metadata=ruled(many("citation sources", "a CitedUri or CitedReference")), default=(), converter=_sources
+    )
     title: str | None = attrs.field(metadata=ruled(TITLE), default=None)
     quote: str | None = attrs.field(metadata=ruled(FREE_TEXT), default=None)
     start: int | None = attrs.field(metadata=ruled(OFFSET), default=None)
@@ -380,7 +394,33 @@ class CompactionBlock(Value):
     metadata: Mapping[str, Any] = _metadata_field()
 
 
-ToolResultContent: TypeAlias = TextBlock | FileBlock | JsonBlock
+@attrs.frozen(kw_only=True)
+class SearchResultBlock(Value):
+    """A search result given to the model as citable content: where it came from, its title and its text.
+
+    ``source`` names the result as a citation names its source (a URL or an opaque id), so that a citation of
+    it can be matched to it; ``content`` holds its text parts, in order (at least one). ``citable`` says whether
+    the model may cite it (``None``: the provider's default). A tool returns them, or a user turn carries them.
+
+    >>> import contentblocks as cb
+    >>> result = cb.SearchResultBlock(source=cb.CitedUri(value="https://example.com/lawns"), title="Lawns",
+    ...                               content=[cb.TextBlock(text="Grass is green.")], citable=True)
+    >>> result.content[0].text
+    'Grass is green.'
+    """
+
+    source: CitationSource = attrs.field(metadata=ruled(ONE_OF))
+    title: str | None = attrs.field(metadata=ruled(TITLE), default=None)
+    content: tuple[TextBlock, ...] = attrs.field(
+        metadata=ruled(many("blocks", "a TextBlock", nonempty="a search result holds at least one text block")),
+        converter=_texts,
+    )
+    citable: bool | None = attrs.field(metadata=ruled(FLAG), default=None)
+    cache: CacheBreakpoint | None = attrs.field(metadata=ruled(ONE_OF), default=None)
+    metadata: Mapping[str, Any] = _metadata_field()
+
+
+ToolResultContent: TypeAlias = TextBlock | FileBlock | JsonBlock | SearchResultBlock
 
 
 @attrs.frozen(kw_only=True)
@@ -391,7 +431,9 @@ class ToolResultBlock(Value):
     tool_name: str = attrs.field(metadata=ruled(IDENTIFIER))
     outcome: Outcome = attrs.field(metadata=ruled(choice(get_args(Outcome))))
     content: tuple[ToolResultContent, ...] = attrs.field(
-        metadata=ruled(many("blocks", "a TextBlock, FileBlock or JsonBlock")), default=(), converter=_result_content
+        metadata=ruled(many("blocks", "a TextBlock, FileBlock, JsonBlock or SearchResultBlock")),
+        default=(),
+        converter=_result_content,
     )
     cache: CacheBreakpoint | None = attrs.field(metadata=ruled(ONE_OF), default=None)
     metadata: Mapping[str, Any] = _metadata_field()
@@ -446,6 +488,7 @@ Block: TypeAlias = (
     | ToolCallBlock
     | ToolResultBlock
     | JsonBlock
+    | SearchResultBlock
     | ServerToolCallBlock
     | ServerToolResultBlock
     | CompactionBlock
@@ -457,7 +500,7 @@ Block: TypeAlias = (
 ROLE_BLOCKS: dict[str, tuple[type, ...]] = {
     "system": (TextBlock,),
     "developer": (TextBlock,),
-    "user": (TextBlock, FileBlock, JsonBlock),
+    "user": (TextBlock, FileBlock, JsonBlock, SearchResultBlock),
     "assistant": (
         TextBlock,
         RefusalBlock,

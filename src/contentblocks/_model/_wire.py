@@ -7,6 +7,8 @@ out when it holds its default (``None``, an empty tuple, empty metadata), unless
 
 from __future__ import annotations
 
+from typing import NewType
+
 import attrs
 
 from .._errors import with_article
@@ -27,6 +29,7 @@ from ._classes import (
     ReasoningBlock,
     ReferenceSource,
     RefusalBlock,
+    SearchResultBlock,
     ServerToolCallBlock,
     ServerToolResultBlock,
     TextBlock,
@@ -37,7 +40,22 @@ from ._classes import (
 )
 from ._conversation import Conversation
 
-__all__ = ["ALWAYS_WRITTEN", "ARRAYS", "TAGGED", "UNIONS", "Union", "keys_of", "listing", "union_of"]
+__all__ = [
+    "ALWAYS_WRITTEN",
+    "ARRAYS",
+    "SEARCH_RESULT_CONTENT",
+    "TAGGED",
+    "UNIONS",
+    "Union",
+    "keys_of",
+    "listing",
+    "union_of",
+]
+
+#: What a search result's ``content`` holds, as a union of one member: its items carry their ``type`` tag, and
+#: a union checks it (a lone class nested in a list is read without looking at the tag). A name of its own,
+#: since the class itself already stands for its own structuring.
+SEARCH_RESULT_CONTENT = NewType("SEARCH_RESULT_CONTENT", TextBlock)
 
 
 @attrs.frozen
@@ -73,6 +91,7 @@ UNIONS: tuple[Union, ...] = (
             "server_tool_call": ServerToolCallBlock,
             "server_tool_result": ServerToolResultBlock,
             "compaction": CompactionBlock,
+            "search_result": SearchResultBlock,
         },
         where="block type",
         noun="block",
@@ -81,10 +100,19 @@ UNIONS: tuple[Union, ...] = (
         "ToolResultContent",
         ToolResultContent,
         "type",
-        {"text": TextBlock, "file": FileBlock, "json": JsonBlock},
+        {"text": TextBlock, "file": FileBlock, "json": JsonBlock, "search_result": SearchResultBlock},
         where="block type",
         noun="block",
         holder="a tool result",
+    ),
+    Union(
+        "SearchResultContent",
+        SEARCH_RESULT_CONTENT,
+        "type",
+        {"text": TextBlock},
+        where="block type",
+        noun="block",
+        holder="a search result",
     ),
     Union(
         "FileSource",

@@ -30,6 +30,7 @@ from .._model._classes import (
     ReasoningBlock,
     ReferenceSource,
     RefusalBlock,
+    SearchResultBlock,
     ServerToolCallBlock,
     ServerToolResultBlock,
     TextBlock,
@@ -66,6 +67,7 @@ __all__ = [
     "kind_strategies",
     "reasoning_blocks",
     "refusal_blocks",
+    "search_result_blocks",
     "text_blocks",
     "tool_call_blocks",
     "tool_result_blocks",
@@ -134,6 +136,8 @@ def citation_locations() -> st.SearchStrategy[CitationLocation]:
 
 
 _LOCATIONS = st.one_of(st.none(), _location())
+#: How many further sources a citation names: most name one source, some two or three.
+_OTHER_SOURCES = st.sampled_from((0, 0, 0, 1, 2))
 
 
 @st.composite
@@ -146,7 +150,9 @@ def _citation(draw: st.DrawFn, text: str | None) -> Citation:
         end = draw(st.integers(0, len(text)))
         start = draw(st.integers(0, end))
     location = draw(_LOCATIONS)
-    return Citation(source=source, title=title, quote=quote, start=start, end=end, location=location)
+    others = tuple(draw(_CITATION_SOURCES) for _ in range(draw(_OTHER_SOURCES)))
+    return Citation(source=source, other_sources=others, title=title, quote=quote, start=start, end=end,
+                    location=location)
 
 
 def citations(text: str | None = None) -> st.SearchStrategy[Citation]:
@@ -352,12 +358,41 @@ def json_blocks(*, max_depth: int = 4, max_leaves: int = 20) -> st.SearchStrateg
     )
 
 
+@st.composite
+def _search_result_block(draw: st.DrawFn, max_text_size: int, max_parts: int) -> SearchResultBlock:
+    part = text_blocks(max_text_size=max_text_size, max_citations=1)
+    return SearchResultBlock(
+        source=draw(_CITATION_SOURCES),
+        title=draw(_TITLES),
+        content=tuple(draw(part) for _ in range(1 + up_to(draw, max_parts - 1))),
+        citable=draw(st.one_of(st.none(), _BOOLEANS)),
+        cache=draw(_CACHES),
+        metadata=draw(metadata()),
+    )
+
+
+@cache
+def search_result_blocks(*, max_text_size: int = 40, max_parts: int = 3) -> st.SearchStrategy[SearchResultBlock]:
+    """Search results naming a URI or an opaque reference, some titled, with 1 to ``max_parts`` text parts.
+
+    >>> from hypothesis import given, settings
+    >>> from contentblocks import strategies
+    >>> @settings(max_examples=10, database=None)
+    ... @given(strategies.search_result_blocks(max_parts=2))
+    ... def check(block):
+    ...     assert 1 <= len(block.content) <= 2
+    >>> check()
+    """
+    return _search_result_block(max_text_size, max_parts)
+
+
 @cache
 def _result_content(max_text_size: int, max_binary_size: int) -> st.SearchStrategy[ToolResultContent]:
     return st.one_of(
         text_blocks(max_text_size=max_text_size, max_citations=1),
         file_blocks(max_binary_size=max_binary_size),
         json_blocks(max_depth=3, max_leaves=10),
+        search_result_blocks(max_text_size=max_text_size, max_parts=2),
     )
 
 
@@ -384,7 +419,7 @@ def tool_result_blocks(
     *, tool_call_id: str | None = None, tool_name: str | None = None, max_content: int = 3,
     max_text_size: int = 40, max_binary_size: int = 64,
 ) -> st.SearchStrategy[ToolResultBlock]:
-    """Tool results with every outcome and 0 to ``max_content`` text, file and JSON blocks.
+    """Tool results with every outcome and 0 to ``max_content`` text, file, JSON and search result blocks.
 
     >>> from hypothesis import given, settings
     >>> from contentblocks import strategies
@@ -458,6 +493,7 @@ def kind_strategies(max_text_size: int, max_binary_size: int) -> dict[type, st.S
         ServerToolCallBlock: server_tool_call_blocks(),
         ServerToolResultBlock: server_tool_result_blocks(max_text_size=max_text_size, max_binary_size=max_binary_size),
         CompactionBlock: compaction_blocks(max_text_size=max_text_size),
+        SearchResultBlock: search_result_blocks(max_text_size=max_text_size),
     }
 
 

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
 
+import attrs
+
 from .._model._classes import Citation, FileBlock
 from ._contract import LossKind
 
-__all__ = ["DOCUMENT_FIELDS", "report_document_fields", "report_locations"]
+__all__ = ["DOCUMENT_FIELDS", "one_per_source", "report_document_fields", "report_locations", "report_other_sources"]
 
 #: The fields of a file block that only a citable document has a place for.
 DOCUMENT_FIELDS = ("title", "context", "citable")
@@ -45,4 +47,35 @@ def report_locations(citations: Sequence[Citation], path: str, report: Report, t
                 f"{path}.citations[{k}].location",
                 f"{target} carry no place in the cited source; dropped",
                 "content_dropped",
+            )
+
+
+def one_per_source(citations: Sequence[Citation]) -> list[Citation]:
+    """``citations`` with each naming several sources split into one per source, in order (same span and quote).
+
+    For a target whose citations name one source each: every source is written, none dropped.
+
+    >>> from contentblocks import Citation, CitedReference, CitedUri
+    >>> both = Citation(source=CitedUri(value="https://a.example"), other_sources=[CitedReference(value="kb-7")])
+    >>> [c.source.value for c in one_per_source([both])]
+    ['https://a.example', 'kb-7']
+    """
+    out: list[Citation] = []
+    for citation in citations:
+        if not citation.other_sources:
+            out.append(citation)
+            continue
+        out.extend(attrs.evolve(citation, source=source, other_sources=())
+                   for source in (citation.source, *citation.other_sources))  # fmt: skip
+    return out
+
+
+def report_other_sources(citations: Sequence[Citation], path: str, report: Report, target: str) -> None:
+    """Report each citation of ``citations`` naming several sources, which ``target`` writes one per source."""
+    for k, citation in enumerate(citations):
+        if citation.other_sources:
+            report(
+                f"{path}.citations[{k}].other_sources",
+                f"{target} name one source each; written as one citation per source (reads back as several)",
+                "content_degraded",
             )

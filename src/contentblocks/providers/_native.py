@@ -10,7 +10,7 @@ result. So a flagged block is sent verbatim only when every one of these holds (
   represent (``NativeKinds.replayable``): never ``tool_result``, ``function_call_output``, a message or a
   kind the library maps to a block of its own;
 - it is a top-level block of an assistant message, the only place a provider emits such items (Anthropic's
-  user content kinds the library cannot represent, a ``search_result`` or a document with a ``content``
+  user content kinds the library cannot represent, a ``search_result`` no block holds or a document with a ``content``
   source, go back where Anthropic takes them: in user messages and tool results);
 - every URL in it passes the library's URL rule (an absolute ``http``/``https`` URL with a host);
 - it was not recorded as issued by another provider (``contentblocks/issuer``).

@@ -36,6 +36,7 @@ from ..._errors import ValidationError
 from ..._model._conversation import Conversation
 from ...providers._argument_checks import conversation_argument, reading_argument, strict_argument
 from ...providers._contract import Converted, LossKind, LossRecorder
+from ...providers._search_results import without_search_results
 from .._shared import require_version
 from ._read import read_history
 from ._write import write_history
@@ -153,6 +154,7 @@ def to_messages(
     module = _messages_module()
     messages = conversation.messages if isinstance(conversation, Conversation) else list(conversation)
     losses = LossRecorder()
+    messages = without_search_results(messages, losses.add, "LangChain")
     built = []
     for path, name, kwargs in write_history(list(messages), losses):
         try:

@@ -31,7 +31,7 @@ from ..._model._classes import (
 from ...providers._cache import report_breakpoints
 from ...providers._compaction import compaction_summary
 from ...providers._contract import ISSUER_KEY, LossRecorder
-from ...providers._documents import report_document_fields, report_locations
+from ...providers._documents import one_per_source, report_document_fields, report_locations, report_other_sources
 from ...providers._server_tools import unfolded
 from ...providers._toolkit import b64encode, block_path
 from .._shared import MetadataHandout
@@ -102,7 +102,7 @@ def _annotations(block: TextBlock, meta: _Metadata, in_bytes: bool) -> list[dict
         return kept  # type: ignore[no-any-return]
     meta.taken.discard(NAMESPACE + "annotations")  # edited since it was read (or never read)
     written = []
-    for citation in block.citations:
+    for citation in one_per_source(block.citations):  # an annotation names one source: one per source
         item: dict[str, Any] = {"type": "citation"}
         if isinstance(citation.source, CitedUri):
             item["url"] = citation.source.value
@@ -144,6 +144,7 @@ def _text(block: TextBlock, path: str, losses: LossRecorder, meta: _Metadata, or
     if (annotations := _annotations(block, meta, byte_offsets(origin.provider))) is not None:
         item["annotations"] = annotations
     report_locations(block.citations, path, losses.add, "LangChain's citations")
+    report_other_sources(block.citations, path, losses.add, "LangChain's citations")
     return _finish(item, meta)
 
 

@@ -35,6 +35,7 @@ from ..._errors import ValidationError
 from ..._model._conversation import Conversation
 from ...providers._argument_checks import conversation_argument, reading_argument, strict_argument
 from ...providers._contract import Converted, LossKind, LossRecorder
+from ...providers._search_results import without_search_results
 from .._shared import require_version
 from ._read import read_history
 from ._write import write_history
@@ -146,5 +147,6 @@ def to_messages(
     if not isinstance(conversation, Conversation):
         conversation = Conversation(messages=conversation)
     losses = LossRecorder()
+    conversation = without_search_results(conversation, losses.add, "pydantic-ai")
     history = write_history(conversation, losses)
     return losses.finish(_validated(adapter, history), strict=raising)

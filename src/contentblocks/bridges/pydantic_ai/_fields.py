@@ -41,6 +41,7 @@ __all__ = [
     "REQUEST",
     "STATE_NAMESPACES",
     "UPLOADERS",
+    "cited_sources",
     "default_identifier",
     "dumped",
     "extras",
@@ -304,3 +305,39 @@ def provider_of(issuer: str) -> str:
     """
     provider = issuer.split("/", 1)[0]
     return _PROVIDERS.get(provider, provider)
+
+
+def _field(source: Any, name: str) -> Any:
+    """A field of a pydantic-ai citation source, given as its object or as its dict form."""
+    return source.get(name) if isinstance(source, dict) else getattr(source, name, None)
+
+
+def cited_sources(sources: list[Any]) -> tuple[list[dict[str, Any]], bool]:
+    """The fields of the neutral citations one pydantic-ai citation's ``sources`` give, and whether they say it all.
+
+    Sources that share a title and their one excerpt are one citation naming them all (``other_sources``), as
+    a neutral citation's title and quote apply to every source it names; sources that differ there are a
+    citation each (not exact: the native citation is kept beside them).
+
+    >>> web = {"kind": "web", "url": "https://a.example", "title": "A", "excerpts": []}
+    >>> doc = {"kind": "document", "document_id": "kb-7", "title": "A", "excerpts": []}
+    >>> cited_sources([web, doc])
+    ([{'source': {'kind': 'uri', 'value': 'https://a.example'}, 'other_sources': [{'kind': 'reference', \
+'value': 'kb-7'}], 'title': 'A', 'quote': None}], True)
+    """
+    out, exact = [], True
+    for source in sources:
+        excerpts = _field(source, "excerpts") or []
+        exact &= len(excerpts) <= 1
+        if _field(source, "kind") == "web":
+            cited = {"kind": "uri", "value": _field(source, "url")}
+        else:
+            document = _field(source, "document_id")
+            exact &= document is not None
+            cited = {"kind": "reference", "value": document or "?"}
+        out.append({"source": cited, "title": _field(source, "title"), "quote": excerpts[0] if excerpts else None})
+    if len(out) > 1 and all(o["title"] == out[0]["title"] and o["quote"] == out[0]["quote"] for o in out):
+        first = out[0]
+        return [{"source": first["source"], "other_sources": [o["source"] for o in out[1:]], "title": first["title"],
+                 "quote": first["quote"]}], exact  # fmt: skip
+    return out, exact and len(out) <= 1

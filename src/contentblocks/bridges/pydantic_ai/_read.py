@@ -35,6 +35,7 @@ from ._fields import (
     PART_KIND,
     REQUEST,
     STATE_NAMESPACES,
+    cited_sources,
     default_identifier,
     dumped,
     extras,
@@ -189,22 +190,16 @@ def _citations(raw: list[Any] | None) -> tuple[list[Wire], bool]:
     """Neutral citations (wire dicts) for pydantic-ai's, and whether they say all it says (one source, quote, span)."""
     if not raw:
         return [], raw is None
-    citations, exact = [], True
+    citations: list[Wire] = []
+    exact = True
     for citation in raw:
         anchor = citation.anchor
-        exact &= len(citation.sources) == 1 and (anchor is None or anchor.kind == "content")
+        exact &= anchor is None or anchor.kind == "content"
         span = {"start": anchor.start, "end": anchor.end} if anchor else {}
-        for source in citation.sources:
-            exact &= len(source.excerpts) <= 1
-            quote = source.excerpts[0] if source.excerpts else None
-            if source.kind == "web":
-                cited = {"kind": "uri", "value": source.url}
-            else:
-                document = getattr(source, "document_id", None)
-                exact &= document is not None
-                cited = {"kind": "reference", "value": document or "?"}
-            fields = {"source": cited, "title": source.title, "quote": quote, **span}
-            citations.append(check({k: v for k, v in fields.items() if v is not None}, Citation))
+        cited, same = cited_sources(citation.sources)  # several sources: one citation naming them all
+        exact &= same
+        citations.extend(check({k: v for k, v in {**fields, **span}.items() if v is not None}, Citation)
+                         for fields in cited)  # fmt: skip
     return citations, exact
 
 

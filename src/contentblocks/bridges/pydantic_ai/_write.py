@@ -165,7 +165,7 @@ def _result_content(block: ToolResultBlock, path: str, losses: LossRecorder, lis
                 losses.add(f"{where}.citations", "pydantic-ai keeps citations on model text only", "content_dropped")
         elif isinstance(part, JsonBlock):
             items.append(thaw(part.value))
-        elif (item := _file(part, where, losses, meta)) is not None:
+        elif (item := _file(part, where, losses, meta)) is not None:  # type: ignore[arg-type] # search results: text by now
             items.append(_file_object(item))
         at += [index] * (len(items) - len(at))
         meta.done("in a tool return's content")
@@ -237,18 +237,17 @@ def _citation(block: TextBlock, path: str, losses: LossRecorder) -> list[dict[st
     written = []
     for index, citation in enumerate(block.citations):
         excerpts = [] if citation.quote is None else [citation.quote]
-        if isinstance(citation.source, CitedUri):
-            source = {"kind": "web", "url": citation.source.value, "title": citation.title, "excerpts": excerpts}
-        else:
-            source = {"kind": "document", "document_id": citation.source.value, "title": citation.title,
-                      "excerpts": excerpts}
+        sources = [{"kind": "web", "url": cited.value, "title": citation.title, "excerpts": excerpts}
+                   if isinstance(cited, CitedUri) else
+                   {"kind": "document", "document_id": cited.value, "title": citation.title, "excerpts": excerpts}
+                   for cited in (citation.source, *citation.other_sources)]  # fmt: skip
         anchor = None
         if citation.start is not None and citation.start < citation.end:  # type: ignore[operator]
             anchor = {"kind": "content", "start": citation.start, "end": citation.end}
         elif citation.start is not None:
             losses.add(f"{path}.citations[{index}].start", "pydantic-ai's citation anchors cover at least one "
                        "character; this empty span is not kept", "content_dropped")
-        written.append({"sources": [source], "anchor": anchor})
+        written.append({"sources": sources, "anchor": anchor})
     report_locations(block.citations, path, losses.add, "pydantic-ai's citations")
     return written
 

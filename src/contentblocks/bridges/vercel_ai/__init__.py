@@ -37,6 +37,7 @@ from typing import Any
 from ..._model._conversation import Conversation
 from ...providers._argument_checks import conversation_argument, reading_argument, strict_argument
 from ...providers._contract import Converted, LossKind, LossRecorder
+from ...providers._search_results import without_search_results
 from ._model_read import read_model
 from ._model_write import write_model
 from ._ui_read import read_ui
@@ -108,6 +109,7 @@ def to_ui_messages(
     if not isinstance(conversation, Conversation):
         conversation = Conversation(messages=conversation)
     losses = LossRecorder()
+    conversation = without_search_results(conversation, losses.add, "the SDK")
     return losses.finish(write_ui(conversation, losses), strict=raising)
 
 
@@ -152,6 +154,7 @@ def to_model_messages(
     if not isinstance(conversation, Conversation):
         conversation = Conversation(messages=conversation)
     losses = LossRecorder()
+    conversation = without_search_results(conversation, losses.add, "the SDK")
     return losses.finish(write_model(conversation, losses), strict=raising)
 
 

@@ -166,7 +166,7 @@ def _succeeded(block: ToolResultBlock, path: str, losses: LossRecorder) -> dict[
         if isinstance(part, FileBlock):
             losses.add(where, "the SDK's tool output is one JSON value; this file is not written", "content_dropped")
         else:
-            items.append(part.text if isinstance(part, TextBlock) else thaw(part.value))
+            items.append(part.text if isinstance(part, TextBlock) else thaw(part.value))  # type: ignore[union-attr] # search results: text by now
     if not items:
         losses.add(path, "the SDK's tool output must hold a value, and no part of this result has a place in it; "
                    "written as output null, read back as a JSON null", "content_degraded")

@@ -58,6 +58,11 @@ EXTRAS: dict[str, dict[str, Kind]] = {
         "context": STR,
         "title": STR,
     },
+    "search_result": {
+        "cache_control": _CACHE_CONTROL,
+        "citations": Struct("CitationsConfigParam", {"enabled": BOOL}),
+        "title": STR,
+    },
     "thinking": {},
     "redacted_thinking": {},
     "compaction": {

@@ -25,6 +25,7 @@ from ..._model._classes import (
     PageRange,
     ReasoningBlock,
     ReferenceSource,
+    SearchResultBlock,
     ServerToolCallBlock,
     ServerToolResultBlock,
     TextBlock,
@@ -237,6 +238,32 @@ def _document_fields(raw: dict[str, Any]) -> dict[str, Any]:
     return fields
 
 
+def _search_result(raw: dict[str, Any], path: str) -> SearchResultBlock | JsonBlock:
+    """A ``search_result`` block (citable content a tool or the user gives; see the search results guide).
+
+    Its ``source`` string names the result as a search result citation names it (``_source``: a URI when it is
+    one, else an opaque reference), so a citation's source matches the block's. One no search result block can
+    hold (no source, no text, a part that is not text) is kept verbatim, as any block with no neutral home.
+    https://docs.anthropic.com/en/docs/build-with-claude/search-results
+    """
+    source, content = raw.get("source"), raw.get("content")
+    if not (is_uri(source) or is_reference(source)) or type(content) is not list:
+        return native_block(raw, path)
+    parts = []
+    for k, item in enumerate(content):
+        part = native_dict(item, f"{path}.content[{k}]")
+        if part.get("type") != "text":
+            return native_block(raw, path)
+        text = read_text(part, f"{path}.content[{k}]")
+        parts.extend([text] if text is not None else [])
+    if not parts:
+        return native_block(raw, path)
+    fields = _document_fields(raw)
+    fields.pop("context", None)  # a search result has no context: one sent stays in the metadata
+    metadata = extras(raw, {"type", "source", "content", *(_NATIVE_FIELD[name] for name in fields)})
+    return build(SearchResultBlock, path, source=_source(source, ""), content=parts, metadata=metadata, **fields)
+
+
 def _utf8(text: str, path: str) -> bytes:
     problem = PIECE.check(text)
     if problem is not None:
@@ -334,6 +361,8 @@ def _dispatch(raw: dict[str, Any], path: str, names: dict[str, str]) -> Any:
         return result if result is not None else native_block(raw, path)
     if kind == "compaction":
         return _compaction(raw, path)
+    if kind == "search_result":
+        return _search_result(raw, path)
     return native_block(raw, path)
 
 
@@ -357,7 +386,7 @@ def _tool_result(raw: dict[str, Any], path: str, names: dict[str, str]) -> ToolR
             if block is None:
                 continue
             require(
-                not isinstance(
+                not isinstance(  # a search result is tool output
                     block, (ReasoningBlock, ToolCallBlock, ServerToolCallBlock, ServerToolResultBlock, CompactionBlock)
                 ),
                 f"{path}.content[{k}]",

@@ -9,6 +9,7 @@ from ..._json._values import thaw
 from ..._model._classes import (
     Block,
     BytesSource,
+    CitedReference,
     CompactionBlock,
     FileBlock,
     JsonBlock,
@@ -16,6 +17,7 @@ from ..._model._classes import (
     ReasoningBlock,
     ReferenceSource,
     RefusalBlock,
+    SearchResultBlock,
     ServerToolCallBlock,
     ServerToolResultBlock,
     TextBlock,
@@ -32,7 +34,7 @@ from .._extras import PayloadWriter
 from .._media import lower_media_type
 from .._native import ANTHROPIC, foreign_reason, foreign_state, replay_refusal
 from .._server_tools import SERVER_BLOCKS, issued_to, readable
-from .._toolkit import b64encode, block_path
+from .._toolkit import b64encode, block_path, is_uri
 from ._cache import Marks
 from ._fields import EXTRAS, NS, request_citation
 from ._read import IN_MESSAGES, NATIVE, SAME, STRING, derive_citation, media_type_read_back
@@ -209,6 +211,28 @@ class _Writer(PayloadWriter):
         )
         return None
 
+    def search_result(self, block: SearchResultBlock, path: str) -> dict[str, Any]:
+        """A ``search_result`` block: its source as the string Anthropic takes, its text parts, its citations switch.
+
+        Anthropic requires a title: a result without one is sent with its source as the title (reported, since it
+        reads back as the title).
+        """
+        source = block.source.value
+        native: dict[str, Any] = {"type": "search_result", "source": source}
+        if block.title is not None:
+            native["title"] = block.title
+        elif f"{NS}/title" not in block.metadata:  # else the native title no neutral title holds goes back
+            native["title"] = source
+            reason = "Anthropic requires a search result title; the source is sent as the title (reads back as it)"
+            self.loss(f"{path}.title", reason, "content_degraded")
+        if isinstance(block.source, CitedReference) and is_uri(source):
+            reason = "Anthropic's search result source is a string; this reference reads back as a URI"
+            self.loss(f"{path}.source", reason, "content_degraded")
+        native["content"] = [self.text(part, f"{path}.content[{k}]") for k, part in enumerate(block.content)]
+        if block.citable is not None:
+            native["citations"] = {"enabled": block.citable}
+        return self.extras(native, block.metadata, path, "search_result")
+
     # ------------------------------------------------------------------------------------------- the rest
 
     def reasoning(self, block: ReasoningBlock, path: str) -> dict[str, Any] | None:
@@ -375,6 +399,8 @@ class _Writer(PayloadWriter):
             return self.refusal(block, path)
         if isinstance(block, CompactionBlock):
             return self.compaction(block, path)
+        if isinstance(block, SearchResultBlock):
+            return self.search_result(block, path)
         assert isinstance(block, ToolResultBlock)  # noqa: S101 - the union is closed
         return self.tool_result(block, path)
 

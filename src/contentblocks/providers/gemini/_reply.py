@@ -46,15 +46,31 @@ def _offset(value: object, path: str) -> int:
     return at if at is not None and at >= 0 else 0
 
 
-def _add(extra: dict[int, list[Citation]], j: int, uri: object, title: object, start: int, end: int) -> None:
+def _cited(uri: object) -> CitedUri | None:
     try:
         if type(uri) is str and not uri.isascii():
             uri = quote(uri, safe=_URI_SAFE)  # an IRI (non-ASCII path): percent-encode as RFC 3986 requires
-        name = title.strip() if type(title) is str else None
-        name = name if TITLE.accepts(name) else None  # a title no citation may hold is left out, not the citation
-        extra.setdefault(j, []).append(Citation(source=CitedUri(value=uri), title=name, start=start, end=end))  # type: ignore[arg-type]
-    except (ValidationError, UnicodeEncodeError):  # a chunk with no usable URI (or a lone surrogate in it)
-        return  # cites nothing a reader could follow
+        return CitedUri(value=uri)  # type: ignore[arg-type]
+    except (ValidationError, UnicodeEncodeError, TypeError):  # a chunk with no usable URI (or a lone surrogate)
+        return None  # cites nothing a reader could follow
+
+
+def _add(extra: dict[int, list[Citation]], j: int, found: list[tuple[object, object]], start: int, end: int) -> None:
+    """One citation of the sources ``found`` (URI and title each) for the span, if any has a usable URI.
+
+    Several sources (a grounding support's chunks) are one citation naming them all; its title is theirs when
+    they share one, else none, since a citation's title applies to every source it names.
+    """
+    cited = [(source, title) for uri, title in found if (source := _cited(uri)) is not None]
+    if not cited:
+        return
+    names = {title.strip() if type(title) is str else None for _, title in cited}
+    name = names.pop() if len(names) == 1 else None
+    name = name if TITLE.accepts(name) else None  # a title no citation may hold is left out, not the citation
+    sources = [source for source, _ in cited]
+    extra.setdefault(j, []).append(
+        Citation(source=sources[0], other_sources=sources[1:], title=name, start=start, end=end)
+    )
 
 
 def _chunk_source(chunk: object) -> tuple[object, object]:
@@ -89,9 +105,9 @@ def grounding_citations(blocks: list[Block], candidate: Mapping[str, Any], issue
         if not isinstance(block, TextBlock):
             continue
         start, end = utf8_to_index(block.text, start_b), utf8_to_index(block.text, end_b)
-        for k in indices:
-            uri, title = _chunk_source(chunks[k]) if k is not None and 0 <= k < len(chunks) else (None, None)
-            _add(extra, j, uri, title, start, end)
+        found = [_chunk_source(chunks[k]) if k is not None and 0 <= k < len(chunks) else (None, None)
+                 for k in indices]  # fmt: skip
+        _add(extra, j, found, start, end)
     texts = [(j, b.text) for j, b in enumerate(blocks) if type(b) is TextBlock]
     for n, c in enumerate(_list(pick(pick(candidate, "citationMetadata"), "citations"))):
         at = f"{path}.citationMetadata.citations[{n}]"
@@ -102,7 +118,8 @@ def grounding_citations(blocks: list[Block], candidate: Mapping[str, Any], issue
             size = len(text.encode("utf-8", "surrogatepass"))
             if offset <= start_b < offset + size or (start_b == offset + size and j == texts[-1][0]):
                 start, end = start_b - offset, min(end_b, offset + size) - offset
-                _add(extra, j, pick(c, "uri"), pick(c, "title"), utf8_to_index(text, start), utf8_to_index(text, end))
+                found = [(pick(c, "uri"), pick(c, "title"))]
+                _add(extra, j, found, utf8_to_index(text, start), utf8_to_index(text, end))
                 break
             offset += size
     out = list(blocks)

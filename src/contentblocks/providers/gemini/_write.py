@@ -29,6 +29,7 @@ from .._documents import report_document_fields
 from .._extras import PayloadWriter, put_extras
 from .._media import lower_media_type
 from .._native import GEMINI, foreign_reason, foreign_state, replay_refusal
+from .._search_results import without_search_results
 from .._server_tools import SERVER_BLOCKS, issued_to, readable
 from .._shapes import BYTES, Kind, fits
 from .._toolkit import b64encode, key_path
@@ -278,6 +279,7 @@ class Writer(PayloadWriter):
 
     def write(self, messages: Sequence[Message]) -> dict[str, Any]:
         """The ``systemInstruction`` and ``contents`` of a request carrying ``messages``."""
+        messages = without_search_results(messages, self.loss, TARGET)
         payload: dict[str, Any] = {}
         contents: list[dict[str, Any]] = []
         lead = 0

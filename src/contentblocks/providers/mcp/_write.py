@@ -13,6 +13,7 @@ from .._documents import report_document_fields
 from .._extras import PayloadWriter
 from .._media import lower_media_type
 from .._native import foreign_reason, foreign_state
+from .._search_results import result_without_search_results
 from .._shapes import fits
 from .._toolkit import b64encode
 from ._read import GENERATED, NS
@@ -108,6 +109,7 @@ class Writer(PayloadWriter):
 
     def write(self, block: ToolResultBlock) -> dict[str, Any]:
         """The ``CallToolResult`` for ``block``."""
+        block = result_without_search_results(block, "$", self.loss, "MCP content")
         out: list[Any] = []
         structured = _structured(block)
         for j, part in enumerate(block.content):

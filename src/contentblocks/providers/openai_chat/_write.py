@@ -31,6 +31,7 @@ from .._compaction import compaction_as_text
 from .._documents import report_document_fields
 from .._media import lower_media_type
 from .._native import foreign_reason, foreign_state
+from .._search_results import without_search_results
 from .._server_tools import SERVER_BLOCKS, readable
 from .._toolkit import OCTET, b64encode, data_url, json_text, raw_arguments
 from ._dialects import SPECS, Dialect, tool_turns
@@ -311,7 +312,7 @@ class _Writer(ReasoningWriter):
                 if (part := self.json_as_text(item, item_path)) is not None:
                     parts.append(part)
             elif self.move_files:
-                part = self.file(item, item_path)
+                part = self.file(item, item_path)  # type: ignore[arg-type] # search results are text by now
                 if part is not None:
                     reason = "Chat Completions tool messages carry text only; moved into a following user message"
                     self.loss(item_path, reason, "order_changed")
@@ -370,4 +371,5 @@ def write_conversation(
     ``issuer`` is the target of reasoning state: the dialect's name when empty.
     """
     writer = _Writer(tool_result_files, dialect, issuer or dialect)
+    conversation = without_search_results(conversation, writer.loss, "Chat Completions")
     return writer.conversation(conversation), writer

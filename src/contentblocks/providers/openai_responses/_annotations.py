@@ -15,6 +15,7 @@ from typing import Any
 from ..._errors import ValidationError
 from ..._json._values import thaw
 from ..._model._classes import Citation, CitedReference, CitedUri
+from .._documents import one_per_source
 from .._toolkit import is_title
 
 
@@ -70,7 +71,7 @@ def annotations_for(text: str, citations: Sequence[Citation], kept: object) -> l
     if kept_annotations(kept) and citations_from_annotations(text, kept) == tuple(citations):  # type: ignore[arg-type]
         return thaw(kept)  # type: ignore[no-any-return]
     out: list[Any] = []
-    for c in citations:
+    for c in one_per_source(citations):  # an annotation names one source: one per source, same span
         start = 0 if c.start is None else c.start
         end = len(text) if c.end is None else c.end
         if type(c.source) is CitedUri:

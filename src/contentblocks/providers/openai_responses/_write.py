@@ -29,9 +29,10 @@ from .._arguments import text_of, value_of
 from .._cache import report_breakpoints
 from .._compaction import compaction_as_text
 from .._contract import ISSUER_KEY, issued_by, issuer_matches
-from .._documents import report_locations
+from .._documents import report_locations, report_other_sources
 from .._extras import BOOKKEEPING, PayloadWriter
 from .._native import RESPONSES, foreign_reason, foreign_state, replay_refusal
+from .._search_results import without_search_results
 from .._server_tools import SERVER_BLOCKS, readable
 from .._shapes import fits
 from .._toolkit import b64encode, key_path, raw_arguments
@@ -81,6 +82,7 @@ class Writer(PayloadWriter):
         """Report what the written annotations (or their absence, ``carried=False``) lose of the citations."""
         if carried:
             report_locations(block.citations, path, self.loss, "annotations")
+            report_other_sources(block.citations, path, self.loss, "annotations")
         for k, c in enumerate(block.citations):
             where = f"{path}.citations[{k}]"
             if not carried:
@@ -361,6 +363,7 @@ class Writer(PayloadWriter):
 
     def write(self, messages: Sequence[Message]) -> dict[str, Any]:
         """The ``instructions`` and ``input`` of a request carrying ``messages``."""
+        messages = without_search_results(messages, self.loss, "the Responses API")
         payload: dict[str, Any] = {}
         items: list[Any] = []
         for i, message in enumerate(messages):

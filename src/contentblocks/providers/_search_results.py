@@ -1,0 +1,105 @@
+"""What a writer whose target has no search result block sends instead: the result's readable parts, as text.
+
+Anthropic alone takes a ``search_result`` block (citable content in a user turn or a tool result). Every other
+target gets its title, its source and its text parts as one text block, reported ``content_degraded`` (it
+reads back as text), and each citation of its parts and its ``citable`` flag reported ``content_dropped``:
+the result is never dropped silently. The writers call :func:`without_search_results` (or
+:func:`result_without_search_results` for one tool result) before they write, so that every loss points
+into the conversation as given: a search result is replaced by one text block at its own place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TypeVar
+
+import attrs
+
+from .._model._classes import Message, SearchResultBlock, ServerToolResultBlock, TextBlock, ToolResultBlock
+from .._model._conversation import Conversation
+from ._contract import LossKind
+
+__all__ = ["result_without_search_results", "search_result_text", "without_search_results"]
+
+Report = Callable[[str, str, LossKind], None]
+MessagesT = TypeVar("MessagesT", bound=Sequence[Message])
+#: The results whose content may hold search results: a tool's, and one a provider ran.
+_RESULTS = (ToolResultBlock, ServerToolResultBlock)
+
+
+def search_result_text(block: SearchResultBlock) -> str:
+    """The readable text of a search result: its title, its source, then its text parts, a blank line apart.
+
+    >>> import contentblocks as cb
+    >>> result = cb.SearchResultBlock(source=cb.CitedUri(value="https://example.com/lawns"), title="Lawns",
+    ...                               content=[cb.TextBlock(text="Grass is green."), cb.TextBlock(text="Mow weekly.")])
+    >>> print(search_result_text(result))
+    Search result: Lawns
+    Source: https://example.com/lawns
+    <BLANKLINE>
+    Grass is green.
+    <BLANKLINE>
+    Mow weekly.
+    """
+    head = f"Search result: {block.title}\nSource: " if block.title is not None else "Search result from "
+    return f"{head}{block.source.value}\n\n" + "\n\n".join(part.text for part in block.content)
+
+
+def _as_text(block: SearchResultBlock, path: str, report: Report, target: str) -> TextBlock:
+    reason = f"{target} has no search result block; sent as text (title, source and text; reads back as text)"
+    report(path, reason, "content_degraded")
+    for k, part in enumerate(block.content):
+        if part.citations:
+            report(f"{path}.content[{k}].citations", f"{target} has no search result block; citations dropped",
+                   "content_dropped")  # fmt: skip
+    if block.citable is not None:
+        report(f"{path}.citable", f"{target} has no search result block; citable dropped", "content_dropped")
+    return TextBlock(text=search_result_text(block), metadata=block.metadata)
+
+
+def result_without_search_results(block: ToolResultBlock, path: str, report: Report, target: str) -> ToolResultBlock:
+    """``block`` with each search result of its content as a text block (itself when it holds none)."""
+    if not any(type(part) is SearchResultBlock for part in block.content):
+        return block
+    content = [
+        _as_text(part, f"{path}.content[{k}]", report, target) if type(part) is SearchResultBlock else part
+        for k, part in enumerate(block.content)
+    ]
+    return attrs.evolve(block, content=content)
+
+
+def _message(message: Message, path: str, report: Report, target: str) -> Message:
+    content = tuple(
+        _as_text(block, f"{path}.content[{j}]", report, target)
+        if type(block) is SearchResultBlock
+        else result_without_search_results(block, f"{path}.content[{j}]", report, target)  # type: ignore[arg-type]
+        if type(block) in _RESULTS
+        else block
+        for j, block in enumerate(message.content)
+    )
+    if all(new is old for new, old in zip(content, message.content, strict=True)):
+        return message
+    return attrs.evolve(message, content=content)  # its cache breakpoint and metadata stay
+
+
+def _holds_one(message: Message) -> bool:
+    for block in message.content:
+        kind = type(block)
+        if kind is SearchResultBlock or (
+            kind in _RESULTS and any(type(part) is SearchResultBlock for part in block.content)  # type: ignore[union-attr]
+        ):
+            return True
+    return False
+
+
+def without_search_results(messages: MessagesT, report: Report, target: str) -> MessagesT:
+    """``messages`` with every search result (in a user turn or a tool result) as a text block, each reported.
+
+    The same object comes back when there is none; a ``Conversation`` for a ``Conversation``, else a tuple.
+    """
+    if not any(map(_holds_one, messages)):
+        return messages
+    written = [_message(m, f"$[{i}]", report, target) for i, m in enumerate(messages)]
+    if all(new is old for new, old in zip(written, messages, strict=True)):
+        return messages
+    return Conversation(messages=written) if isinstance(messages, Conversation) else tuple(written)  # type: ignore[return-value]
