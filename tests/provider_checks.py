@@ -156,3 +156,23 @@ def sources_split(losses: Iterable[Any]) -> tuple[list[Any], Callable[[Any, Call
             citations[k:k + 1] = [{**citation, "source": source} for source in (citation["source"], *others)]
 
     return rest, apply
+
+
+def compactions_as_text(raw: list[dict[str, Any]], dropped: set[int]) -> set[str]:
+    """Each compaction of ``raw`` as a bridge gives it back (its summary as text; without one, dropped), and their
+    paths: the losses reported there (its state, the summary degraded, its metadata) say nothing more."""
+    paths = set()
+    for i, message in enumerate(raw):
+        for j, block in enumerate(message["content"]):
+            if block["type"] == "compaction":
+                paths.add(f"$[{i}].content[{j}]")
+                if "summary" in block:
+                    message["content"][j] = {"type": "text", "text": block["summary"]}
+                else:
+                    dropped.add(id(block))
+    return paths
+
+
+def under(paths: set[str], path: str) -> bool:
+    """Whether ``path`` is one of ``paths`` or inside one of them."""
+    return any(path == p or path.startswith((p + ".", p + "[")) for p in paths)

@@ -17,7 +17,7 @@ import contentblocks as cb
 from contentblocks.bridges import langchain as bridge
 from contentblocks.providers import LossError, anthropic
 from contentblocks.strategies import conversations
-from provider_checks import search_results_as_text, sources_split
+from provider_checks import compactions_as_text, search_results_as_text, sources_split, under
 
 lc = pytest.importorskip("langchain_core.messages")
 
@@ -280,31 +280,12 @@ def _locate(root: Any, path: str) -> tuple[Any, Any]:
     return node, steps[-1]
 
 
-def _compactions_as_text(raw: list[dict[str, Any]], dropped: set[int]) -> set[str]:
-    """Each compaction of ``raw`` as it comes back (its summary as text; without one, dropped), and their paths:
-    the losses reported there (its state, the summary degraded, its metadata) say nothing more."""
-    paths = set()
-    for i, message in enumerate(raw):
-        for j, block in enumerate(message["content"]):
-            if block["type"] == "compaction":
-                paths.add(f"$[{i}].content[{j}]")
-                if "summary" in block:
-                    message["content"][j] = {"type": "text", "text": block["summary"]}
-                else:
-                    dropped.add(id(block))
-    return paths
-
-
-def _at(paths: set[str], path: str) -> bool:
-    return any(path == p or path.startswith((p + ".", p + "[")) for p in paths)
-
-
 def _expected(conversation: cb.Conversation, losses: tuple[cb.providers.Loss, ...]) -> list[dict[str, Any]]:
     """``conversation`` as each loss says it comes back, with tool messages in a row merged as LangChain has none."""
     raw = cb.unstructure(conversation)
     dropped: set[int] = set()
-    compacted = _compactions_as_text(raw, dropped)
-    told = tuple(loss for loss in losses if not _at(compacted, loss.path))
+    compacted = compactions_as_text(raw, dropped)
+    told = tuple(loss for loss in losses if not under(compacted, loss.path))
     told = tuple(search_results_as_text(raw, told, _locate))
     told, split = sources_split(told)
     for loss in sorted(told, key=lambda loss: loss.kind != "metadata_not_sent"):  # keys before their blocks

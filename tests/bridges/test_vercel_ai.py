@@ -21,7 +21,7 @@ import contentblocks as cb
 from contentblocks.bridges import vercel_ai as bridge
 from contentblocks.providers import LOSS_KINDS, LossError, anthropic
 from contentblocks.strategies import conversations
-from provider_checks import search_results_as_text
+from provider_checks import compactions_as_text, search_results_as_text, under
 
 PNG = "iVBORw0KGgo="
 SIGNED = {"anthropic": {"signature": "EqQBCkYIBxgCKkB"}}
@@ -386,34 +386,15 @@ def _placed(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def _compactions_as_text(raw: list[dict[str, Any]], dropped: set[int]) -> set[str]:
-    """Each compaction of ``raw`` as it comes back (its summary as text; without one, dropped), and their paths:
-    the losses reported there (its state, the summary degraded, its metadata) say nothing more."""
-    paths = set()
-    for i, message in enumerate(raw):
-        for j, block in enumerate(message["content"]):
-            if block["type"] == "compaction":
-                paths.add(f"$[{i}].content[{j}]")
-                if "summary" in block:
-                    message["content"][j] = {"type": "text", "text": block["summary"]}
-                else:
-                    dropped.add(id(block))
-    return paths
-
-
-def _at(paths: set[str], path: str) -> bool:
-    return any(path == p or path.startswith((p + ".", p + "[")) for p in paths)
-
-
 def _expected(conversation: cb.Conversation, losses: tuple[cb.providers.Loss, ...], form: str) -> list[Any]:
     """``conversation`` as each loss says it comes back (JSON as its text, an error's parts joined...)."""
     raw = cb.unstructure(conversation)
     losses = tuple(search_results_as_text(raw, losses, _locate))
     dropped: set[int] = set()
     marks: dict[str, set[int]] = {"system": set(), "array": set(), "joined": set(), "null": set()}
-    compacted = _compactions_as_text(raw, dropped)
+    compacted = compactions_as_text(raw, dropped)
     for loss in sorted(losses, key=lambda loss: loss.kind != "metadata_not_sent"):  # keys before their blocks
-        if loss.kind == "order_changed" or _at(compacted, loss.path):
+        if loss.kind == "order_changed" or under(compacted, loss.path):
             continue
         node, key = _locate(raw, loss.path)
         if loss.kind in ("metadata_not_sent", "hint_not_sent") or key in {

@@ -45,18 +45,8 @@ __all__ = ["CALL_KINDS", "RESULT", "RESULT_KINDS", "TYPE", "read_call", "read_re
 
 #: The native blocks of a call of a tool Anthropic runs.
 CALL_KINDS = frozenset({"server_tool_use", "mcp_tool_use"})
-#: The native blocks of such a tool's result (``anthropic.types`` 2.17 and its beta MCP connector).
-RESULT_KINDS = frozenset(
-    {
-        "web_search_tool_result",
-        "web_fetch_tool_result",
-        "code_execution_tool_result",
-        "bash_code_execution_tool_result",
-        "text_editor_code_execution_tool_result",
-        "tool_search_tool_result",
-        "mcp_tool_result",
-    }
-)
+#: The native blocks of such a tool's result: the result kinds among the blocks Anthropic runs (``_native``).
+RESULT_KINDS = frozenset(kind for kind in ANTHROPIC.state if kind.endswith("_tool_result"))
 #: Metadata of a result: the native result block, replayed to Anthropic as it came.
 RESULT = f"{NS}/server_result"
 #: Metadata of a call that was not a ``server_tool_use`` (an ``mcp_tool_use``): its native type.
