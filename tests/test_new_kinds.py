@@ -100,10 +100,10 @@ def extended(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("extended")
     package = copy_package(root)
     checks = package / "_checks"
-    kinds, rules, model = checks / "_kinds.py", checks / "_rules.py", package / "_model" / "_classes.py"
+    kinds, rules, model = checks / "_kinds.py", checks / "_rules.py", package / "_model" / "_values.py"
     kinds.write_text(kinds.read_text() + _KIND)
     rules.write_text(rules.read_text() + _RULES)
-    edit(model, "from .._errors import with_article\n", "from .._checks import _rules\nfrom .._errors import with_article\n")
+    edit(model, "from .._checks._instances import", "from .._checks import _rules\nfrom .._checks._instances import")
     edit(model, "    end: int | None = attrs.field(metadata=ruled(OFFSET), default=None)\n", _FIELDS)
     return root
 

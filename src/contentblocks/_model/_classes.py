@@ -1,4 +1,7 @@
-"""The model: frozen, slotted attrs classes whose fields name their rules, and the one check they share.
+"""The model's blocks and messages: frozen, slotted attrs classes whose fields name their rules.
+
+The values they hold (citations, their sources and locations, the cache breakpoint) and the base classes with
+the one check every class shares are in ``_values``, and are re-exported here.
 
 The classes hold data only; they know nothing of the wire (no tags, no keys, no cattrs, no C). Each field
 names its rule in its metadata (``_rules``), and a class may name rules over several of its fields in
@@ -11,44 +14,52 @@ instances without checking them twice.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, Literal, TypeAlias, get_args
+from typing import Any, TypeAlias, get_args
 
 import attrs
 
-from .._checks._instances import check_instance, resolve_annotations
+from .._checks._instances import resolve_annotations
 from .._checks._rules import (
     DATA,
     FILENAME,
     FLAG,
     FREE_TEXT,
     IDENTIFIER,
-    INDEX_IN_RANGE,
     JSON_VALUE,
     MEDIA_TYPE,
-    METADATA,
-    OFFSET,
     ONE_OF,
-    PAGE,
-    PAGE_RANGE,
-    RANGE,
     REASONING_SHAPE,
     REDACTED,
     REFERENCE,
-    SPAN,
     SPAN_WITHIN_TEXT,
     TITLE,
-    TTL,
-    TTL_SECONDS,
-    URI,
     URL,
     CannotFail,
     CrossRule,
-    Rule,
     choice,
     many,
 )
 from .._errors import with_article
-from .._json._values import EMPTY_OBJECT, json_key
+from .._json._values import json_key
+from ._values import (
+    BlockRange,
+    CacheBreakpoint,
+    CharacterRange,
+    Checked,
+    Citation,
+    CitationLocation,
+    CitationSource,
+    CitedReference,
+    CitedUri,
+    Outcome,
+    PageRange,
+    Role,
+    Value,
+    as_tuple,
+    bytes_repr,
+    metadata_field,
+    ruled,
+)
 
 __all__ = [
     "ROLE_BLOCKS",
@@ -87,68 +98,8 @@ __all__ = [
     "kind_name",
 ]
 
-Outcome: TypeAlias = Literal["succeeded", "failed", "denied", "interrupted"]
-"""How a tool call ended: it ran and succeeded, it ran and failed, it was not allowed to run, or the run stopped
-before it finished (a cancelled run, a crash): the call is answered, and the content may say what happened."""
-
-Role: TypeAlias = Literal["system", "developer", "user", "assistant", "tool"]
-"""Who speaks: instructions (system, developer), the user, the model (assistant), or tools."""
-
-
-class Checked:
-    """A frozen class built in Python checks its fields' rules (in their metadata), then its cross rules."""
-
-    __slots__ = ()
-    __cross_rules__: ClassVar[tuple[CrossRule, ...]] = ()
-
-    def __attrs_post_init__(self) -> None:
-        check_instance(self)
-
-
-class Value(Checked):
-    """What every model class shares: it cannot change, so a copy is the instance itself (as for tuples)."""
-
-    __slots__ = ()
-
-    def __copy__(self) -> Any:
-        return self
-
-    def __deepcopy__(self, memo: object) -> Any:
-        return self
-
-
-def bytes_repr(value: bytes | None) -> str:
-    return "None" if value is None else f"<{len(value)} bytes>"
-
-
-def as_tuple(value: Any) -> Any:
-    """A sequence field's value as the tuple the field holds (a list, or any other sequence but a string).
-
-    Anything else is returned as it is, for the class's check to word. The fields' converters are typed
-    wrappers of this one, so that the constructors take lists, as ``Message(role="user", content=[...])`` is
-    written (attrs' mypy plugin reads a converter's signature, and it reads no generic one).
-    """
-    if type(value) is tuple:
-        return value
-    if type(value) is list or (isinstance(value, Sequence) and not isinstance(value, (str, bytes, bytearray))):
-        return tuple(value)
-    return value
-
-
-def ruled(rule: Rule) -> dict[str, Rule]:
-    """The attrs metadata of a field that ``rule`` governs: ``attrs.field(metadata=ruled(FREE_TEXT))``."""
-    return {"rule": rule}
-
-
-def _metadata_field() -> Any:
-    return attrs.field(metadata=ruled(METADATA), default=EMPTY_OBJECT, eq=json_key)
-
 
 def _citations(value: Sequence[Citation]) -> tuple[Citation, ...]:
-    return as_tuple(value)  # type: ignore[no-any-return]
-
-
-def _sources(value: Sequence[CitationSource]) -> tuple[CitationSource, ...]:
     return as_tuple(value)  # type: ignore[no-any-return]
 
 
@@ -166,107 +117,7 @@ def _content(value: str | Sequence[Block]) -> tuple[Block, ...]:
 
 
 
-# ---------------------------------------------------------------------------------------------- citations
-
-
-@attrs.frozen(kw_only=True)
-class CitedUri(Value):
-    """A citation's source named by an absolute URI of any scheme (``https:``, ``doi:``, ``urn:``...).
-
-    The URI is never resolved or fetched.
-    """
-
-    value: str = attrs.field(metadata=ruled(URI))
-
-
-@attrs.frozen(kw_only=True)
-class CitedReference(Value):
-    """A citation's source named by an opaque identifier whose meaning belongs to the provider or host."""
-
-    value: str = attrs.field(metadata=ruled(REFERENCE))
-
-
-CitationSource: TypeAlias = CitedUri | CitedReference
-
-
-@attrs.frozen(kw_only=True)
-class PageRange(Value):
-    """Pages ``start`` up to ``end`` (excluded) of a paged document, numbered from 1 as printed.
-
-    >>> PageRange(start=3, end=4)  # page 3 alone
-    PageRange(start=3, end=4)
-    """
-
-    start: int = attrs.field(metadata=ruled(PAGE))
-    end: int = attrs.field(metadata=ruled(PAGE))
-
-    __cross_rules__ = (PAGE_RANGE,)
-
-
-@attrs.frozen(kw_only=True)
-class CharacterRange(Value):
-    """Characters ``start`` up to ``end`` (excluded) of a text document, in code points from 0."""
-
-    start: int = attrs.field(metadata=ruled(OFFSET))
-    end: int = attrs.field(metadata=ruled(OFFSET))
-
-    __cross_rules__ = (RANGE,)
-
-
-@attrs.frozen(kw_only=True)
-class BlockRange(Value):
-    """Content blocks ``start`` up to ``end`` (excluded) of a document given as blocks, counted from 0."""
-
-    start: int = attrs.field(metadata=ruled(INDEX_IN_RANGE))
-    end: int = attrs.field(metadata=ruled(INDEX_IN_RANGE))
-
-    __cross_rules__ = (RANGE,)
-
-
-CitationLocation: TypeAlias = PageRange | CharacterRange | BlockRange
-
-
-@attrs.frozen(kw_only=True)
-class Citation(Value):
-    """Where a text block's claim comes from, optionally with the span of the text it supports.
-
-    ``start`` and ``end`` count Unicode code points of the enclosing text (Python string indices);
-    ``location`` says where in the source the quote is: its pages, characters or content blocks.
-    ``other_sources`` names further sources that support the same span (a grounding support backed by several
-    search results); the title, quote and location apply to every source.
-    """
-
-    source: CitationSource = attrs.field(metadata=ruled(ONE_OF))
-    other_sources: tuple[CitationSource, ...] = attrs.field(
-        metadata=ruled(many("citation sources", "a CitedUri or CitedReference")), default=(), converter=_sources
-    )
-    title: str | None = attrs.field(metadata=ruled(TITLE), default=None)
-    quote: str | None = attrs.field(metadata=ruled(FREE_TEXT), default=None)
-    start: int | None = attrs.field(metadata=ruled(OFFSET), default=None)
-    end: int | None = attrs.field(metadata=ruled(OFFSET), default=None)
-    location: CitationLocation | None = attrs.field(metadata=ruled(ONE_OF), default=None)
-
-    __cross_rules__ = (SPAN,)
-
-
 # ---------------------------------------------------------------------------------------------- blocks
-
-
-@attrs.frozen(kw_only=True)
-class CacheBreakpoint(Value):
-    """A prompt-cache breakpoint: the prompt up to and including what carries it may be cached by the provider.
-
-    ``ttl`` is how long the entry should live, in seconds (``None``: the provider's default). Writers map it to
-    what their provider has (Anthropic ``cache_control``) and report it where the provider has nothing.
-
-    >>> CacheBreakpoint(ttl=3600)
-    CacheBreakpoint(ttl=3600)
-    """
-
-    ttl: int | None = attrs.field(metadata=ruled(TTL_SECONDS), default=None)
-
-    __cross_rules__ = (TTL,)
-
 
 @attrs.frozen(kw_only=True)
 class TextBlock(Value):
@@ -282,7 +133,7 @@ class TextBlock(Value):
         metadata=ruled(many("citations", "a Citation")), default=(), converter=_citations
     )
     cache: CacheBreakpoint | None = attrs.field(metadata=ruled(ONE_OF), default=None)
-    metadata: Mapping[str, Any] = _metadata_field()
+    metadata: Mapping[str, Any] = metadata_field()
 
     __cross_rules__ = (SPAN_WITHIN_TEXT,)
 
@@ -293,7 +144,7 @@ class RefusalBlock(Value):
 
     text: str = attrs.field(metadata=ruled(FREE_TEXT))
     cache: CacheBreakpoint | None = attrs.field(metadata=ruled(ONE_OF), default=None)
-    metadata: Mapping[str, Any] = _metadata_field()
+    metadata: Mapping[str, Any] = metadata_field()
 
 
 @attrs.frozen(kw_only=True)
@@ -336,7 +187,7 @@ class FileBlock(Value):
     context: str | None = attrs.field(metadata=ruled(FREE_TEXT), default=None)
     citable: bool | None = attrs.field(metadata=ruled(FLAG), default=None)
     cache: CacheBreakpoint | None = attrs.field(metadata=ruled(ONE_OF), default=None)
-    metadata: Mapping[str, Any] = _metadata_field()
+    metadata: Mapping[str, Any] = metadata_field()
 
 
 @attrs.frozen(kw_only=True)
@@ -350,7 +201,7 @@ class ReasoningBlock(Value):
     signature: str | None = attrs.field(metadata=ruled(FREE_TEXT), default=None)
     redacted: bytes | None = attrs.field(metadata=ruled(REDACTED), default=None, repr=bytes_repr)
     cache: CacheBreakpoint | None = attrs.field(metadata=ruled(ONE_OF), default=None)
-    metadata: Mapping[str, Any] = _metadata_field()
+    metadata: Mapping[str, Any] = metadata_field()
 
     __cross_rules__ = (REASONING_SHAPE,)
 
@@ -363,7 +214,7 @@ class ToolCallBlock(Value):
     tool_name: str = attrs.field(metadata=ruled(IDENTIFIER))
     input: Any = attrs.field(metadata=ruled(JSON_VALUE), eq=json_key)
     cache: CacheBreakpoint | None = attrs.field(metadata=ruled(ONE_OF), default=None)
-    metadata: Mapping[str, Any] = _metadata_field()
+    metadata: Mapping[str, Any] = metadata_field()
 
 
 @attrs.frozen(kw_only=True)
@@ -372,7 +223,7 @@ class JsonBlock(Value):
 
     value: Any = attrs.field(metadata=ruled(JSON_VALUE), eq=json_key)
     cache: CacheBreakpoint | None = attrs.field(metadata=ruled(ONE_OF), default=None)
-    metadata: Mapping[str, Any] = _metadata_field()
+    metadata: Mapping[str, Any] = metadata_field()
 
 
 @attrs.frozen(kw_only=True)
@@ -391,7 +242,7 @@ class CompactionBlock(Value):
 
     summary: str | None = attrs.field(metadata=ruled(FREE_TEXT), default=None)
     cache: CacheBreakpoint | None = attrs.field(metadata=ruled(ONE_OF), default=None)
-    metadata: Mapping[str, Any] = _metadata_field()
+    metadata: Mapping[str, Any] = metadata_field()
 
 
 @attrs.frozen(kw_only=True)
@@ -417,7 +268,7 @@ class SearchResultBlock(Value):
     )
     citable: bool | None = attrs.field(metadata=ruled(FLAG), default=None)
     cache: CacheBreakpoint | None = attrs.field(metadata=ruled(ONE_OF), default=None)
-    metadata: Mapping[str, Any] = _metadata_field()
+    metadata: Mapping[str, Any] = metadata_field()
 
 
 ToolResultContent: TypeAlias = TextBlock | FileBlock | JsonBlock | SearchResultBlock
@@ -436,7 +287,7 @@ class ToolResultBlock(Value):
         converter=_result_content,
     )
     cache: CacheBreakpoint | None = attrs.field(metadata=ruled(ONE_OF), default=None)
-    metadata: Mapping[str, Any] = _metadata_field()
+    metadata: Mapping[str, Any] = metadata_field()
 
 
 @attrs.frozen(kw_only=True)
@@ -457,7 +308,7 @@ class ServerToolCallBlock(Value):
     tool_name: str = attrs.field(metadata=ruled(IDENTIFIER))
     input: Any = attrs.field(metadata=ruled(JSON_VALUE), eq=json_key)
     cache: CacheBreakpoint | None = attrs.field(metadata=ruled(ONE_OF), default=None)
-    metadata: Mapping[str, Any] = _metadata_field()
+    metadata: Mapping[str, Any] = metadata_field()
 
 
 @attrs.frozen(kw_only=True)
@@ -477,7 +328,7 @@ class ServerToolResultBlock(Value):
         metadata=ruled(many("blocks", "a TextBlock, FileBlock or JsonBlock")), default=(), converter=_result_content
     )
     cache: CacheBreakpoint | None = attrs.field(metadata=ruled(ONE_OF), default=None)
-    metadata: Mapping[str, Any] = _metadata_field()
+    metadata: Mapping[str, Any] = metadata_field()
 
 
 Block: TypeAlias = (
@@ -564,7 +415,7 @@ class Message(Value):
         converter=_content,
     )
     cache: CacheBreakpoint | None = attrs.field(metadata=ruled(ONE_OF), default=None)
-    metadata: Mapping[str, Any] = _metadata_field()
+    metadata: Mapping[str, Any] = metadata_field()
 
     __cross_rules__ = (
         CrossRule(

@@ -10,8 +10,9 @@ import attrs
 from .._checks._instances import FieldPlan, check_items, resolve_annotations
 from .._checks._rules import many
 from .._errors import ValidationError, describe_type
-from ._classes import ROLE_BLOCKS, Message, ToolCallBlock, ToolResultBlock, Value, as_tuple, ruled
+from ._classes import ROLE_BLOCKS, Message, ToolCallBlock, ToolResultBlock
 from ._growth import Growth, ToolBlockSummary, ToolPairing
+from ._values import Value, as_tuple, ruled
 
 __all__ = ["Conversation", "conversation_problems", "tool_summary"]
 

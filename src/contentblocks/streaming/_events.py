@@ -43,16 +43,14 @@ from .._checks._rules import (
 )
 from .._json._values import EMPTY_OBJECT, json_key
 from .._model._classes import (
-    Checked,
     Citation,
     CompactionBlock,
     FileBlock,
     JsonBlock,
     ServerToolCallBlock,
     ServerToolResultBlock,
-    bytes_repr,
-    ruled,
 )
+from .._model._values import Checked, bytes_repr, ruled
 from ..providers._contract import STOP_REASONS, StopReason, Usage
 
 __all__ = [
