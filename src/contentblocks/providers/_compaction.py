@@ -14,7 +14,7 @@ reported ``state_not_replayed`` and never become text.
 >>> block = CompactionBlock(summary="We agreed on Oslo.", metadata={
 ...     "contentblocks/issuer": "anthropic", "anthropic/signature": "c2ln"})
 >>> compaction_as_text(writer, block, "$[1].content[0]")
-TextBlock(text='We agreed on Oslo.', citations=(), metadata=JsonObject({}))
+TextBlock(text='We agreed on Oslo.', citations=(), cache=None, metadata=JsonObject({}))
 >>> for loss in writer.losses.losses:
 ...     print(loss.kind, "-", loss.reason.split(";")[0])
 state_not_replayed - compaction state issued by 'anthropic' is sent back only to its issuer, not to Gemini
