@@ -325,3 +325,15 @@ def test_every_cell_of_the_matrix(source, target):
     assert output in json.dumps(converted.payload, default=str)
     with pytest.raises(LossError):  # strict raises on the content losses
         WRITERS[target](cb.Conversation(messages=[QUESTION, message]), strict=True)
+
+
+def test_a_search_result_in_another_providers_result_is_text_in_anthropics_assistant_turn():
+    """Anthropic takes ``search_result`` blocks in user turns and tool results only, never from the assistant."""
+    hit = cb.SearchResultBlock(source=cb.CitedUri(value="https://example.com/lawns"), title="Lawns",
+                               content=[cb.TextBlock(text="Grass is green.")])
+    result = cb.ServerToolResultBlock(tool_call_id="ws_1", tool_name="web_search", outcome="succeeded",
+                                      content=[hit], metadata={ISSUER_KEY: "openai"})
+    sent = anthropic.to_provider([QUESTION, cb.Message(role="assistant", content=[result])])
+    assert sent.payload["messages"][1]["content"] == [
+        {"type": "text", "text": "Search result: Lawns\nSource: https://example.com/lawns\n\nGrass is green."}]
+    assert ("$[1].content[0].content[0]", "content_degraded") in {(loss.path, loss.kind) for loss in sent.losses}

@@ -23,6 +23,7 @@ __all__ = ["result_without_search_results", "search_result_text", "without_searc
 
 Report = Callable[[str, str, LossKind], None]
 MessagesT = TypeVar("MessagesT", bound=Sequence[Message])
+ResultT = TypeVar("ResultT", ToolResultBlock, ServerToolResultBlock)
 #: The results whose content may hold search results: a tool's, and one a provider ran.
 _RESULTS = (ToolResultBlock, ServerToolResultBlock)
 
@@ -57,7 +58,7 @@ def _as_text(block: SearchResultBlock, path: str, report: Report, target: str) -
     return TextBlock(text=search_result_text(block), metadata=block.metadata)
 
 
-def result_without_search_results(block: ToolResultBlock, path: str, report: Report, target: str) -> ToolResultBlock:
+def result_without_search_results(block: ResultT, path: str, report: Report, target: str) -> ResultT:
     """``block`` with each search result of its content as a text block (itself when it holds none)."""
     if not any(type(part) is SearchResultBlock for part in block.content):
         return block
@@ -72,7 +73,7 @@ def _message(message: Message, path: str, report: Report, target: str) -> Messag
     content = tuple(
         _as_text(block, f"{path}.content[{j}]", report, target)
         if type(block) is SearchResultBlock
-        else result_without_search_results(block, f"{path}.content[{j}]", report, target)  # type: ignore[arg-type]
+        else result_without_search_results(block, f"{path}.content[{j}]", report, target)  # type: ignore[type-var]
         if type(block) in _RESULTS
         else block
         for j, block in enumerate(message.content)

@@ -33,6 +33,7 @@ from .._documents import report_document_fields
 from .._extras import PayloadWriter
 from .._media import lower_media_type
 from .._native import ANTHROPIC, foreign_reason, foreign_state, replay_refusal
+from .._search_results import result_without_search_results
 from .._server_tools import SERVER_BLOCKS, issued_to, readable
 from .._toolkit import b64encode, block_path, is_uri
 from ._cache import Marks
@@ -363,6 +364,8 @@ class _Writer(PayloadWriter):
                     return self.finish(result, block.metadata, path, {}, frozenset({RESULT}))
                 self.refused.append((path, refusal))
         written = []
+        if type(block) is ServerToolResultBlock:  # Anthropic takes search results in user turns and tool results
+            block = result_without_search_results(block, path, self.loss, "Anthropic's assistant turn")
         for item, item_path in readable(block, path, self.loss, TARGET):
             one = self.block(item, item_path, "assistant")
             if type(one) is dict:  # a result's content is text, files and JSON: one block each
