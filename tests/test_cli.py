@@ -7,6 +7,7 @@ import io
 import itertools
 import json
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -18,6 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from contentblocks import cli
+from contentblocks._model._wire import UNIONS
 from contentblocks._transcripts._locate import line_of, split_path
 from hostile_strategies import text_mutants
 
@@ -59,8 +61,11 @@ def test_example_is_clean_and_uses_every_kind(capsys: pytest.CaptureFixture[str]
     status, output = run(capsys)
     assert status == 0
     summary = output.strip().splitlines()[-1]
-    assert summary == ("checked 1 file, 11 messages, 21 blocks (file 3, json 2, reasoning 2, refusal 1, text 7, "
-                       "tool_call 3, tool_result 3), 0 problems")
+    assert summary == ("checked 1 file, 13 messages, 28 blocks (compaction 1, file 3, json 2, reasoning 2, refusal 1, "
+                       "search_result 1, server_tool_call 1, server_tool_result 1, text 10, tool_call 3, "
+                       "tool_result 3), 0 problems")
+    block_tags = next(u for u in UNIONS if u.name == "Block").members
+    assert all(re.search(rf"\b{tag} \d", summary) for tag in block_tags)
 
 
 def test_problems_carry_file_line_and_path(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

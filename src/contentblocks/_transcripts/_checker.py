@@ -22,7 +22,7 @@ from .._checks._rules import DEFAULT_LIMITS, Limits
 from .._conversion._converter import make_converter, structure_parsed
 from .._errors import ValidationError
 from .._json._values import EMPTY_OBJECT, _object_from_items
-from .._model._classes import ToolResultBlock, kind_name
+from .._model._classes import ServerToolResultBlock, ToolResultBlock, kind_name
 from .._model._conversation import Conversation
 
 __all__ = [
@@ -328,8 +328,8 @@ def failed(error: ValidationError, prefix: str = "$") -> CheckResult:
 
 
 def count_blocks(kinds: Counter[str], blocks: Iterable[object]) -> None:
-    """Count ``blocks`` by kind into ``kinds``, with the parts of tool results."""
+    """Count ``blocks`` by kind into ``kinds``, with the parts of tool results (a provider's tools' too)."""
     for block in blocks:
         kinds[kind_name(type(block))] += 1
-        if type(block) is ToolResultBlock:
+        if type(block) is ToolResultBlock or type(block) is ServerToolResultBlock:
             count_blocks(kinds, block.content)
