@@ -39,8 +39,6 @@ from .._native import ANTHROPIC, replay_refusal
 from .._toolkit import OCTET, build, identifier, is_title, is_uri, require
 from ._fields import NS
 
-_NATIVE = "anthropic/native_block"  # the flag of a block kept verbatim (``_read.NATIVE``)
-
 __all__ = ["CALL_KINDS", "RESULT", "RESULT_KINDS", "TYPE", "read_call", "read_result", "replay_result"]
 
 #: The native blocks of a call of a tool Anthropic runs.
@@ -210,7 +208,7 @@ def replay_result(block: ServerToolResultBlock) -> tuple[dict[str, Any] | None, 
     if not isinstance(native, Mapping) or native.get("tool_use_id") != block.tool_call_id:
         return None, f"{RESULT} is not the result of call {block.tool_call_id}"
     try:
-        view = JsonBlock(value=native, metadata={_NATIVE: True, ISSUER_KEY: block.metadata.get(ISSUER_KEY)})
+        view = JsonBlock(value=native, metadata={ANTHROPIC.flag: True, ISSUER_KEY: block.metadata.get(ISSUER_KEY)})
     except ValidationError:
         return None, f"{RESULT} is not a JSON value"
     refusal = replay_refusal(view, ANTHROPIC, role="assistant")
