@@ -337,3 +337,15 @@ def test_a_search_result_in_another_providers_result_is_text_in_anthropics_assis
     assert sent.payload["messages"][1]["content"] == [
         {"type": "text", "text": "Search result: Lawns\nSource: https://example.com/lawns\n\nGrass is green."}]
     assert ("$[1].content[0].content[0]", "content_degraded") in {(loss.path, loss.kind) for loss in sent.losses}
+
+
+def test_a_result_nested_past_every_limit_reads_without_a_recursion_error():
+    """Found by ``python fuzz/readers.py --cases 3000 --seed 7`` (case 2943): a web search result's content nested
+    thousands deep raised RecursionError while its encrypted fields were stripped; the value is now checked as JSON
+    first, and the reply is refused with a ValidationError at the value's path, as for any block."""
+    deep: Any = "x"
+    for _ in range(5000):
+        deep = {"type": "text", "text": deep}
+    result = {**SEARCH_RESULT, "content": [deep]}
+    with pytest.raises(cb.ValidationError, match="nested deeper than"):  # the native block too holds no such value
+        _anthropic_reply(SEARCH_CALL, result)

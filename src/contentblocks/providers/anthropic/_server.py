@@ -175,6 +175,7 @@ def _text(value: object) -> TextBlock | None:
 def _json(value: object) -> JsonBlock | None:
     """A part with no readable form of its own, as JSON without what only Anthropic reads (encrypted fields)."""
     try:
+        JsonBlock(value=value)  # bounds its depth and size before the recursive walk below reads it
         return JsonBlock(value=_without_encrypted(value))
     except ValidationError:
         return None
