@@ -239,3 +239,18 @@ def test_stored_citations_of_the_wrong_shape_are_not_sent():
     assert [(loss.path, loss.kind) for loss in converted.losses] == [
         ('$[0].content[0].metadata["anthropic/citations"]', "metadata_not_sent")
     ]
+
+
+def test_a_cache_field_in_place_of_cache_control_metadata_is_reported():
+    """The ``cache`` field wins over an ``anthropic/cache_control`` entry; a different entry is reported, not lost."""
+    other = {"type": "ephemeral", "ttl": "1h"}
+    text = cb.TextBlock(text="x", cache=cb.CacheBreakpoint(), metadata={"anthropic/cache_control": other})
+    written = write_conversation(cb.Conversation(messages=[cb.Message(role="user", content=[text])]), "anthropic")
+    assert written.payload["messages"][0]["content"][0]["cache_control"] == {"type": "ephemeral"}
+    assert [(loss.path, loss.kind) for loss in written.losses.losses] == [
+        (key_path("$[0].content[0]", "anthropic/cache_control"), "metadata_not_sent")
+    ]
+    assert_documented(REASONS, written.losses.losses)
+    same = attrs.evolve(text, metadata={"anthropic/cache_control": {"type": "ephemeral"}})
+    written = write_conversation(cb.Conversation(messages=[cb.Message(role="user", content=[same])]), "anthropic")
+    assert not written.losses.losses

@@ -101,7 +101,11 @@ class Marks:
             reason = f"Anthropic cannot mark a {native.get('type')} block as a cache breakpoint; not sent"
             self.loss(f"{path}.cache", reason, HINT)
         else:
-            native["cache_control"] = self.control(cache, f"{path}.cache")
+            control = self.control(cache, f"{path}.cache")
+            if native.get("cache_control", control) != control:
+                reason = "the block's cache field is sent as its cache_control, in place of this one"
+                self.loss(key_path(path, _CACHE_CONTROL), reason, "metadata_not_sent")
+            native["cache_control"] = control
             found.append((native, f"{path}.cache"))
 
     def message(self, content: list[dict[str, Any]], cache: CacheBreakpoint | None, path: str, *, system: bool) -> None:

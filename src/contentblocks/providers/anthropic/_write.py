@@ -222,7 +222,7 @@ class _Writer(PayloadWriter):
         native: dict[str, Any] = {"type": "search_result", "source": source}
         if block.title is not None:
             native["title"] = block.title
-        elif f"{NS}/title" not in block.metadata:  # else the native title no neutral title holds goes back
+        elif type(block.metadata.get(f"{NS}/title")) is not str:  # else that native title goes back
             native["title"] = source
             reason = "Anthropic requires a search result title; the source is sent as the title (reads back as it)"
             self.loss(f"{path}.title", reason, "content_degraded")
