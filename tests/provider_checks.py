@@ -123,17 +123,20 @@ def search_results_as_text(raw: Any, losses: Iterable[Any], locate: Callable[[An
     """Apply to ``raw`` (an unstructured conversation) the losses of search results sent as text; the rest back.
 
     A writer whose target has no search result block replaces each by one text block (its readable parts), with
-    the block's metadata, and reports its parts' citations and its ``citable`` flag with it.
+    the block's metadata and its breakpoint (its own, else its last part's), and reports its parts' citations, its
+    ``citable`` flag and its parts' other breakpoints with it.
     """
-    from contentblocks.providers._search_results import search_result_text  # noqa: PLC0415 - the writers' own
+    from contentblocks.providers._search_results import search_result_cache, search_result_text  # noqa: PLC0415 - the writers' own
 
     rest = []
     for loss in losses:
         if "has no search result block; sent as text" in loss.reason:
             node, key = locate(raw, loss.path)
             block = node[key]
-            text = search_result_text(cb.structure(block, cb.SearchResultBlock))
-            node[key] = {"type": "text", "text": text, **({"metadata": block["metadata"]} if "metadata" in block else {})}
+            result = cb.structure(block, cb.SearchResultBlock)
+            cache = {"cache": cb.unstructure(search_result_cache(result))} if search_result_cache(result) else {}
+            node[key] = {"type": "text", "text": search_result_text(result), **cache,
+                         **({"metadata": block["metadata"]} if "metadata" in block else {})}  # fmt: skip
         elif "has no search result block;" not in loss.reason:
             rest.append(loss)
     return rest
@@ -176,3 +179,10 @@ def compactions_as_text(raw: list[dict[str, Any]], dropped: set[int]) -> set[str
 def under(paths: set[str], path: str) -> bool:
     """Whether ``path`` is one of ``paths`` or inside one of them."""
     return any(path == p or path.startswith((p + ".", p + "[")) for p in paths)
+
+
+def uncached(block: Any) -> Any:
+    """``block`` without a cache breakpoint anywhere in it (the parts of results and search results included)."""
+    if isinstance(block, (cb.ToolResultBlock, cb.ServerToolResultBlock, cb.SearchResultBlock)):
+        return attrs.evolve(block, cache=None, content=[uncached(part) for part in block.content])
+    return attrs.evolve(block, cache=None)

@@ -10,7 +10,6 @@ import sys
 import warnings
 from typing import Any
 
-import attrs
 import pytest
 from hypothesis import given
 
@@ -18,7 +17,7 @@ import contentblocks as cb
 from contentblocks.bridges import pydantic_ai as bridge
 from contentblocks.providers import LossError, anthropic
 from contentblocks.strategies import conversations
-from provider_checks import search_results_as_text
+from provider_checks import search_results_as_text, uncached
 
 messages = pytest.importorskip("pydantic_ai.messages")
 from pydantic_ai.usage import RequestUsage  # noqa: E402 - after the skip
@@ -183,12 +182,7 @@ def _locate(root: Any, path: str) -> tuple[Any, Any]:
 
 
 def _without_breakpoints(conversation: cb.Conversation) -> cb.Conversation:
-    def bare(block: Any) -> Any:
-        if isinstance(block, cb.ToolResultBlock):
-            return attrs.evolve(block, cache=None, content=[attrs.evolve(b, cache=None) for b in block.content])
-        return attrs.evolve(block, cache=None)
-
-    return cb.Conversation(messages=[cb.Message(role=m.role, content=[bare(b) for b in m.content],
+    return cb.Conversation(messages=[cb.Message(role=m.role, content=[uncached(b) for b in m.content],
                                                 metadata=m.metadata) for m in conversation])
 
 

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import copy
 
+import attrs
 import pytest
 
 import contentblocks as cb
 from contentblocks.providers import CONTENT_LOSSES, anthropic, gemini, mcp, openai_chat, openai_responses
-from provider_checks import assert_documented, documented_reasons
+from provider_checks import assert_documented, documented_reasons, uncached
 
 C = cb.CacheBreakpoint
 
@@ -147,13 +148,14 @@ def test_a_dropped_block_reports_its_breakpoint():
         ("$[0].content[0]", "content_dropped"), ("$[0].content[0].cache", "hint_not_sent")]
 
 
-def test_the_breakpoint_wins_over_old_metadata_and_old_metadata_still_goes():
+def test_the_breakpoint_wins_over_old_metadata_which_is_reported_and_old_metadata_still_goes():
     old = cb.TextBlock(text="a", metadata={"anthropic/cache_control": {"type": "ephemeral"}})
     both = cb.TextBlock(text="b", cache=C(ttl=3600), metadata={"anthropic/cache_control": {"type": "ephemeral"}})
     converted = _written(cb.Message(role="user", content=[old, both]))
     assert [b["cache_control"] for b in converted.payload["messages"][0]["content"]] == [
         {"type": "ephemeral"}, {"type": "ephemeral", "ttl": "1h"}]
-    assert converted.losses == ()
+    assert [(loss.path, loss.kind) for loss in converted.losses] == [
+        ('$[0].content[1].metadata["anthropic/cache_control"]', "metadata_not_sent")]
 
 
 HISTORY = cb.Conversation(messages=[
@@ -180,16 +182,8 @@ def test_targets_without_breakpoints_report_each_one(adapter, page):
     with pytest.raises(cb.providers.LossError):
         adapter.to_provider(HISTORY, strict=["hint_not_sent"])
     bare = cb.Conversation(messages=[cb.Message(role=m.role, content=[
-        _bare(b) for b in m.content]) for m in HISTORY])
+        uncached(b) for b in m.content]) for m in HISTORY])
     assert adapter.to_provider(bare).payload == converted.payload  # nothing else changes
-
-
-def _bare(block):
-    import attrs  # noqa: PLC0415
-
-    if isinstance(block, cb.ToolResultBlock):
-        return attrs.evolve(block, cache=None, content=[attrs.evolve(b, cache=None) for b in block.content])
-    return attrs.evolve(block, cache=None)
 
 
 def test_anthropic_keeps_them_across_a_switch_from_another_provider():
@@ -218,3 +212,55 @@ def test_the_openrouter_dialect_says_why_it_sends_none():
     assert {loss.reason for loss in hints} == {
         "the openrouter dialect's cache_control is not written by this adapter; not sent"}
     assert_documented(documented_reasons("openai_chat.md"), hints)
+
+
+def _search_result(*caches, cache=None):
+    parts = [cb.TextBlock(text=f"part {k}", cache=c) for k, c in enumerate(caches)]
+    return cb.SearchResultBlock(source=cb.CitedUri(value="https://example.com/a"), title="A", content=parts,
+                                cache=cache)
+
+
+def test_anthropic_marks_the_text_parts_of_a_search_result():
+    """A search result's text parts are ``TextBlockParam``s, each of which takes ``cache_control``."""
+    converted = _written(cb.Message(role="user", content=[_search_result(C(), None, C(ttl=3600), cache=C())]))
+    native = converted.payload["messages"][0]["content"][0]
+    assert [part.get("cache_control") for part in native["content"]] == [
+        {"type": "ephemeral"}, None, {"type": "ephemeral", "ttl": "1h"}]
+    assert native["cache_control"] == {"type": "ephemeral"}
+    assert converted.losses == ()
+    back = anthropic.from_provider(converted.payload)
+    assert back[0].content[0] == _search_result(C(), None, C(ttl=3600), cache=C())
+
+
+@pytest.mark.parametrize("adapter", [openai_chat, openai_responses, gemini], ids=["chat", "responses", "gemini"])
+def test_a_search_result_sent_as_text_keeps_one_breakpoint_and_reports_every_one(adapter):
+    """The text a search result becomes carries its own breakpoint, else its last part's; none goes unreported."""
+    message = cb.Message(role="user", content=[_search_result(C(), C(ttl=60))])
+    converted = adapter.to_provider([message])
+    hints = sorted(loss.path for loss in converted.losses if loss.kind == "hint_not_sent")
+    assert hints == ["$[0].content[0].cache", "$[0].content[0].content[0].cache"]
+
+
+def test_a_verbatim_server_result_reports_the_breakpoints_of_its_parts():
+    from test_server_tools import CODE_CALL, CODE_RESULT, QUESTION, _anthropic_reply  # noqa: PLC0415 - fixtures
+
+    message = _anthropic_reply(CODE_CALL, CODE_RESULT)
+    call, result, text = message.content
+    cached = attrs.evolve(result, content=[attrs.evolve(part, cache=C()) for part in result.content], cache=C())
+    converted = _written(QUESTION, cb.Message(role="assistant", content=[call, cached, text]))
+    native = converted.payload["messages"][1]["content"][1]
+    assert native["type"] == CODE_RESULT["type"]
+    assert native["cache_control"] == {"type": "ephemeral"}
+    assert [(loss.path, loss.kind) for loss in converted.losses] == [
+        (f"$[1].content[1].content[{k}].cache", "hint_not_sent") for k in range(len(result.content))]
+
+
+def test_every_target_without_breakpoints_reports_those_inside_a_provider_run_tool_result():
+    from test_server_tools import CODE_CALL, CODE_RESULT, QUESTION, _anthropic_reply  # noqa: PLC0415 - fixtures
+
+    call, result, text = _anthropic_reply(CODE_CALL, CODE_RESULT).content
+    cached = attrs.evolve(result, content=[attrs.evolve(result.content[0], cache=C())])
+    for adapter in (openai_chat, openai_responses, gemini):
+        converted = adapter.to_provider([QUESTION, cb.Message(role="assistant", content=[call, cached, text])])
+        hints = [loss.path for loss in converted.losses if loss.kind == "hint_not_sent"]
+        assert hints == ["$[1].content[1].content[0].cache"], adapter

@@ -18,7 +18,6 @@ import itertools
 import json
 from typing import Any
 
-import attrs
 from hypothesis import strategies as st
 
 import contentblocks as cb
@@ -46,6 +45,7 @@ from contentblocks.streaming import (
     ToolCallIdentified,
     UsageUpdated,
 )
+from provider_checks import uncached
 
 __all__ = ["PROVIDERS", "cut", "replies", "streams", "usages"]
 
@@ -73,7 +73,7 @@ def usages(draw: st.DrawFn) -> Usage:
 
 def _without_breakpoints(message: cb.Message) -> cb.Message:
     """A reply's message: replies carry no cache breakpoints (they are a request's hints), so none is drawn."""
-    content = [attrs.evolve(block, cache=None) for block in message.content]
+    content = [uncached(block) for block in message.content]
     return cb.Message(role=message.role, content=content, metadata=message.metadata)
 
 @st.composite

@@ -17,27 +17,45 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from .._model._classes import CacheBreakpoint, Message, ToolResultBlock
+from .._model._classes import (
+    Block,
+    CacheBreakpoint,
+    Message,
+    SearchResultBlock,
+    ServerToolResultBlock,
+    ToolResultBlock,
+)
 from ._contract import LossKind
 
-__all__ = ["HINT", "breakpoints", "report_breakpoints"]
+__all__ = ["HINT", "breakpoints", "inner_breakpoints", "report_breakpoints"]
 
 #: The loss kind every unsent breakpoint is reported as.
 HINT: LossKind = "hint_not_sent"
+#: The blocks whose content holds blocks, each of which may carry a breakpoint.
+_HOLDERS = (ToolResultBlock, ServerToolResultBlock, SearchResultBlock)
+
+
+def inner_breakpoints(block: Block, path: str) -> Iterator[tuple[str, CacheBreakpoint]]:
+    """Each breakpoint on the parts ``block`` (at ``path``) holds, at any depth, in prompt order; not its own."""
+    if isinstance(block, _HOLDERS):
+        for k, part in enumerate(block.content):
+            yield from _nested(part, f"{path}.content[{k}]")
+
+
+def _nested(block: Block, path: str) -> Iterator[tuple[str, CacheBreakpoint]]:
+    yield from inner_breakpoints(block, path)
+    if block.cache is not None:
+        yield f"{path}.cache", block.cache
 
 
 def breakpoints(message: Message, path: str) -> Iterator[tuple[str, CacheBreakpoint]]:
     """Each breakpoint of ``message`` (at ``path``) in prompt order, the message's own last.
 
-    A tool result's parts come before the result itself; the message's own breakpoint stands after its last block.
+    The parts a block holds (a tool result's, a search result's) come before the block itself; the message's own
+    breakpoint stands after its last block.
     """
     for j, block in enumerate(message.content):
-        if isinstance(block, ToolResultBlock):
-            for k, part in enumerate(block.content):
-                if part.cache is not None:
-                    yield f"{path}.content[{j}].content[{k}].cache", part.cache
-        if block.cache is not None:
-            yield f"{path}.content[{j}].cache", block.cache
+        yield from _nested(block, f"{path}.content[{j}]")
     if message.cache is not None:
         yield f"{path}.cache", message.cache
 

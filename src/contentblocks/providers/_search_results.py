@@ -15,11 +15,18 @@ from typing import TypeVar
 
 import attrs
 
-from .._model._classes import Message, SearchResultBlock, ServerToolResultBlock, TextBlock, ToolResultBlock
+from .._model._classes import (
+    CacheBreakpoint,
+    Message,
+    SearchResultBlock,
+    ServerToolResultBlock,
+    TextBlock,
+    ToolResultBlock,
+)
 from .._model._conversation import Conversation
 from ._contract import LossKind
 
-__all__ = ["result_without_search_results", "search_result_text", "without_search_results"]
+__all__ = ["result_without_search_results", "search_result_cache", "search_result_text", "without_search_results"]
 
 Report = Callable[[str, str, LossKind], None]
 MessagesT = TypeVar("MessagesT", bound=Sequence[Message])
@@ -46,6 +53,17 @@ def search_result_text(block: SearchResultBlock) -> str:
     return f"{head}{block.source.value}\n\n" + "\n\n".join(part.text for part in block.content)
 
 
+def search_result_cache(block: SearchResultBlock) -> CacheBreakpoint | None:
+    """The breakpoint of the text a search result becomes: its own, else its last part's (both end where it ends).
+
+    >>> import contentblocks as cb
+    >>> part = cb.TextBlock(text="Grass is green.", cache=cb.CacheBreakpoint(ttl=3600))
+    >>> search_result_cache(cb.SearchResultBlock(source=cb.CitedUri(value="https://example.com"), content=[part]))
+    CacheBreakpoint(ttl=3600)
+    """
+    return block.cache if block.cache is not None else block.content[-1].cache
+
+
 def _as_text(block: SearchResultBlock, path: str, report: Report, target: str) -> TextBlock:
     reason = f"{target} has no search result block; sent as text (title, source and text; reads back as text)"
     report(path, reason, "content_degraded")
@@ -55,7 +73,12 @@ def _as_text(block: SearchResultBlock, path: str, report: Report, target: str) -
                    "content_dropped")  # fmt: skip
     if block.citable is not None:
         report(f"{path}.citable", f"{target} has no search result block; citable dropped", "content_dropped")
-    return TextBlock(text=search_result_text(block), metadata=block.metadata)
+    cache = search_result_cache(block)
+    for k, part in enumerate(block.content):
+        if part.cache is not None and part.cache is not cache:
+            reason = f"{target} has no search result block; a cache breakpoint on one of its parts is not sent"
+            report(f"{path}.content[{k}].cache", reason, "hint_not_sent")
+    return TextBlock(text=search_result_text(block), cache=cache, metadata=block.metadata)
 
 
 def result_without_search_results(block: ResultT, path: str, report: Report, target: str) -> ResultT:

@@ -260,8 +260,10 @@ def _search_result(raw: dict[str, Any], path: str) -> SearchResultBlock | JsonBl
         return native_block(raw, path)
     fields = _document_fields(raw)
     fields.pop("context", None)  # a search result has no context: one sent stays in the metadata
-    metadata = extras(raw, {"type", "source", "content", *(_NATIVE_FIELD[name] for name in fields)})
-    return build(SearchResultBlock, path, source=_source(source, ""), content=parts, metadata=metadata, **fields)
+    cache = read_cache(raw)
+    known = {"type", "source", "content", *(_NATIVE_FIELD[name] for name in fields), *_CACHED[cache is not None]}
+    return build(SearchResultBlock, path, source=_source(source, ""), content=parts, cache=cache,
+                 metadata=extras(raw, known), **fields)  # fmt: skip
 
 
 def _utf8(text: str, path: str) -> bytes:

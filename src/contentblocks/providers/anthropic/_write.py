@@ -27,6 +27,7 @@ from ..._model._classes import (
 )
 from ..._model._conversation import Conversation
 from .._arguments import object_input, text_of, value_of
+from .._cache import HINT, inner_breakpoints
 from .._compaction import compaction_as_text
 from .._contract import ISSUER_KEY, LossRecorder, issued_by, issuer_matches
 from .._documents import report_document_fields
@@ -48,6 +49,7 @@ _IMAGE_TYPES = {"image/jpeg", "image/png", "image/gif", "image/webp"}
 _CITATIONS = f"{NS}/citations"
 _IS_ERROR = f"{NS}/is_error"
 _FLAGS = frozenset({STRING, SAME, IN_MESSAGES})
+_VERBATIM_PART_CACHE = "the result goes back as Anthropic sent it, which holds no cache breakpoint; not sent"
 
 
 class Written(NamedTuple):
@@ -229,7 +231,11 @@ class _Writer(PayloadWriter):
         if isinstance(block.source, CitedReference) and is_uri(source):
             reason = "Anthropic's search result source is a string; this reference reads back as a URI"
             self.loss(f"{path}.source", reason, "content_degraded")
-        native["content"] = [self.text(part, f"{path}.content[{k}]") for k, part in enumerate(block.content)]
+        native["content"] = []
+        for k, part in enumerate(block.content):
+            text = self.text(part, f"{path}.content[{k}]")
+            self.marks.block(text, part.cache, f"{path}.content[{k}]", system=self.in_system)
+            native["content"].append(text)
         if block.citable is not None:
             native["citations"] = {"enabled": block.citable}
         return self.extras(native, block.metadata, path, "search_result")
@@ -361,6 +367,8 @@ class _Writer(PayloadWriter):
                 assert type(block) is ServerToolResultBlock  # noqa: S101 - narrowed for mypy
                 result, refusal = replay_result(block)
                 if result is not None:
+                    for where, _ in inner_breakpoints(block, path):
+                        self.loss(where, _VERBATIM_PART_CACHE, HINT)
                     return self.finish(result, block.metadata, path, {}, frozenset({RESULT}))
                 self.refused.append((path, refusal))
         written = []
