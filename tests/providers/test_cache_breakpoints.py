@@ -47,12 +47,13 @@ ONE_HOUR = {
         ]},
     ],
 }
+# the same guide: a document and an image, the one-hour breakpoint first ("Mixing different TTLs")
 DOCUMENT = {
     "messages": [{"role": "user", "content": [
         {"type": "document", "source": {"type": "url", "url": "https://example.com/report.pdf"},
-         "cache_control": {"type": "ephemeral"}},
-        {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="},
          "cache_control": {"type": "ephemeral", "ttl": "1h"}},
+        {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="},
+         "cache_control": {"type": "ephemeral"}},
         {"type": "text", "text": "What is in these?"},
     ]}],
 }
@@ -77,7 +78,7 @@ def test_the_fields_hold_what_anthropic_said():
     assert messages[4].content[0].cache == C()
     assert messages[5].content[0].cache == C()  # the tool result
     files = anthropic.from_provider(DOCUMENT)[0].content
-    assert [b.cache for b in files] == [C(), C(ttl=3600), None]
+    assert [b.cache for b in files] == [C(ttl=3600), C(), None]
 
 
 def test_a_form_the_field_cannot_hold_stays_as_metadata():
@@ -150,10 +151,10 @@ def test_a_dropped_block_reports_its_breakpoint():
 
 def test_the_breakpoint_wins_over_old_metadata_which_is_reported_and_old_metadata_still_goes():
     old = cb.TextBlock(text="a", metadata={"anthropic/cache_control": {"type": "ephemeral"}})
-    both = cb.TextBlock(text="b", cache=C(ttl=3600), metadata={"anthropic/cache_control": {"type": "ephemeral"}})
+    both = cb.TextBlock(text="b", cache=C(), metadata={"anthropic/cache_control": {"type": "ephemeral", "ttl": "1h"}})
     converted = _written(cb.Message(role="user", content=[old, both]))
     assert [b["cache_control"] for b in converted.payload["messages"][0]["content"]] == [
-        {"type": "ephemeral"}, {"type": "ephemeral", "ttl": "1h"}]
+        {"type": "ephemeral"}, {"type": "ephemeral"}]
     assert [(loss.path, loss.kind) for loss in converted.losses] == [
         ('$[0].content[1].metadata["anthropic/cache_control"]', "metadata_not_sent")]
 
@@ -222,14 +223,14 @@ def _search_result(*caches, cache=None):
 
 def test_anthropic_marks_the_text_parts_of_a_search_result():
     """A search result's text parts are ``TextBlockParam``s, each of which takes ``cache_control``."""
-    converted = _written(cb.Message(role="user", content=[_search_result(C(), None, C(ttl=3600), cache=C())]))
+    converted = _written(cb.Message(role="user", content=[_search_result(C(ttl=3600), None, C(ttl=3600), cache=C())]))
     native = converted.payload["messages"][0]["content"][0]
     assert [part.get("cache_control") for part in native["content"]] == [
-        {"type": "ephemeral"}, None, {"type": "ephemeral", "ttl": "1h"}]
+        {"type": "ephemeral", "ttl": "1h"}, None, {"type": "ephemeral", "ttl": "1h"}]
     assert native["cache_control"] == {"type": "ephemeral"}
     assert converted.losses == ()
     back = anthropic.from_provider(converted.payload)
-    assert back[0].content[0] == _search_result(C(), None, C(ttl=3600), cache=C())
+    assert back[0].content[0] == _search_result(C(ttl=3600), None, C(ttl=3600), cache=C())
 
 
 @pytest.mark.parametrize("adapter", [openai_chat, openai_responses, gemini], ids=["chat", "responses", "gemini"])
@@ -264,3 +265,22 @@ def test_every_target_without_breakpoints_reports_those_inside_a_provider_run_to
         converted = adapter.to_provider([QUESTION, cb.Message(role="assistant", content=[call, cached, text])])
         hints = [loss.path for loss in converted.losses if loss.kind == "hint_not_sent"]
         assert hints == ["$[1].content[1].content[0].cache"], adapter
+
+
+def test_a_one_hour_breakpoint_after_a_five_minute_one_raises_the_earlier_one():
+    """Anthropic refuses a 1h breakpoint after a 5m one; the earlier ones are sent as 1h and reported."""
+    converted = _written(
+        cb.Message(role="system", content="Be brief.", cache=C()),
+        cb.Message(role="user", content=[cb.TextBlock(text="a", cache=C(ttl=300)), cb.TextBlock(text="b")]),
+        cb.Message(role="user", content=[cb.TextBlock(text="c", cache=C(ttl=3600)), cb.TextBlock(text="d", cache=C())]),
+    )
+    payload = converted.payload
+    assert payload["system"][0]["cache_control"] == {"type": "ephemeral", "ttl": "1h"}
+    first, second = payload["messages"][0]["content"], payload["messages"][1]["content"]
+    assert [b.get("cache_control") for b in [*first, *second]] == [
+        {"type": "ephemeral", "ttl": "1h"}, None, {"type": "ephemeral", "ttl": "1h"}, {"type": "ephemeral"}]
+    assert [(loss.path, loss.kind) for loss in converted.losses] == [
+        ("$[0].cache", "hint_not_sent"), ("$[1].content[0].cache", "hint_not_sent")]
+    in_order = _written(cb.Message(role="user", content=[cb.TextBlock(text="a", cache=C(ttl=3600)),
+                                                         cb.TextBlock(text="b", cache=C())]))
+    assert in_order.losses == ()

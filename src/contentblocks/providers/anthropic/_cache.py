@@ -136,7 +136,25 @@ class Marks:
         cached prefixes from there: a history marked turn after turn keeps its newest turns cached.
         """
         marked = self.system + self.messages
-        for native, where in marked[: max(0, len(marked) - LIMIT)]:
+        cut = max(0, len(marked) - LIMIT)
+        for native, where in marked[:cut]:
             native.pop("cache_control", None)
             reason = f"Anthropic takes at most {LIMIT} cache breakpoints in a request; the last {LIMIT} are sent"
             self.loss(where, reason, HINT)
+        self._longer_first(marked[cut:])
+
+    def _longer_first(self, marked: list[tuple[dict[str, Any], str]]) -> None:
+        """Send every breakpoint before the last one-hour breakpoint for an hour too, reporting each one changed.
+
+        Anthropic refuses a request whose one-hour breakpoints do not all come before its five-minute ones (prompt
+        order: system prompt, then messages). Raising the earlier ones keeps each prefix cached at least as long
+        as asked, at the one-hour write price; lowering the later ones would not.
+        https://docs.claude.com/en/docs/build-with-claude/prompt-caching#mixing-different-ttls
+        """
+        controls = [native.get("cache_control") for native, _ in marked]
+        last = max((i for i, c in enumerate(controls) if type(c) is dict and c.get("ttl") == "1h"), default=0)
+        for (native, where), control in zip(marked[:last], controls, strict=False):
+            if type(control) is dict and control.get("ttl") != "1h":
+                native["cache_control"] = {**control, "ttl": "1h"}
+                reason = "Anthropic takes one-hour cache breakpoints only before five-minute ones; sent as 1h"
+                self.loss(where, reason, HINT)
