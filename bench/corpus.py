@@ -10,7 +10,9 @@ The mix follows what agent transcripts look like:
 - a few citations naming several sources;
 - a few inline images of 1-50 KB (base64), some files by URL or provider reference, a few JSON blocks;
 - a rare refusal, a rare compaction (an Anthropic summary with its signature, or OpenAI's encrypted item), and
-  metadata on about one block in ten.
+  metadata on about one block in ten;
+- now and then a web search the provider ran: its call, and its result as text citing each hit's URL, with
+  Anthropic's native result (and its encrypted content) in the metadata, as the adapter reads one.
 
 Only ``random.Random(seed)`` is used, so a size and seed always give the same corpus (no Hypothesis, no clock).
 
@@ -179,6 +181,23 @@ def _compaction(rng: random.Random) -> dict[str, Any]:
                                                "openai/encrypted_content": _token(rng, rng.randint(400, 1600))}}
 
 
+def _server_search(rng: random.Random, call_id: str) -> list[dict[str, Any]]:
+    """A web search Anthropic ran, as its adapter reads one: the call, and the result with its native form."""
+    query = " ".join(rng.choice(_WORDS) for _ in range(rng.randint(2, 6)))
+    hits = [{"type": "web_search_result", "url": _url(rng), "title": _sentence(rng).rstrip(".!?"),
+             "encrypted_content": _token(rng, rng.randint(200, 800)), "page_age": f"{rng.randint(1, 28)} days ago"}
+            for _ in range(rng.randint(1, 4))]  # fmt: skip
+    native = {"type": "web_search_tool_result", "tool_use_id": call_id, "content": hits}
+    parts = [{"type": "text", "text": hit["title"], "citations": [{"source": {"kind": "uri", "value": hit["url"]},
+                                                                   "title": hit["title"]}]} for hit in hits]
+    issuer = {"contentblocks/issuer": "anthropic"}
+    call = {"type": "server_tool_call", "tool_call_id": call_id, "tool_name": "web_search", "input": {"query": query},
+            "metadata": issuer}
+    result = {"type": "server_tool_result", "tool_call_id": call_id, "tool_name": "web_search",
+              "outcome": "succeeded", "content": parts, "metadata": {**issuer, "anthropic/server_result": native}}
+    return [call, result]
+
+
 def _tool_call(rng: random.Random, call_id: str) -> dict[str, Any]:
     block = {"type": "tool_call", "tool_call_id": call_id, "tool_name": rng.choice(_TOOLS), "input": _json(rng)}
     return _maybe_metadata(rng, block)
@@ -255,6 +274,7 @@ def conversation(n_blocks: int, seed: int = 0) -> list[dict[str, Any]]:
     rng = random.Random(f"contentblocks-bench-{seed}")
     # compactions draw from their own generator, so that every other block of the corpus is as it was before them
     compactions = random.Random(f"contentblocks-bench-compaction-{seed}")
+    searches = random.Random(f"contentblocks-bench-server-tools-{seed}")  # the same, for provider-run tools
     messages: list[dict[str, Any]] = [{"role": "system", "content": [{"type": "text", "text": _text(rng, (2, 4))}]}]
     count = 1
     next_call = [0]
@@ -264,6 +284,10 @@ def conversation(n_blocks: int, seed: int = 0) -> list[dict[str, Any]]:
             assistant = _assistant_turn(rng, next_call)
             if compactions.random() < 0.02:
                 assistant.insert(0, _compaction(compactions))
+            if searches.random() < 0.04:
+                call_id = f"srvtoolu_{_token(searches, 24)}"
+                at = next((k for k, b in enumerate(assistant) if b["type"] == "text"), len(assistant))
+                assistant[at:at] = _server_search(searches, call_id)
             turn.append(("assistant", assistant))
             calls = [b for b in assistant if b["type"] == "tool_call"]
             if not calls:

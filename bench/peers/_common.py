@@ -32,7 +32,8 @@ ROLE_TAGS: dict[str, frozenset[str]] = {
     "system": frozenset({"text"}),
     "developer": frozenset({"text"}),
     "user": frozenset({"text", "file", "json", "search_result"}),
-    "assistant": frozenset({"text", "refusal", "file", "reasoning", "tool_call", "json", "compaction"}),
+    "assistant": frozenset({"text", "refusal", "file", "reasoning", "tool_call", "json", "compaction",
+                            "server_tool_call", "server_tool_result"}),
     "tool": frozenset({"tool_result"}),
 }
 

@@ -3,7 +3,8 @@
 What a careful langchain-core user would write: ``SystemMessage``, ``HumanMessage`` and ``AIMessage`` whose
 content is a list of langchain's standard content blocks (``text`` with ``citation`` annotations, ``reasoning``
 with the signature in its ``extras``, ``refusal``, ``image`` and ``file`` with ``base64``, ``url`` or
-``file_id`` and ``mime_type``, and ``non_standard`` for a JSON value), the assistant's tool calls in
+``file_id`` and ``mime_type``, and ``non_standard`` for a JSON value, ``server_tool_call`` and ``server_tool_result`` for a tool the provider ran),
+the assistant's tool calls in
 ``AIMessage.tool_calls``, and one ``ToolMessage`` per tool result (``tool_call_id``, ``name``, ``status``) whose
 content lists the result's text as strings and its other parts as blocks. What has no field goes where
 langchain's own provider translators put it: ``extras`` for block metadata, a citation's reference (not URL)
@@ -91,6 +92,13 @@ def _block(block: dict[str, Any]) -> dict[str, Any]:
         return _file(block)
     if kind == "compaction":  # langchain has no compaction block: a provider's own block is non_standard
         return {"type": "non_standard", "value": block}
+    if kind == "server_tool_call":
+        return _with_extras({"type": "server_tool_call", "id": block["tool_call_id"], "name": block["tool_name"],
+                             "args": block["input"]}, metadata)
+    if kind == "server_tool_result":
+        status = "success" if block["outcome"] == "succeeded" else "error"
+        return _with_extras({"type": "server_tool_result", "tool_call_id": block["tool_call_id"], "status": status,
+                             "output": [_result_part(p) for p in block["content"]]}, metadata)
     return {"type": "non_standard", "value": block["value"]}
 
 

@@ -131,7 +131,22 @@ class SearchResultBlock(_Struct, tag="search_result", kw_only=True):
 class ToolResultBlock(_Struct, tag="tool_result"):
     tool_call_id: Identifier
     tool_name: Identifier
-    outcome: Literal["succeeded", "failed", "denied"]
+    outcome: Literal["succeeded", "failed", "denied", "interrupted"]
+    content: list[TextBlock | FileBlock | JsonBlock | SearchResultBlock]
+    metadata: Metadata = {}
+
+
+class ServerToolCallBlock(_Struct, tag="server_tool_call"):
+    tool_call_id: Identifier
+    tool_name: Identifier
+    input: Any
+    metadata: Metadata = {}
+
+
+class ServerToolResultBlock(_Struct, tag="server_tool_result"):
+    tool_call_id: Identifier
+    tool_name: Identifier
+    outcome: Literal["succeeded", "failed", "denied", "interrupted"]
     content: list[TextBlock | FileBlock | JsonBlock | SearchResultBlock]
     metadata: Metadata = {}
 
@@ -143,7 +158,7 @@ class CompactionBlock(_Struct, tag="compaction"):
 
 Block = (
     TextBlock | RefusalBlock | FileBlock | ReasoningBlock | ToolCallBlock | ToolResultBlock | JsonBlock
-    | SearchResultBlock | CompactionBlock
+    | SearchResultBlock | CompactionBlock | ServerToolCallBlock | ServerToolResultBlock
 )
 TAGS: dict[type, str] = {cls: cls.__struct_config__.tag for cls in Block.__args__}  # type: ignore[attr-defined]
 

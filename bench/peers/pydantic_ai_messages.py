@@ -7,7 +7,9 @@ where the text has metadata), ``StructuredContent`` for JSON, ``BinaryContent`` 
 ``identifier``, block metadata as ``vendor_metadata``); an assistant message a ``ModelResponse`` of
 ``ThinkingPart`` (text and signature), ``TextPart`` (with pydantic-ai's citations: a URI is a
 ``WebCitationSource``, a reference a ``DocumentCitationSource``, the quote its excerpt, the span a
-``ContentCitationAnchor``) and ``ToolCallPart``; a tool message a ``ModelRequest`` of ``ToolReturnPart``\\ s, one
+``ContentCitationAnchor``), ``ToolCallPart``, and a tool the provider ran as ``NativeToolCallPart`` and
+``NativeToolReturnPart`` (the provider's own result as its content, as pydantic-ai's Anthropic model keeps it,
+and the issuer as its ``provider_name``); a tool message a ``ModelRequest`` of ``ToolReturnPart``\\ s, one
 per result, with its outcome, and content listing ``str`` for text, the JSON value itself, and the file items.
 Redacted reasoning is a ``ThinkingPart`` with an empty text, ``id="redacted_thinking"`` and the bytes' base64 as
 its signature, and a refusal is the response's ``finish_reason="content_filter"`` with the text in its
@@ -45,6 +47,8 @@ from pydantic_ai.messages import (
     ModelMessagesTypeAdapter,
     ModelRequest,
     ModelResponse,
+    NativeToolCallPart,
+    NativeToolReturnPart,
     StructuredContent,
     SystemPromptPart,
     TextContent,
@@ -64,7 +68,7 @@ __all__ = ["history", "peer"]
 
 NAME = "pydantic-ai"
 TIMESTAMP = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
-_OUTCOMES = {"succeeded": "success", "failed": "failed", "denied": "denied"}
+_OUTCOMES = {"succeeded": "success", "failed": "failed", "denied": "denied", "interrupted": "interrupted"}
 _PROVIDERS = {"gemini": "google"}
 _NO_PROVIDER = "openai"  # UploadedFile names a provider; the corpus's references without one get this
 
@@ -139,12 +143,30 @@ def _response(content: list[dict[str, Any]], metadata: dict[str, Any] | None) ->
             refusal = block["text"]
         elif kind == "compaction":
             parts.append(_compaction(block))
+        elif kind == "server_tool_call":
+            parts.append(NativeToolCallPart(tool_name=block["tool_name"], args=block["input"],
+                                            tool_call_id=block["tool_call_id"], provider_name=_issuer(block),
+                                            provider_details=details))
+        elif kind == "server_tool_result":
+            parts.append(NativeToolReturnPart(tool_name=block["tool_name"], content=_server_content(block),
+                                              tool_call_id=block["tool_call_id"], provider_name=_issuer(block),
+                                              outcome=_OUTCOMES[block["outcome"]], timestamp=TIMESTAMP))
         else:
             raise ValueError(f"pydantic-ai holds no {kind} block in an assistant message")
     if refusal is None:
         return ModelResponse(parts=parts, timestamp=TIMESTAMP, metadata=metadata)
     return ModelResponse(parts=parts, timestamp=TIMESTAMP, metadata=metadata, finish_reason="content_filter",
                          provider_details={"refusal": refusal})
+
+
+def _issuer(block: dict[str, Any]) -> str | None:
+    return block.get("metadata", {}).get("contentblocks/issuer")
+
+
+def _server_content(block: dict[str, Any]) -> Any:
+    """What pydantic-ai's own models keep as a native tool's return: the provider's result, else the parts."""
+    native = block.get("metadata", {}).get("anthropic/server_result")
+    return native["content"] if native is not None else [_result_item(p) for p in block["content"]]
 
 
 def _compaction(block: dict[str, Any]) -> CompactionPart:

@@ -176,14 +176,31 @@ class ToolResultBlock(_Model):
     type: Literal["tool_result"]
     tool_call_id: Identifier
     tool_name: Identifier
-    outcome: Literal["succeeded", "failed", "denied"]
+    outcome: Literal["succeeded", "failed", "denied", "interrupted"]
+    content: list[ToolResultContent]
+    metadata: Metadata = {}
+
+
+class ServerToolCallBlock(_Model):
+    type: Literal["server_tool_call"]
+    tool_call_id: Identifier
+    tool_name: Identifier
+    input: JsonValue
+    metadata: Metadata = {}
+
+
+class ServerToolResultBlock(_Model):
+    type: Literal["server_tool_result"]
+    tool_call_id: Identifier
+    tool_name: Identifier
+    outcome: Literal["succeeded", "failed", "denied", "interrupted"]
     content: list[ToolResultContent]
     metadata: Metadata = {}
 
 
 Block = Annotated[
     TextBlock | RefusalBlock | FileBlock | ReasoningBlock | ToolCallBlock | ToolResultBlock | JsonBlock
-    | SearchResultBlock | CompactionBlock,
+    | SearchResultBlock | CompactionBlock | ServerToolCallBlock | ServerToolResultBlock,
     Field(discriminator="type"),
 ]
 
