@@ -139,12 +139,17 @@ def generated_image(item: Mapping[str, Any], path: str) -> FileBlock | None:
         data = b64decode(result, f"{path}.result")
     except ValidationError:
         return None
-    media_type = _FORMATS.get(item.get("output_format")) or sniff_image(data)  # type: ignore[arg-type]
+    media_type = image_type(item, data)
     if media_type is None:
         return None
     metadata = {ITEM_TYPE: "image_generation_call", f"{NS}/id": item_id}
     metadata.update({f"{NS}/{key}": item[key] for key in IMAGE_CALL if key in item})
     return build(FileBlock, path, media_type=media_type, source=BytesSource(data=data), metadata=metadata)
+
+
+def image_type(item: Mapping[str, Any], data: bytes) -> str | None:
+    """The media type of a generated image: the one its ``output_format`` names, else the one its bytes show."""
+    return _FORMATS.get(item.get("output_format")) or sniff_image(data)  # type: ignore[arg-type]
 
 
 def sniff_image(data: bytes) -> str | None:
