@@ -302,7 +302,7 @@ class ServerWriting(PayloadWriter):
         if item is not None:
             why = f"the item of call {block.tool_call_id} is sent with an earlier result"
         if ITEM in block.metadata:
-            self.loss(key_path(where, ITEM), f"{why}; not sent", "state_not_replayed")
+            self.loss(key_path(where, ITEM), f"the item OpenAI ran is not sent back: {why}", "state_not_replayed")
         reason = f"the {block.tool_name} result OpenAI ran is sent as its content, without its item"
         self.loss(where, reason, "content_degraded")
         self.report(where, block.metadata, {ITEM})
