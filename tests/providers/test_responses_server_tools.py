@@ -337,3 +337,18 @@ def test_streams_fold_them():
     assert [type(e.block) for e in added] == [cb.ServerToolCallBlock, cb.ServerToolResultBlock] * len(items)
     folded = responses_stream.fold(_stream(*items)).require_message()
     assert folded == openai_responses.from_response(response(*items)).require_message()
+
+
+KEY = cb.SealKey("k1", b"k" * 32)
+
+
+@pytest.mark.parametrize("sealed", [True, False])
+def test_with_keys_only_a_sealed_message_sends_the_item(sealed):
+    """The issuer is a sealed fact (``docs/security.md``): an unsealed turn's run goes back as its content."""
+    message = reply(MCP)
+    history = cb.Conversation(messages=[cb.seal(QUESTION, KEY, context="c"),
+                                        cb.seal(message, KEY, context="c") if sealed else message])
+    converted = openai_responses.to_provider(history, keys=KEY, context="c")
+    assert (wire(MCP) in converted.payload["input"]) is sealed
+    assert (converted.losses == ()) is sealed
+    assert_documented(REASONS, converted.losses)
