@@ -352,3 +352,12 @@ def test_with_keys_only_a_sealed_message_sends_the_item(sealed):
     assert (wire(MCP) in converted.payload["input"]) is sealed
     assert (converted.losses == ()) is sealed
     assert_documented(REASONS, converted.losses)
+
+
+def test_an_api_source_is_its_name_and_a_find_in_page_cites_the_page():
+    """``sources`` may name an API rather than a page (``{"type": "api", "name": ...}``); ``find_in_page`` reads one."""
+    api = {**WEB_SEARCH, "action": {"type": "search", "query": "score", "sources": [{"type": "api", "name": "oai-sports"}]}}
+    assert [(b.text, b.citations) for b in reply(api).content[1].content] == [("oai-sports", ())]
+    find = {**OPEN_PAGE, "action": {"type": "find_in_page", "url": "https://example.com/a", "pattern": "otter"}}
+    (page,) = reply(find).content[1].content
+    assert page.citations[0].source == cb.CitedUri(value="https://example.com/a")
