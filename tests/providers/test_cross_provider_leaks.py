@@ -64,14 +64,17 @@ IMAGE_CALL = {
 
 
 def test_a_generated_image_is_a_file_block():
-    """An ``image_generation_call`` read from the SDK's response is an assistant PNG file, and goes back as itself."""
+    """An ``image_generation_call`` read from the SDK's response is a call OpenAI ran whose result is the PNG file;
+    the pair goes back as the item itself (see ``tests/providers/test_responses_server_tools.py``)."""
     message = responses_reply(IMAGE_CALL)
-    (image,) = message.content
+    call, result = message.content
+    assert (type(call), type(result)) == (cb.ServerToolCallBlock, cb.ServerToolResultBlock)
+    (image,) = result.content
     assert type(image) is cb.FileBlock
     assert (image.media_type, image.source.data) == ("image/png", PNG)
     conversation = cb.Conversation(messages=[cb.Message(role="user", content="Draw a cat."), message])
     back = openai_responses.to_provider(conversation, strict=LOSS_KINDS)
-    assert back.payload["input"][1] == IMAGE_CALL
+    assert back.payload["input"][1:] == [IMAGE_CALL]
 
 
 @pytest.mark.parametrize("target", [anthropic, gemini])
@@ -86,16 +89,18 @@ def test_a_generated_image_goes_to_another_provider_as_an_image(target):
     assert "ig_1" not in text
     assert "image_generation_call" not in text
     assert [(loss.path, loss.kind) for loss in converted.losses] == [
-        ('$[1].content[0].metadata["openai/revised_prompt"]', "metadata_not_sent")
+        ("$[1].content[0]", "content_dropped"),
+        ("$[1].content[1]", "content_degraded"),
+        ('$[1].content[1].metadata["openai/server_item"]', "state_not_replayed"),
     ]
 
 
-def test_an_image_call_without_an_image_stays_an_item():
-    """A call with no result (still generating) is kept as the item itself, for OpenAI only."""
+def test_an_image_call_without_an_image_is_an_interrupted_run():
+    """A call with no result (still generating) is a call with an interrupted, empty result, for OpenAI only."""
     pending = {"type": "image_generation_call", "id": "ig_2", "status": "generating", "result": None}
-    (kept,) = responses_reply(pending).content
-    assert type(kept) is cb.JsonBlock
-    assert kept.value == pending
+    call, result = responses_reply(pending).content
+    assert (call.tool_call_id, result.outcome, result.content) == ("ig_2", "interrupted", ())
+    assert result.metadata["openai/server_item"] == pending
 
 
 ANTHROPIC_RESPONSE = {
@@ -134,14 +139,15 @@ def anthropic_run_items() -> cb.Message:
 
 def responses_run_items() -> cb.Message:
     return responses_reply(
-        {"type": "web_search_call", "id": "ws_1", "status": "completed", "action": {"type": "search", "query": "q"}},
+        {"type": "web_search_call", "id": "ws_1", "status": "completed", "action": {
+            "type": "search", "query": "q", "sources": [{"type": "url", "url": "https://weather.example/paris"}]}},
         {
             "type": "code_interpreter_call",
             "id": "ci_1",
             "status": "completed",
             "code": "print(1)",
             "container_id": ENCRYPTED,
-            "outputs": None,
+            "outputs": [{"type": "logs", "logs": "21"}],
         },
         {
             "type": "message",
@@ -204,8 +210,9 @@ def test_run_items_of_one_provider_never_reach_another_as_text(source, target):
             expected.add((f"$[1].content[{j}]", "content_dropped"))
         elif type(block) is cb.ServerToolResultBlock:
             expected.add((f"$[1].content[{j}]", "content_degraded"))
-            if "anthropic/server_result" in block.metadata:
-                expected.add((f'$[1].content[{j}].metadata["anthropic/server_result"]', "state_not_replayed"))
+            for state in ("anthropic/server_result", "openai/server_item"):
+                if state in block.metadata:
+                    expected.add((f'$[1].content[{j}].metadata["{state}"]', "state_not_replayed"))
             assert block.content  # the readable parts travel
             assert all(item.text in text for item in block.content)
     assert expected <= losses
@@ -215,7 +222,8 @@ def test_run_items_of_one_provider_never_reach_another_as_text(source, target):
 
 def test_run_items_never_reach_an_mcp_result():
     """A tool result holding another provider's run item writes no trace of it into the ``CallToolResult``."""
-    items = [block for block in SOURCES["openai_responses"]().content if type(block) is cb.JsonBlock]
+    items = [cb.JsonBlock(value=result.metadata["openai/server_item"], metadata={"openai/input_item": True})
+             for result in SOURCES["openai_responses"]().content if type(result) is cb.ServerToolResultBlock]
     result = cb.ToolResultBlock(tool_call_id="call_1", tool_name="t", outcome="succeeded", content=items)
     converted = mcp.to_call_tool_result(result)
     assert converted.payload == {"content": []}
@@ -285,15 +293,22 @@ def responses_turn() -> cb.Conversation:
 
 
 def test_moving_a_responses_turn_to_anthropic_reports_no_bookkeeping():
-    """The turn that reported 15 losses (7 OpenAI ids and statuses) reports 8: none is an id or a status."""
+    """The turn that reported 15 losses (7 OpenAI ids and statuses) reports none that is an id or a status.
+
+    The two searches OpenAI ran are each a call (dropped) and a result (sent as its content, its item reported as
+    state)."""
     converted = anthropic.to_provider(responses_turn())
     assert [(loss.path, loss.kind) for loss in converted.losses] == [
         ("$[1].content[0]", "state_not_replayed"),
         ("$[1].content[1]", "content_dropped"),
-        ("$[1].content[2]", "state_not_replayed"),
-        ("$[1].content[3]", "state_not_replayed"),
-        ("$[1].content[4].citations[0]", "content_dropped"),
-        ('$[1].content[4].metadata["openai/logprobs"]', "metadata_not_sent"),
+        ("$[1].content[2]", "content_dropped"),
+        ("$[1].content[3]", "content_degraded"),
+        ('$[1].content[3].metadata["openai/server_item"]', "state_not_replayed"),
+        ("$[1].content[4]", "content_dropped"),
+        ("$[1].content[5]", "content_degraded"),
+        ('$[1].content[5].metadata["openai/server_item"]', "state_not_replayed"),
+        ("$[1].content[6].citations[0]", "content_dropped"),
+        ('$[1].content[6].metadata["openai/logprobs"]', "metadata_not_sent"),
         ("$[2].content[0].content[0]", "content_degraded"),
         ("$[2].content[1].outcome", "content_degraded"),
     ]

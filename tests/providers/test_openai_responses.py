@@ -108,13 +108,8 @@ def test_edited_input_is_serialised_again():
 
 def test_other_item_types_are_kept_in_place():
     """An item type with no neutral block is a flagged JSON block where it was, and goes back as the same item."""
-    search = {
-        "type": "web_search_call",
-        "id": "ws_1",
-        "status": "completed",
-        "action": {"type": "search", "query": "q"},
-    }
-    reference = {"id": "msg_9"}
+    search = {"type": "mcp_list_tools", "id": "ws_1", "server_label": "deepwiki", "tools": []}
+    reference = {"id": "msg_9"}  # (the tools OpenAI runs are blocks of their own: test_responses_server_tools.py)
     payload = {
         "input": [
             {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "Find it."}]},

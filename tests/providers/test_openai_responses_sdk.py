@@ -83,23 +83,21 @@ def test_reply_fields():
     assert [type(b).__name__ for b in message.content] == [
         "ReasoningBlock",
         "ReasoningBlock",
-        "JsonBlock",
-        "JsonBlock",
-        "JsonBlock",
-        "JsonBlock",
+        *["ServerToolCallBlock", "ServerToolResultBlock"] * 4,  # the tools OpenAI ran: a call and its result each
         "TextBlock",
         "RefusalBlock",
         "ToolCallBlock",
         "ToolCallBlock",
         "JsonBlock",
     ]
-    assert message.content[5].value == {
+    assert message.content[9].metadata["openai/server_item"] == {
         "type": "image_generation_call",
         "id": "ig_68b2d5f5",
         "status": "failed",
         "result": None,
     }
-    text = message.content[6]
+    assert message.content[9].outcome == "failed"
+    text = message.content[10]
     assert [(c.source.value, text.text[c.start : c.end]) for c in text.citations] == [
         ("https://weather.example.com/zurich", "Sunny in Zürich"),
         ("file-abc123", ""),

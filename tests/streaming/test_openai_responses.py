@@ -55,8 +55,8 @@ def test_what_the_fixtures_carry_survives():
     assert (first.text.startswith("**Planning"), second.signature) == (True, None)
     assert (paris.input, bogota.input) == ({"location": "Paris, France"}, {"location": "Bogotá, Colombia", "unit": "c"})
     assert (reply.stop_reason, reply.usage.reasoning_tokens, reply.usage.cache_read_tokens) == ("tool_use", 320, 256)
-    search, text = openai_responses.fold(load("openai_responses", "web_search_citations")).message.content
-    assert isinstance(search, cb.JsonBlock)
+    search, searched, text = openai_responses.fold(load("openai_responses", "web_search_citations")).message.content
+    assert (type(search), type(searched)) == (cb.ServerToolCallBlock, cb.ServerToolResultBlock)
     assert [c.source.value for c in text.citations] == ["https://apnews.com/article/kenya-solar-farm",
                                                         "https://www.reuters.com/science/reefs-rebound/"]
     cut = openai_responses.fold(load("openai_responses", "incomplete_encrypted_reasoning"))
@@ -133,12 +133,12 @@ def test_a_bad_stream_is_refused_at_the_event_at_fault(mutate, error):
 
 
 def test_progress_events_of_an_item_read_whole_are_passed_over():
-    """A web search's in_progress/searching/completed events emit nothing; its done item is one JSON block."""
+    """A web search's in_progress/searching/completed events emit nothing; its done item is a call and a result."""
     raw = load("openai_responses", "web_search_citations")
     reader = openai_responses.Reader()
     assert [reader.read(e) for e in raw[:5]][2:] == [(), (), ()]
     emitted = reader.read(raw[5])
-    assert [type(e).__name__ for e in emitted] == ["JsonAdded"]
+    assert [type(e).__name__ for e in emitted] == ["ServerToolAdded", "ServerToolAdded"]
 
 
 def test_a_stream_cut_before_completion_keeps_what_streamed():

@@ -103,7 +103,9 @@ BOOKKEEPING: frozenset[str] = frozenset(
 
 #: Opaque provider state kept in metadata that only its issuer can use: another adapter reports it as
 #: ``state_not_replayed``, never as metadata it might have sent.
-PROVIDER_STATE: frozenset[str] = frozenset({"gemini/thought_signature", "anthropic/server_result"})
+PROVIDER_STATE: frozenset[str] = frozenset(
+    {"gemini/thought_signature", "anthropic/server_result", "openai/server_item"}
+)
 
 
 def take_extras(native: Mapping[str, Any], known: Iterable[str], namespace: str) -> dict[str, Any]:

@@ -1,9 +1,10 @@
 """OpenAI Responses API: a conversation as ``instructions`` and ``input`` items, a response as a typed ``Reply``.
 
 A request's ``input`` is a flat list of items. Reading it, ``message`` items of the user, system and developer
-roles become one message each; consecutive assistant items (output messages, ``reasoning``, ``function_call``
-and every item type with no neutral block, such as ``web_search_call``) become one assistant message;
-consecutive ``function_call_output`` items become one tool message. ``instructions`` is the leading system
+roles become one message each; consecutive assistant items (output messages, ``reasoning``, ``function_call``,
+the tools OpenAI runs, such as a ``web_search_call``, each a server tool call and its result, and every item type
+with no neutral block) become one assistant message; consecutive ``function_call_output`` items become one tool
+message. ``instructions`` is the leading system
 message. Provider fields with no neutral home are kept in metadata under ``openai/<field>`` and written back
 where the request type has that field, so payload -> conversation -> payload is the identity for every item this
 adapter reads, and a response's output sent straight back reports no loss at all.
@@ -141,9 +142,11 @@ def from_response(response: object) -> Reply:
 
     ``response`` is the SDK's ``Response`` (or ``ParsedResponse``) itself, or any dict form of it:
     ``model_dump()``, ``model_dump(mode="json")``, ``to_dict()``, ``json.loads(to_json())``. The message is
-    ``None`` when the output holds nothing to read. Output items with no neutral block (web search calls, file
-    search calls, ...) are kept in place as JSON blocks flagged ``openai/input_item``, so the message sent back
-    is the output again. The message's metadata holds nothing about the response itself.
+    ``None`` when the output holds nothing to read. A tool OpenAI ran (a web search, file search, code
+    interpreter, image generation or MCP call) is a server tool call and its result, the item kept in the
+    result's ``openai/server_item``; output items with no neutral block (computer calls, MCP tool lists, ...) are
+    kept in place as JSON blocks flagged ``openai/input_item``. Either way the message sent back is the output
+    again. The message's metadata holds nothing about the response itself.
 
     Raises:
         ValidationError: when the response is malformed, with the path of the output item (``$.output[0].id``).

@@ -1,11 +1,11 @@
 """Items this adapter has no neutral block for, kept verbatim as JSON blocks and sent back in place.
 
-A web search, file search, code interpreter, MCP, computer, shell or custom tool call (and every other item type
-the neutral model has no block for) is read as a ``JsonBlock`` holding the item, flagged ``openai/input_item``,
-in the assistant message it is part of. Written to the Responses API it is the same item again, at the same
-place, so a reasoning item stays right before the item it produced, as long as ``providers._native`` allows it
-(an item OpenAI runs itself, in an assistant message, with valid URLs); anything else is JSON text. Another
-target drops the item, as state of OpenAI, and reports it (``state_not_replayed``).
+A computer, shell or custom tool call, an MCP tool list (and every other item type the neutral model has no block
+for, or a tool OpenAI ran that ``_server`` cannot map) is read as a ``JsonBlock`` holding the item, flagged
+``openai/input_item``, in the assistant message it is part of. Written to the Responses API it is the same item
+again, at the same place, so a reasoning item stays right before the item it produced, as long as
+``providers._native`` allows it (an item OpenAI runs itself, in an assistant message, with valid URLs); anything
+else is JSON text. Another target drops the item, as state of OpenAI, and reports it (``state_not_replayed``).
 
 An SDK dump writes ``null`` for every unset optional field (``model_dump()``), where the API itself omits the
 field (``to_dict()``); most of those fields do not accept ``null`` back. So a ``null`` member is dropped, except
@@ -139,12 +139,17 @@ def generated_image(item: Mapping[str, Any], path: str) -> FileBlock | None:
         data = b64decode(result, f"{path}.result")
     except ValidationError:
         return None
-    media_type = _FORMATS.get(item.get("output_format")) or sniff_image(data)  # type: ignore[arg-type]
+    media_type = image_type(item, data)
     if media_type is None:
         return None
     metadata = {ITEM_TYPE: "image_generation_call", f"{NS}/id": item_id}
     metadata.update({f"{NS}/{key}": item[key] for key in IMAGE_CALL if key in item})
     return build(FileBlock, path, media_type=media_type, source=BytesSource(data=data), metadata=metadata)
+
+
+def image_type(item: Mapping[str, Any], data: bytes) -> str | None:
+    """The media type of a generated image: the one its ``output_format`` names, else the one its bytes show."""
+    return _FORMATS.get(item.get("output_format")) or sniff_image(data)  # type: ignore[arg-type]
 
 
 def sniff_image(data: bytes) -> str | None:

@@ -28,6 +28,7 @@ from ._annotations import annotations_for, citations_from_annotations
 from ._fields import ISSUER, NS, PARSED, present
 from ._files import read_file
 from ._native import native_block
+from ._server import SERVER_ITEMS, read_pair
 
 #: The item types read into blocks of their own; every other type is kept verbatim (see ``_native``).
 REQUEST_ITEMS = frozenset({"message", "reasoning", "function_call", "function_call_output", "compaction"})
@@ -204,8 +205,9 @@ class _Runs:
 def read_items(items: list[Any], head: list[Message], root: str, kinds: frozenset[str]) -> Conversation:
     """The conversation of ``items`` (at ``root``, e.g. ``$.input``) after the ``head`` messages.
 
-    Item types outside ``kinds`` are kept verbatim as JSON blocks in the assistant message they are part of. An
-    item may be the SDK's own object (``input += response.output``, as OpenAI's guides do).
+    A tool OpenAI ran (``_server.SERVER_ITEMS``) is a call and its result; other item types outside ``kinds`` are
+    kept verbatim as JSON blocks in the assistant message they are part of. An item may be the SDK's own object
+    (``input += response.output``, as OpenAI's guides do).
     """
     runs = _Runs(head)
     names: dict[str, str] = {}
@@ -224,7 +226,10 @@ def read_items(items: list[Any], head: list[Message], root: str, kinds: frozense
                 "required field missing (an item with no type and no role is an item reference)",
             )
         compacted = compaction(item, path) if kind == "compaction" else None
-        if kind not in kinds or (kind == "compaction" and compacted is None):
+        pair = read_pair(native, path) if kind in SERVER_ITEMS else None
+        if pair is not None:
+            runs.add("assistant", list(pair))
+        elif kind not in kinds or (kind == "compaction" and compacted is None):
             runs.add("assistant", [native_block(native, kind, path)])
         elif compacted is not None:
             runs.add("assistant", [compacted])

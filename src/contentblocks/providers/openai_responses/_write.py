@@ -30,16 +30,17 @@ from .._cache import report_breakpoints
 from .._compaction import compaction_as_text
 from .._contract import ISSUER_KEY, issued_by, issuer_matches
 from .._documents import report_locations, report_other_sources
-from .._extras import BOOKKEEPING, PayloadWriter
+from .._extras import BOOKKEEPING
 from .._native import RESPONSES, foreign_reason, foreign_state, replay_refusal
 from .._search_results import without_search_results
-from .._server_tools import SERVER_BLOCKS, readable
+from .._server_tools import SERVER_BLOCKS
 from .._shapes import fits
 from .._toolkit import b64encode, key_path, raw_arguments
 from ._annotations import annotations_for, kept_annotations
 from ._fields import NS, TARGET, WIRE, flags
 from ._files import write_file
 from ._native import FLAG, IMAGE_CALL, ITEM_TYPE
+from ._server import ServerWriting
 
 #: The Responses API marks breakpoints with ``prompt_cache_breakpoint`` on input text, image and file parts (gpt-5.6
 #: and later, the SDK's ``ResponseInputTextParam``); the adapter does not write it yet.
@@ -61,7 +62,7 @@ def sends_reasoning(block: ReasoningBlock, target: str) -> bool:
     return type(block.metadata.get(f"{NS}/id")) is str and issuer_matches(block.metadata.get(ISSUER_KEY), target)
 
 
-class Writer(PayloadWriter):
+class Writer(ServerWriting):
     """Writes one conversation's items for a target issuer (``"openai"`` or ``"openai/<model family>"``)."""
 
     namespace = NS
@@ -232,6 +233,7 @@ class Writer(PayloadWriter):
         items: list[Any] = []
         group: list[Any] = []
         group_key: tuple[str, Any] = ("", None)
+        self.replayed = self.replayed_calls(message.content)
 
         def close() -> None:
             nonlocal group, group_key
@@ -258,6 +260,8 @@ class Writer(PayloadWriter):
                 group_key = key
             if key[0]:
                 group.append((j, block))
+            elif isinstance(block, SERVER_BLOCKS):
+                items.extend(self.server_tool(block, where, j))
             else:
                 items.extend(self.single_item(block, where))
         close()
@@ -278,9 +282,6 @@ class Writer(PayloadWriter):
         if type(block) is JsonBlock and self.replays(block):
             self.report(where, meta, {FLAG})
             return [value_of(block)]
-        if isinstance(block, SERVER_BLOCKS):  # the tools Responses runs are read as kept items (``_native``)
-            parts = readable(block, where, self.loss, TARGET)
-            return [item for part, at in parts for item in self.single_item(part, at)]
         message: dict[str, Any] = {"type": "message", "role": "assistant"}
         if type(block) is TextBlock:
             self.citation_losses(where, block, carried=False)
