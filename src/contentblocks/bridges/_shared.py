@@ -10,6 +10,7 @@ from typing import Any
 
 from .._conversion._kernels import thaw
 from ..providers._contract import LossRecorder
+from ..providers._extras import PROVIDER_STATE
 
 __all__ = ["MetadataHandout", "require_version"]
 
@@ -88,6 +89,18 @@ class MetadataHandout:
         for key in flat:
             self.taken.discard(key)
         return value
+
+    def state(self, framework: str) -> None:
+        """Report the provider state nobody took (``anthropic/server_result``) as not replayed, and count it sent.
+
+        A framework that holds a tool the provider ran keeps its own form of it, not another provider's: that
+        state goes back only to its issuer, through the provider adapters.
+        """
+        for key in self.values:
+            if key in PROVIDER_STATE and key not in self.taken:
+                self.taken.add(key)
+                self.losses.add(_key_path(self.path, key), f"provider state only its issuer can use; not sent to "
+                                f"{framework}", "state_not_replayed")  # fmt: skip
 
     def done(self, where: str) -> None:
         """Report each key nobody took as not sent."""
