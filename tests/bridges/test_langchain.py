@@ -284,6 +284,14 @@ def _locate(root: Any, path: str) -> tuple[Any, Any]:
     return node, steps[-1]
 
 
+def _in_server_result(raw: Any, path: str) -> bool:
+    """Whether ``path`` is a part of a server tool result."""
+    if path.count(".content[") != 2:
+        return False
+    holder, at = _locate(raw, path.rsplit(".content[", 1)[0])
+    return holder[at]["type"] == "server_tool_result"  # type: ignore[no-any-return]
+
+
 def _expected(conversation: cb.Conversation, losses: tuple[cb.providers.Loss, ...]) -> list[dict[str, Any]]:  # noqa: PLR0912 - one branch per kind of loss
     """``conversation`` as each loss says it comes back, with tool messages in a row merged as LangChain has none."""
     raw = cb.unstructure(conversation)
@@ -311,9 +319,9 @@ def _expected(conversation: cb.Conversation, losses: tuple[cb.providers.Loss, ..
             node[key] = json.dumps(node[key])
             node["metadata"] = {**node.get("metadata", {}), "langchain/type": "invalid_tool_call",
                                 "langchain/error": None}
-        elif loss.path.count(".content[") == 2 and node[key]["type"] == "json":  # a JSON string in a server output
+        elif _in_server_result(raw, loss.path) and node[key]["type"] == "json":  # a JSON string in its output
             node[key] = {"type": "text", "text": node[key]["value"]}
-        elif loss.path.count(".content[") == 2:  # a file in a server output: its file block, as JSON
+        elif _in_server_result(raw, loss.path):  # a file in a server output: its file block, as JSON
             file = cb.structure(node[key], cb.FileBlock)
             written = bridge.to_messages(cb.Conversation(messages=[cb.Message(role="user", content=[file])]))
             node[key] = {"type": "json", "value": written.payload[0].content[0]}
