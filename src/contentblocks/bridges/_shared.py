@@ -79,8 +79,12 @@ class MetadataHandout:
         self.taken.update(self.values)
 
     def own(self) -> Any:
-        """The framework's own metadata field: the keys outside the namespaces, or what the ``kept`` key holds."""
-        flat = {k: self.take(k) for k in self.values if not k.startswith((self.namespace, "contentblocks/"))}
+        """The framework's own metadata field: the keys outside the namespaces, or what the ``kept`` key holds.
+
+        A key already taken (provider state ``state`` reported) is not handed out again.
+        """
+        flat = {k: self.take(k) for k in self.values
+                if not k.startswith((self.namespace, "contentblocks/")) and k not in self.taken}  # fmt: skip
         if self.kept not in self.values:
             return flat or None
         value = self.take(self.kept)

@@ -117,13 +117,14 @@ def _return_part(block: ToolResultBlock | ServerToolResultBlock, path: str, loss
     """A ``ToolReturnPart``, or for a tool the provider ran a ``NativeToolReturnPart`` naming it (in a response)."""
     content = _result_content(block, path, losses, bool(meta.take(LISTED)))
     kind = "tool-return" if type(block) is ToolResultBlock else "builtin-tool-return"
+    if kind == "builtin-tool-return":  # before ``own``: another provider's state never rides in pydantic-ai's metadata
+        meta.state("pydantic-ai")
     part = {"part_kind": kind, "tool_name": block.tool_name, "tool_call_id": block.tool_call_id,
             "content": content, "metadata": meta.own(), "outcome": _OUTCOMES[block.outcome], **meta.extras(kind)}
     if block.outcome != "failed":  # a kept ``retried`` refines ``failed`` only
         part["outcome"] = _OUTCOMES[block.outcome]
     if kind == "builtin-tool-return":
         part["provider_name"] = _provider(meta, path, losses)
-        meta.state("pydantic-ai")
     return part
 
 
