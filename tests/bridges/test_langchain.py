@@ -12,11 +12,12 @@ from typing import Any
 import attrs
 import pytest
 from hypothesis import given
+from hypothesis import strategies as st
 
 import contentblocks as cb
 from contentblocks.bridges import langchain as bridge
 from contentblocks.providers import LossError, anthropic
-from contentblocks.strategies import conversations
+from contentblocks.strategies import conversations, server_tool_call_blocks, server_tool_result_blocks
 from provider_checks import compactions_as_text, search_results_as_text, sources_split, under
 
 lc = pytest.importorskip("langchain_core.messages")
@@ -123,7 +124,10 @@ def test_blocks_map_to_their_neutral_blocks():
     thought, redacted = assistant.content[0], assistant.content[1]
     assert (thought.signature, thought.metadata["contentblocks/issuer"]) == ("sig-1", "anthropic")
     assert (redacted.redacted, redacted.metadata["contentblocks/issuer"]) == (b"EmwKAhgB", "anthropic")
-    assert [b.metadata.get("langchain/native_block") for b in assistant.content[2:4]] == [True, True]
+    call, result = assistant.content[2:4]
+    assert (type(call).__name__, call.input, call.metadata["contentblocks/issuer"]) == (
+        "ServerToolCallBlock", {"query": "q3"}, "anthropic")
+    assert (result.tool_name, result.outcome, result.content[0].value) == ("web_search", "succeeded", {"u": 1})
     cited, astral = assistant.content[4], assistant.content[5]
     assert cited.citations[0].source.value == "https://example.com/q3"
     assert cited.citations[0].quote == "grew 5%"
@@ -280,7 +284,15 @@ def _locate(root: Any, path: str) -> tuple[Any, Any]:
     return node, steps[-1]
 
 
-def _expected(conversation: cb.Conversation, losses: tuple[cb.providers.Loss, ...]) -> list[dict[str, Any]]:
+def _in_server_result(raw: Any, path: str) -> bool:
+    """Whether ``path`` is a part of a server tool result."""
+    if path.count(".content[") != 2:
+        return False
+    holder, at = _locate(raw, path.rsplit(".content[", 1)[0])
+    return holder[at]["type"] == "server_tool_result"  # type: ignore[no-any-return]
+
+
+def _expected(conversation: cb.Conversation, losses: tuple[cb.providers.Loss, ...]) -> list[dict[str, Any]]:  # noqa: PLR0912 - one branch per kind of loss
     """``conversation`` as each loss says it comes back, with tool messages in a row merged as LangChain has none."""
     raw = cb.unstructure(conversation)
     dropped: set[int] = set()
@@ -288,23 +300,31 @@ def _expected(conversation: cb.Conversation, losses: tuple[cb.providers.Loss, ..
     told = tuple(loss for loss in losses if not under(compacted, loss.path))
     told = tuple(search_results_as_text(raw, told, _locate))
     told, split = sources_split(told)
-    for loss in sorted(told, key=lambda loss: loss.kind != "metadata_not_sent"):  # keys before their blocks
-        node, key = _locate(raw, loss.path)
-        if loss.kind in ("metadata_not_sent", "hint_not_sent"):  # a key, or a cache breakpoint
+    for loss in sorted(told, key=lambda loss: loss.kind not in ("metadata_not_sent", "state_not_replayed")):
+        node, key = _locate(raw, loss.path)  # keys before their blocks
+        if loss.kind in ("metadata_not_sent", "hint_not_sent", "state_not_replayed"):  # a key, or a breakpoint
             del node[key]
-            if not node and loss.kind == "metadata_not_sent":
+            if not node and loss.kind != "hint_not_sent":
                 holder, name = _locate(raw, loss.path.rsplit(".metadata[", 1)[0] + ".metadata")
                 del holder[name]
         elif loss.kind == "content_dropped" and isinstance(key, str):  # a field of a block (a file's title)
-            del node[key]
+            node.pop(key, None)  # gone already where the block is written as JSON
         elif loss.kind == "content_dropped":
             dropped.add(id(node[key]))
         elif key == "outcome":
             node[key] = "failed"
+        elif key == "input" and node["type"] == "server_tool_call":  # the JSON text of a server call's chunk
+            node["metadata"] = {**node.get("metadata", {}), "langchain/type": "server_tool_call_chunk"}
         elif key == "input":
             node[key] = json.dumps(node[key])
             node["metadata"] = {**node.get("metadata", {}), "langchain/type": "invalid_tool_call",
                                 "langchain/error": None}
+        elif _in_server_result(raw, loss.path) and node[key]["type"] == "json":  # a JSON string in its output
+            node[key] = {"type": "text", "text": node[key]["value"]}
+        elif _in_server_result(raw, loss.path):  # a file in a server output: its file block, as JSON
+            file = cb.structure(node[key], cb.FileBlock)
+            written = bridge.to_messages(cb.Conversation(messages=[cb.Message(role="user", content=[file])]))
+            node[key] = {"type": "json", "value": written.payload[0].content[0]}
         else:
             node[key] = {"type": "text", "text": json.dumps(node[key]["value"], ensure_ascii=False)}
     split(raw, _locate)
@@ -326,6 +346,23 @@ def test_our_conversation_comes_back_as_the_losses_say(conversation):
     result = bridge.to_messages(conversation)
     back = bridge.from_messages(result.payload)
     assert cb.unstructure(back) == _expected(conversation, result.losses)
+
+
+def with_server_tools() -> st.SearchStrategy[cb.Conversation]:
+    """Conversations that end with an assistant message of server calls and results (drawn apart: no pairing)."""
+    tools = st.lists(st.one_of(server_tool_call_blocks(), server_tool_result_blocks()), min_size=1, max_size=3)
+    return st.tuples(conversations(max_messages=3), tools).map(lambda pair: cb.Conversation(
+        messages=[*pair[0], cb.Message(role="assistant", content=pair[1])]))
+
+
+@given(with_server_tools())
+def test_tools_the_provider_ran_come_back_as_the_losses_say(conversation):
+    """Server calls and results, of any issuer, go as LangChain's server blocks and come back as the losses say;
+    LangChain's own message classes take them."""
+    result = bridge.to_messages(conversation)
+    assert cb.unstructure(bridge.from_messages(result.payload)) == _expected(conversation, result.losses)
+    assert lc.messages_from_dict(lc.messages_to_dict(result.payload)) == result.payload
+    assert result.payload[-1].content_blocks == _standard(result.payload[-1])
 
 
 def _standard(message: Any) -> list[Any]:
@@ -443,18 +480,19 @@ ROW_EXAMPLES: dict[str, list[cb.Message]] = {
     "`thinking`, blocks with a `source_type`)": [cb.Message(role="user", content=[cb.FileBlock(
         media_type="image/*", source=cb.UrlSource(url="https://example.com/y.png"), metadata={
             "langchain/mime_type": None, "langchain/original": PROVIDER_FORMATS[0]})])],
-    "`server_tool_call`, `server_tool_call_chunk`, `server_tool_result`, `tool_call_chunk`, `non_standard` and every "
-    "other block": [cb.Message(role="assistant", content=[cb.JsonBlock(
-        value={"type": "server_tool_call", "id": "s1", "name": "web_search", "args": {}},
+    "`server_tool_call`, `server_tool_call_chunk` (in an `AIMessage`)": [cb.Message(role="assistant", content=[
+        cb.ServerToolCallBlock(tool_call_id="srvtoolu_1", tool_name="code_execution", input=[1],
+                               metadata={"contentblocks/issuer": "anthropic", "anthropic/server_result": {}})])],
+    "`server_tool_result` (in an `AIMessage`)": [cb.Message(role="assistant", content=[
+        cb.ServerToolResultBlock(tool_call_id="srvtoolu_1", tool_name="code_execution", outcome="denied", content=[
+            cb.TextBlock(text="1", metadata=_OWN, citations=[cb.Citation(source=cb.CitedUri(value="https://a.example"))]),
+            cb.JsonBlock(value="two"), cb.FileBlock(media_type="image/png", source=cb.BytesSource(data=b"\x89PNG"))],
+            metadata={"contentblocks/issuer": "anthropic", "anthropic/server_result": {}})])],
+    "`tool_call_chunk`, `non_standard` and every other block (and a server block outside an `AIMessage`, or a result "
+    "naming no tool)": [cb.Message(role="assistant", content=[cb.JsonBlock(
+        value={"type": "tool_call_chunk", "id": "s1", "name": "web_search", "args": "{"},
         metadata={"langchain/native_block": True})])],
     "—": [cb.Message(role="user", content=[cb.JsonBlock(value={"rows": [1]})])],
-    "— (a tool a provider ran)": [cb.Message(role="assistant", content=[
-        cb.ServerToolCallBlock(tool_call_id="srvtoolu_1", tool_name="code_execution", input={"code": "print(1)"},
-                               metadata={"contentblocks/issuer": "anthropic"}),
-        cb.ServerToolResultBlock(tool_call_id="srvtoolu_1", tool_name="code_execution", outcome="succeeded",
-                                 content=[cb.TextBlock(text="1")],
-                                 metadata={"contentblocks/issuer": "anthropic", "anthropic/server_result": {}}),
-    ])],
     "— (no compaction block)": [cb.Message(role="assistant", content=[
         cb.CompactionBlock(summary="s", metadata={"contentblocks/issuer": "openai", "openai/encrypted_content": "e"}),
         cb.CompactionBlock()])],

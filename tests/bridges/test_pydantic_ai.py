@@ -12,11 +12,12 @@ from typing import Any
 
 import pytest
 from hypothesis import given
+from hypothesis import strategies as st
 
 import contentblocks as cb
 from contentblocks.bridges import pydantic_ai as bridge
 from contentblocks.providers import LossError, anthropic
-from contentblocks.strategies import conversations
+from contentblocks.strategies import conversations, server_tool_call_blocks, server_tool_result_blocks
 from provider_checks import search_results_as_text, uncached
 
 messages = pytest.importorskip("pydantic_ai.messages")
@@ -140,9 +141,11 @@ def test_parts_map_to_their_neutral_blocks():
     assert (feedback.role, feedback.text()) == ("user", "Answer in JSON.")
     assert assistant.metadata["pydantic_ai/model_name"] == "claude-sonnet-4-5"
     assert assistant.metadata["pydantic_ai/usage"]["output_tokens"] == 9
-    native = conversation[4].content[0]
-    assert native.metadata["pydantic_ai/native_part"] is True
-    assert native.value["part_kind"] == "builtin-tool-call"
+    call, result = conversation[4].content[:2]
+    assert (type(call).__name__, call.input, call.metadata["contentblocks/issuer"]) == (
+        "ServerToolCallBlock", {"query": "weather"}, "anthropic")
+    assert (type(result).__name__, result.outcome, result.content[0].value) == (
+        "ServerToolResultBlock", "succeeded", {"url": "https://example.com"})
 
 
 def test_a_history_goes_to_anthropic_in_one_line():
@@ -197,11 +200,11 @@ def _expected(conversation: cb.Conversation, losses: tuple[cb.providers.Loss, ..
     starts = [any(not key.startswith(("pydantic_ai/", "contentblocks/")) for key in m.get("metadata", {}))
               for m in raw]
     dropped = set()
-    for loss in sorted(losses, key=lambda loss: loss.kind != "metadata_not_sent"):  # keys before their blocks
+    for loss in sorted(losses, key=lambda loss: loss.kind not in {"metadata_not_sent", "state_not_replayed"}):  # keys before their blocks
         node, key = _locate(raw, loss.path)
-        if loss.kind == "metadata_not_sent" or key in {"citations", "filename", "title", "context", "citable", "location"}:
+        if loss.kind in {"metadata_not_sent", "state_not_replayed"} or key in {"citations", "filename", "title", "context", "citable", "location"}:
             del node[key]
-            if node == {} and loss.kind == "metadata_not_sent":
+            if node == {} and loss.kind != "content_dropped":
                 _, holder = _locate(raw, loss.path.rsplit(".metadata[", 1)[0] + ".metadata")
                 del _[holder]
         elif key == "start":
@@ -213,6 +216,9 @@ def _expected(conversation: cb.Conversation, losses: tuple[cb.providers.Loss, ..
         elif node[key]["type"] == "refusal":
             node[key] = {"type": "text", "text": node[key]["text"]}
         elif loss.path.count(".content[") == 2 and isinstance(node[key]["value"], list):  # in a tool result
+            if len(node[key]["value"]) == 1:  # read back as a list of one part: marked so
+                holder, at = _locate(raw, loss.path.rsplit(".content[", 1)[0])
+                holder[at].setdefault("metadata", {})["pydantic_ai/content_list"] = True
             node[key:key + 1] = [_item(value) for value in node[key]["value"]]
         else:
             value = node[key]["value"]  # a JSON string in a tool result is its text, JSON in a response its text
@@ -221,7 +227,7 @@ def _expected(conversation: cb.Conversation, losses: tuple[cb.providers.Loss, ..
     for message, start in zip(raw, starts, strict=True):
         message["content"] = [block for block in message["content"] if id(block) not in dropped]
         for block in message["content"]:
-            if block["type"] == "tool_result":
+            if block["type"] in {"tool_result", "server_tool_result"}:
                 block["content"] = [part for part in block["content"] if id(part) not in dropped]
         if not message["content"]:
             continue
@@ -259,6 +265,26 @@ def test_our_conversation_comes_back_as_the_losses_say(conversation):
     result = bridge.to_messages(conversation)
     back = bridge.from_messages(result.payload)
     assert _without_marks(cb.unstructure(back)) == _expected(conversation, result.losses)
+
+
+def with_server_tools() -> st.SearchStrategy[cb.Conversation]:
+    """Conversations that end with an assistant message of server calls and results (drawn apart: no pairing)."""
+    tools = st.lists(st.one_of(server_tool_call_blocks(), server_tool_result_blocks()), min_size=1, max_size=3)
+    return st.tuples(conversations(max_messages=3), tools).map(lambda pair: cb.Conversation(
+        messages=[*pair[0], cb.Message(role="assistant", content=pair[1])]))
+
+
+@given(with_server_tools())
+def test_tools_the_provider_ran_come_back_as_the_losses_say(conversation):
+    """Server calls and results, of any issuer, go as pydantic-ai's native tool parts and come back the same."""
+    conversation = _without_breakpoints(conversation)
+    result = bridge.to_messages(conversation)
+    assert {loss.kind for loss in result.losses} <= {"metadata_not_sent", "state_not_replayed", "content_dropped",
+                                                     "content_degraded", "hint_not_sent"}
+    back = bridge.from_messages(result.payload)
+    assert _without_marks(cb.unstructure(back)) == _expected(conversation, result.losses)
+    dumped = A.dump_python(result.payload, mode="json")
+    assert A.dump_python(A.validate_python(dumped), mode="json") == dumped
 
 
 @given(conversations())

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 import contentblocks as cb
 from contentblocks.bridges import vercel_ai as bridge
 from contentblocks.providers import LOSS_KINDS, LossError, anthropic
-from contentblocks.strategies import conversations
+from contentblocks.strategies import conversations, server_tool_call_blocks, server_tool_result_blocks
 from provider_checks import compactions_as_text, search_results_as_text, under
 
 PNG = "iVBORw0KGgo="
@@ -181,11 +181,14 @@ def test_a_tool_part_becomes_a_call_and_a_result_after_it():
     conversation = bridge.from_ui_messages(UI["tools in every state"])
     assert [m.role for m in conversation] == ["user", "assistant", "tool", "assistant"]
     step, results, after = conversation[1], conversation[2], conversation[3]
-    assert [b.tool_call_id for b in step.content] == ["c1", "c2", "c3", "c4"]
+    assert [b.tool_call_id for b in step.content] == ["c1", "c2", "c3", "c4", "c4"]
     assert [(r.tool_call_id, r.outcome) for r in results.content] == [
-        ("c1", "succeeded"), ("c2", "failed"), ("c3", "succeeded"), ("c4", "succeeded")]
+        ("c1", "succeeded"), ("c2", "failed"), ("c3", "succeeded")]
     assert results.content[1].content[0].text == "Station offline."
-    assert step.content[3].metadata["vercel_ai/providerExecuted"] is True
+    server_call, server_result = step.content[3:]  # providerExecuted: the provider ran it, both in the step
+    assert (type(server_call).__name__, server_call.input, dict(server_call.metadata)) == (
+        "ServerToolCallBlock", {"q": "x"}, {})
+    assert (server_result.outcome, server_result.content[0].value) == ("succeeded", [{"url": "https://example.com"}])
     assert after.content[1].metadata["vercel_ai/native_part"] is True  # a source has no span: kept whole
     assert after.content[3].metadata["vercel_ai/state"] == "input-streaming"
 
@@ -393,14 +396,15 @@ def _expected(conversation: cb.Conversation, losses: tuple[cb.providers.Loss, ..
     dropped: set[int] = set()
     marks: dict[str, set[int]] = {"system": set(), "array": set(), "joined": set(), "null": set()}
     compacted = compactions_as_text(raw, dropped)
-    for loss in sorted(losses, key=lambda loss: loss.kind != "metadata_not_sent"):  # keys before their blocks
+    for loss in sorted(losses, key=lambda loss: loss.kind not in ("metadata_not_sent", "state_not_replayed")):
         if loss.kind == "order_changed" or under(compacted, loss.path):
             continue
-        node, key = _locate(raw, loss.path)
-        if loss.kind in ("metadata_not_sent", "hint_not_sent") or key in {
+        node, key = _locate(raw, loss.path)  # keys before their blocks
+        if loss.kind in ("metadata_not_sent", "hint_not_sent", "state_not_replayed") or key in {
                 "citations", "filename", "signature", "redacted", "title", "context", "citable", "location"}:
             del node[key]
-            if loss.kind == "metadata_not_sent" and node == {}:
+            if loss.kind != "hint_not_sent" and key not in {"citations", "filename", "signature", "redacted", "title",
+                                                             "context", "citable", "location"} and node == {}:
                 holder, name = _locate(raw, loss.path.rsplit(".metadata[", 1)[0] + ".metadata")
                 del holder[name]
             if key in {"signature", "redacted"} and not any(node.get(k) for k in ("text", "signature", "redacted")):
@@ -423,7 +427,7 @@ def _kept(message: dict[str, Any], dropped: set[int], marks: dict[str, set[int]]
     for block in message["content"]:
         if id(block) in dropped:
             continue
-        if block["type"] == "tool_result":
+        if block["type"] in ("tool_result", "server_tool_result"):
             block["content"] = _result_content(block, dropped, marks)
         if id(block) in marks["system"]:
             content[-1]["text"] += "\n" + block["text"]
@@ -494,6 +498,60 @@ def test_our_conversation_comes_back_from_ui_messages_as_the_losses_say(conversa
     back = bridge.from_ui_messages(result.payload)
     assert _unmarked(cb.unstructure(back)) == _expected(conversation, result.losses, "ui")
     assert bridge.to_ui_messages(back).payload == result.payload
+
+
+def _server_tools(paired: bool) -> st.SearchStrategy[list[Any]]:
+    """Server calls and results: drawn apart, or each result right after its call (as the SDK keeps them)."""
+    calls = st.tuples(st.integers(0, 9), server_tool_call_blocks()).map(
+        lambda drawn: attrs.evolve(drawn[1], tool_call_id=f"srvtoolu_{drawn[0]}"))
+    if not paired:
+        return st.lists(st.one_of(calls, server_tool_result_blocks()), min_size=1, max_size=3)
+    run = st.tuples(calls, st.none() | server_tool_result_blocks()).map(lambda pair: [pair[0]] if pair[1] is None else [
+        pair[0], attrs.evolve(pair[1], tool_call_id=pair[0].tool_call_id, tool_name=pair[0].tool_name)])
+    runs = st.lists(run, min_size=1, max_size=2, unique_by=lambda blocks: blocks[0].tool_call_id)
+    return runs.map(lambda drawn: [block for blocks in drawn for block in blocks])
+
+
+def with_server_tools(paired: bool) -> st.SearchStrategy[cb.Conversation]:
+    """Conversations that end with an assistant message of server calls and results."""
+    return st.tuples(conversations(max_messages=3), _server_tools(paired)).map(lambda pair: cb.Conversation(
+        messages=[*pair[0], cb.Message(role="assistant", content=pair[1])]))
+
+
+@given(with_server_tools(paired=False))
+def test_tools_the_provider_ran_come_back_from_model_messages_as_the_losses_say(conversation):
+    """Server blocks of any issuer are ``tool-call`` parts with ``providerExecuted`` and ``tool-result`` parts in the
+    assistant message, and come back as the losses say."""
+    result = bridge.to_model_messages(conversation)
+    back = bridge.from_model_messages(result.payload)
+    assert _unmarked(cb.unstructure(back)) == _expected(conversation, result.losses, "model")
+    assert bridge.to_model_messages(back).payload == result.payload
+
+
+@given(with_server_tools(paired=True))
+def test_tools_the_provider_ran_come_back_from_ui_messages_as_the_losses_say(conversation):
+    """Each server call is a tool part with ``providerExecuted``, holding its result; they come back in place."""
+    result = bridge.to_ui_messages(conversation)
+    back = bridge.from_ui_messages(result.payload)
+    assert _unmarked(cb.unstructure(back)) == _expected(conversation, result.losses, "ui")
+    assert bridge.to_ui_messages(back).payload == result.payload
+
+
+def test_a_provider_run_result_apart_from_its_call_is_moved_or_dropped():
+    """A result after other blocks reads back right after its call (``order_changed``); one with no call in its
+    ``UIMessage`` has no part to go in (``content_dropped``)."""
+    call = cb.ServerToolCallBlock(tool_call_id="s1", tool_name="web_search", input={"q": "x"})
+    result = cb.ServerToolResultBlock(tool_call_id="s1", tool_name="web_search", outcome="succeeded",
+                                      content=[cb.TextBlock(text="hit")])
+    stray = attrs.evolve(result, tool_call_id="s2")
+    conversation = cb.Conversation(messages=[cb.Message(role="assistant", content=[
+        call, cb.TextBlock(text="Searching."), result, stray])])
+    written = bridge.to_ui_messages(conversation)
+    assert [(loss.path, loss.kind) for loss in written.losses] == [
+        ("$[0].content[2]", "order_changed"), ("$[0].content[3]", "content_dropped")]
+    assert written.payload[0]["parts"][1] == {"type": "tool-web_search", "toolCallId": "s1", "state": "output-available",
+                                              "input": {"q": "x"}, "providerExecuted": True, "output": "hit"}
+    assert bridge.from_ui_messages(written.payload)[0].content == (call, result, cb.TextBlock(text="Searching."))
 
 
 def test_strict_raises_on_content_losses():

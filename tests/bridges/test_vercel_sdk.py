@@ -85,3 +85,22 @@ def test_the_golden_payloads_are_the_sdks_shape(tmp_path):
     goldens = load_bench_module("_contentblocks_test_vercel_ai", Path(__file__).with_name("test_vercel_ai.py"))
     assert _refused(list(goldens.UI.values()), tmp_path) == []
     assert _refused(list(goldens.MODEL.values()), tmp_path, "model") == []
+
+
+def test_provider_run_tools_are_written_as_the_sdk_accepts(tmp_path):
+    """Provider-executed tool parts, read from the documented shapes and drawn, pass both SDK validators."""
+    server = load_bench_module("_contentblocks_test_server_tools",
+                               Path(__file__).with_name("test_bridge_server_tools.py"))
+    goldens = load_bench_module("_contentblocks_test_vercel_ai", Path(__file__).with_name("test_vercel_ai.py"))
+    assert _refused([server.UI_RUN], tmp_path) == []
+    assert _refused([server.MODEL_RUN], tmp_path, "model") == []
+    drawn: list[Any] = []
+
+    @settings(max_examples=20, deadline=None, database=None)
+    @given(goldens.with_server_tools(paired=True))
+    def draw(conversation):
+        drawn.append(conversation)
+
+    draw()
+    assert _refused([bridge.to_ui_messages(c).payload for c in drawn], tmp_path) == []
+    assert _refused([bridge.to_model_messages(c).payload for c in drawn], tmp_path, "model") == []

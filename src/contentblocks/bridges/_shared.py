@@ -10,6 +10,7 @@ from typing import Any
 
 from .._conversion._kernels import thaw
 from ..providers._contract import LossRecorder
+from ..providers._extras import PROVIDER_STATE
 
 __all__ = ["MetadataHandout", "require_version"]
 
@@ -78,8 +79,12 @@ class MetadataHandout:
         self.taken.update(self.values)
 
     def own(self) -> Any:
-        """The framework's own metadata field: the keys outside the namespaces, or what the ``kept`` key holds."""
-        flat = {k: self.take(k) for k in self.values if not k.startswith((self.namespace, "contentblocks/"))}
+        """The framework's own metadata field: the keys outside the namespaces, or what the ``kept`` key holds.
+
+        A key already taken (provider state ``state`` reported) is not handed out again.
+        """
+        flat = {k: self.take(k) for k in self.values
+                if not k.startswith((self.namespace, "contentblocks/")) and k not in self.taken}  # fmt: skip
         if self.kept not in self.values:
             return flat or None
         value = self.take(self.kept)
@@ -88,6 +93,18 @@ class MetadataHandout:
         for key in flat:
             self.taken.discard(key)
         return value
+
+    def state(self, framework: str) -> None:
+        """Report the provider state nobody took (``anthropic/server_result``) as not replayed, and count it sent.
+
+        A framework that holds a tool the provider ran keeps its own form of it, not another provider's: that
+        state goes back only to its issuer, through the provider adapters.
+        """
+        for key in self.values:
+            if key in PROVIDER_STATE and key not in self.taken:
+                self.taken.add(key)
+                self.losses.add(_key_path(self.path, key), f"provider state only its issuer can use; not sent to "
+                                f"{framework}", "state_not_replayed")  # fmt: skip
 
     def done(self, where: str) -> None:
         """Report each key nobody took as not sent."""

@@ -9,8 +9,10 @@ What maps where, and every loss, is in the docs page ``bridges/langchain``. In s
   ``artifact``, a block's ``id`` or ``extras``...) is kept as ``langchain/<field>`` metadata and written back to
   the same place; a provider's format (OpenAI's ``image_url``, Anthropic's ``image`` with a ``source``...) is
   read as LangChain's own ``content_blocks`` translates it, and written back as it was; content items with no
-  neutral block (``server_tool_call``, ``server_tool_result``, ``non_standard``...) are kept whole as JSON blocks
-  flagged ``langchain/native_block``;
+  neutral block (``tool_call_chunk``, ``non_standard``...) are kept whole as JSON blocks flagged
+  ``langchain/native_block``;
+- a tool the provider ran (``server_tool_call``, its chunk, ``server_tool_result``) is a server call and result,
+  written back as those blocks whoever ran it: LangChain holds them as data, for their provider only;
 - a reasoning signature records its issuer under ``contentblocks/issuer`` (from the message's
   ``model_provider``), so that the provider adapters send it back only to its issuer.
 

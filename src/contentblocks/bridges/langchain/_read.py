@@ -3,8 +3,9 @@
 Each ``HumanMessage``, ``SystemMessage`` and ``AIMessage`` (and its chunk) becomes one message; ``ToolMessage``
 objects in a row become one tool message of tool results. Content items with a neutral block map to it (text
 with its citations, refusals, reasoning, files, tool calls); a provider's format (or a v0 block) is read as what
-LangChain's own ``content_blocks`` translates it to, the item kept to be written back as it was; the others
-(``server_tool_call``, ``server_tool_result``, ``non_standard``...) are kept whole as JSON blocks flagged
+LangChain's own ``content_blocks`` translates it to, the item kept to be written back as it was; a tool the provider
+ran (``server_tool_call``, its chunk, ``server_tool_result``) is a server call and result (``._server``); the
+others (``tool_call_chunk``, ``non_standard``...) are kept whole as JSON blocks flagged
 ``langchain/native_block``, so that reading never drops anything. Every key a block mapping does not use is
 kept as ``langchain/<key>``.
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Mapping
+from contextvars import ContextVar
 from typing import Any
 
 from ..._errors import ValidationError
@@ -39,6 +41,7 @@ from ._fields import (
     message_fields,
     origin_of,
 )
+from ._server import KINDS, read_server
 
 __all__ = ["EMPTY", "ORIGINAL", "UNLISTED", "read_history", "read_item"]
 
@@ -50,6 +53,8 @@ ORIGINAL = "langchain/original"
 _TRANSLATED = frozenset({"text", "reasoning", "refusal", "image", "audio", "video", "file", "text-plain"})
 #: The v1 blocks LangChain passes through as they are: no translation gives them a neutral home.
 _PASSED = frozenset({"server_tool_call", "server_tool_call_chunk", "server_tool_result", "tool_call_chunk"})
+#: While reading a history: the server calls read so far, id -> tool name.
+_SERVER_NAMES: ContextVar[dict[str, str] | None] = ContextVar("contentblocks_langchain_server_names", default=None)
 #: On a tool call in an ``AIMessage``'s content that its ``tool_calls`` (or ``invalid_tool_calls``) do not name.
 UNLISTED = "langchain/unlisted"
 _WILDCARDS = {"image": "image/*", "audio": "audio/*", "video": "video/*", "file": "application/octet-stream",
@@ -205,6 +210,9 @@ def _item(item: object, role: str, origin: Origin) -> Wire:
         if role not in roles:
             return _native(item)
         make = lambda: reader(dict(item), origin)  # noqa: E731
+    elif isinstance(item, dict) and role == "assistant" and item.get("type") in KINDS:
+        names = _SERVER_NAMES.get()
+        make = lambda: read_server(item, origin, {} if names is None else names)  # noqa: E731
     elif isinstance(item, dict) and role == "assistant" and item.get("type") == "non_standard":
         return _redacted(item, origin) or _native(item)
     elif isinstance(item, dict) and role != "system" and item.get("type") not in _PASSED:
@@ -339,6 +347,14 @@ def _place_calls(raw: Mapping[str, Any], calls: list[Wire], where: str) -> None:
 
 
 def _messages(history: list[Mapping[str, Any]]) -> list[Wire]:
+    token = _SERVER_NAMES.set({})  # the server calls read so far: a result's tool is its call's
+    try:
+        return _read_messages(history)
+    finally:
+        _SERVER_NAMES.reset(token)
+
+
+def _read_messages(history: list[Mapping[str, Any]]) -> list[Wire]:
     messages: list[Wire] = []
     results: list[Wire] = []  # the ToolMessages of the current run, one tool message when it ends
     names: dict[str, str] = {}

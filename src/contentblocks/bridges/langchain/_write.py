@@ -8,7 +8,7 @@ Every field with no place in LangChain is a loss recorded in ``losses``.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..._conversion._kernels import thaw
@@ -24,6 +24,8 @@ from ..._model._classes import (
     ReasoningBlock,
     ReferenceSource,
     RefusalBlock,
+    ServerToolCallBlock,
+    ServerToolResultBlock,
     TextBlock,
     ToolCallBlock,
     ToolResultBlock,
@@ -32,9 +34,7 @@ from ...providers._cache import report_breakpoints
 from ...providers._compaction import compaction_summary
 from ...providers._contract import ISSUER_KEY, LossRecorder
 from ...providers._documents import one_per_source, report_document_fields, report_locations, report_other_sources
-from ...providers._server_tools import unfolded
 from ...providers._toolkit import b64encode, block_path
-from .._shared import MetadataHandout
 from .._wire import structure
 from ._citations import citations_of
 from ._fields import (
@@ -54,7 +54,9 @@ from ._fields import (
     byte_offsets,
     origin_of,
 )
+from ._handout import Metadata, finish, meta_of
 from ._read import EMPTY, ORIGINAL, UNLISTED, read_item
+from ._server import WRITTEN_CALLS, write_call, write_result
 
 __all__ = ["write_history"]
 
@@ -66,35 +68,7 @@ _DEFAULT_CLASS = {"system": "SystemMessage", "developer": "SystemMessage", "user
                   "assistant": "AIMessage", "tool": "ToolMessage"}
 
 
-class _Metadata(MetadataHandout):
-    """One block's or message's metadata, handed out key by key to LangChain's fields."""
-
-    __slots__ = ()
-
-    def __init__(self, metadata: Mapping[str, Any], path: str, losses: LossRecorder) -> None:
-        super().__init__(metadata, path, losses, "LangChain", NAMESPACE, NAMESPACE + "metadata")
-
-    def give_back(self, target: dict[str, Any]) -> None:
-        """Put the ``langchain/`` keys not taken yet into ``target`` as LangChain's fields.
-
-        A key naming a field the conversation itself writes there is left for ``done`` to report.
-        """
-        for key in self.values:
-            field = key.removeprefix(NAMESPACE)
-            if key.startswith(NAMESPACE) and key not in self.taken and field not in target:
-                target[field] = self.take(key)
-
-
-#: The handout of every block or message with no metadata: it has nothing to hand out, take or report, so one
-#: serves them all (``take`` and ``drop`` record only keys it holds).
-_NOTHING = _Metadata({}, "$", LossRecorder())
-
-
-def _meta(metadata: Mapping[str, Any], path: str, losses: LossRecorder) -> _Metadata:
-    return _Metadata(metadata, path, losses) if metadata else _NOTHING
-
-
-def _annotations(block: TextBlock, meta: _Metadata, in_bytes: bool) -> list[dict[str, Any]] | None:
+def _annotations(block: TextBlock, meta: Metadata, in_bytes: bool) -> list[dict[str, Any]] | None:
     kept = meta.take(NAMESPACE + "annotations", ...)
     if kept is not ... and [structure(c, Citation) for c in citations_of(kept, block.text, in_bytes)[0]] == list(
         block.citations
@@ -121,23 +95,7 @@ def _annotations(block: TextBlock, meta: _Metadata, in_bytes: bool) -> list[dict
     return written or None
 
 
-def _finish(item: dict[str, Any], meta: _Metadata, extras: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """``item`` with ``extras`` merged into the kept ones, and every other kept key given back."""
-    if not meta.values:  # most blocks: nothing kept
-        if extras:
-            item["extras"] = dict(extras)
-        return item
-    kept = meta.take(NAMESPACE + "extras")
-    merged = {**(kept if isinstance(kept, dict) else {}), **(extras or {})}
-    if merged or isinstance(kept, dict):
-        item["extras"] = merged
-    elif kept is not None:
-        item["extras"] = kept
-    meta.give_back(item)
-    return item
-
-
-def _text(block: TextBlock, path: str, losses: LossRecorder, meta: _Metadata, origin: Origin) -> Any:
+def _text(block: TextBlock, path: str, losses: LossRecorder, meta: Metadata, origin: Origin) -> Any:
     if meta.take(PLAIN) and not block.citations and set(block.metadata) == {PLAIN}:
         return block.text
     item: dict[str, Any] = {"type": "text", "text": block.text}
@@ -145,14 +103,14 @@ def _text(block: TextBlock, path: str, losses: LossRecorder, meta: _Metadata, or
         item["annotations"] = annotations
     report_locations(block.citations, path, losses.add, "LangChain's citations")
     report_other_sources(block.citations, path, losses.add, "LangChain's citations")
-    return _finish(item, meta)
+    return finish(item, meta)
 
 
-def _refusal(block: RefusalBlock, path: str, losses: LossRecorder, meta: _Metadata, origin: Origin) -> Any:  # noqa: ARG001 - the table's signature
-    return _finish({"type": "refusal", "refusal": block.text}, meta)
+def _refusal(block: RefusalBlock, path: str, losses: LossRecorder, meta: Metadata, origin: Origin) -> Any:  # noqa: ARG001 - the table's signature
+    return finish({"type": "refusal", "refusal": block.text}, meta)
 
 
-def _reasoning(block: ReasoningBlock, path: str, losses: LossRecorder, meta: _Metadata, origin: Origin) -> Any:
+def _reasoning(block: ReasoningBlock, path: str, losses: LossRecorder, meta: Metadata, origin: Origin) -> Any:
     issuer = meta.take(ISSUER_KEY)
     if block.redacted is not None:
         if issuer != origin.issuer:
@@ -172,10 +130,10 @@ def _reasoning(block: ReasoningBlock, path: str, losses: LossRecorder, meta: _Me
     extras = {} if block.signature is None else {"signature": block.signature}
     if issuer != (origin.issuer if block.signature is not None else None):
         extras[ISSUER_EXTRA] = issuer
-    return _finish(item, meta, extras)
+    return finish(item, meta, extras)
 
 
-def _file(block: FileBlock, path: str, losses: LossRecorder, meta: _Metadata, origin: Origin) -> Any:  # noqa: ARG001 - the table's signature
+def _file(block: FileBlock, path: str, losses: LossRecorder, meta: Metadata, origin: Origin) -> Any:  # noqa: ARG001 - the table's signature
     source, extras = block.source, {}
     kind = meta.take(NAMESPACE + "type") or block_kind(block.media_type)
     item: dict[str, Any] = {"type": kind}
@@ -198,10 +156,10 @@ def _file(block: FileBlock, path: str, losses: LossRecorder, meta: _Metadata, or
     if block.filename is not None:
         extras["filename"] = block.filename
     report_document_fields(block, path, losses.add, "LangChain's file blocks")
-    return _finish(item, meta, extras)
+    return finish(item, meta, extras)
 
 
-def _json(block: JsonBlock, path: str, losses: LossRecorder, meta: _Metadata, origin: Origin) -> Any:  # noqa: ARG001 - the table's signature
+def _json(block: JsonBlock, path: str, losses: LossRecorder, meta: Metadata, origin: Origin) -> Any:  # noqa: ARG001 - the table's signature
     value = thaw(block.value)
     if meta.take(NATIVE) and isinstance(value, str | dict):
         return value
@@ -210,25 +168,28 @@ def _json(block: JsonBlock, path: str, losses: LossRecorder, meta: _Metadata, or
     return {"type": "text", "text": _JSON_TEXT(value)}
 
 
-def _compaction(block: CompactionBlock, path: str, losses: LossRecorder, meta: _Metadata, origin: Origin) -> Any:  # noqa: ARG001 - the table's signature
+def _compaction(block: CompactionBlock, path: str, losses: LossRecorder, meta: Metadata, origin: Origin) -> Any:  # noqa: ARG001 - the table's signature
     summary = compaction_summary(block, path, "LangChain", losses.add, meta.taken)
     return None if summary is None else {"type": "text", "text": summary}
 
 
-_WRITERS: dict[type[Any], Callable[[Any, str, LossRecorder, _Metadata, Origin], Any]] = {
+_WRITERS: dict[type[Any], Callable[[Any, str, LossRecorder, Metadata, Origin], Any]] = {
     TextBlock: _text,
     RefusalBlock: _refusal,
     ReasoningBlock: _reasoning,
     FileBlock: _file,
     JsonBlock: _json,
     CompactionBlock: _compaction,
+    ServerToolCallBlock: write_call,
+    ServerToolResultBlock: lambda block, path, losses, meta, origin: write_result(
+        block, path, losses, meta, origin, lambda part, at: _item(part, at, losses, origin, "tool")),
 }
 
 
 def _item(block: Block, path: str, losses: LossRecorder, origin: Origin, role: str) -> Any:
     if type(block) is TextBlock and not block.metadata and not block.citations:
         return {"type": "text", "text": block.text}  # most blocks: what ``_text`` writes with nothing to hand out
-    meta = _meta(block.metadata, path, losses)
+    meta = meta_of(block.metadata, path, losses)
     if not meta.values:
         return _WRITERS[type(block)](block, path, losses, meta, origin)
     original = meta.take(ORIGINAL, ...)
@@ -241,7 +202,7 @@ def _item(block: Block, path: str, losses: LossRecorder, origin: Origin, role: s
 
 def _call(block: ToolCallBlock, path: str, losses: LossRecorder) -> tuple[dict[str, Any], dict[str, Any] | None, bool]:
     """A tool call as a content block, its entry in ``tool_calls`` (or ``invalid_tool_calls``), and list-only."""
-    meta = _meta(block.metadata, path, losses)
+    meta = meta_of(block.metadata, path, losses)
     kept = bool(meta.values)
     outside = kept and bool(meta.take(OUTSIDE))
     unlisted = kept and bool(meta.take(UNLISTED))
@@ -258,7 +219,7 @@ def _call(block: ToolCallBlock, path: str, losses: LossRecorder) -> tuple[dict[s
         entry = {"type": "invalid_tool_call", "id": block.tool_call_id, "name": block.tool_name,
                  "args": json.dumps(value), "error": None}
     listed = None if unlisted else {key: value for key, value in entry.items() if key != "type"}
-    item = _finish(dict(entry), meta)
+    item = finish(dict(entry), meta)
     if kept:
         meta.done("on a tool call")
     return item, listed, outside
@@ -295,7 +256,7 @@ def _single(item: Any) -> Any:
     return [item]
 
 
-def _content(blocks: Sequence[tuple[Block, str]], meta: _Metadata, losses: LossRecorder, origin: Origin,
+def _content(blocks: Sequence[tuple[Block, str]], meta: Metadata, losses: LossRecorder, origin: Origin,
              kwargs: dict[str, Any], role: str) -> Any:
     """The content of one message (or tool result), its tool calls put in ``kwargs``; a string where it can be."""
     kept = bool(meta.values)
@@ -327,7 +288,7 @@ def _content(blocks: Sequence[tuple[Block, str]], meta: _Metadata, losses: LossR
     return [item[0] if call else item for call, item in written if not (call and item[2])]
 
 
-def _class(meta: _Metadata, role: str) -> str:
+def _class(meta: Metadata, role: str) -> str:
     if not meta.values:
         return _DEFAULT_CLASS[role]
     kept = meta.take(NAMESPACE + "type")
@@ -338,12 +299,11 @@ def _class(meta: _Metadata, role: str) -> str:
 
 
 def _message(message: Message, index: int, losses: LossRecorder) -> tuple[str, dict[str, Any]]:
-    meta = _meta(message.metadata, f"$[{index}]", losses)
+    meta = meta_of(message.metadata, f"$[{index}]", losses)
     name = _class(meta, message.role)
     origin = origin_of(message.metadata.get(_RESPONSE_METADATA)) if meta.values else NO_ORIGIN
     kwargs: dict[str, Any] = {}
-    # LangChain's server tool blocks are not read as such yet: a tool a provider ran goes as its content
-    blocks = unfolded(message.content, f"$[{index}]", losses.add, "LangChain")
+    blocks = [(block, block_path(index, position)) for position, block in enumerate(message.content)]
     role = "system" if message.role == "developer" else message.role
     kwargs["content"] = _content(blocks, meta, losses, origin, kwargs, role)
     if meta.values:
@@ -356,7 +316,7 @@ def _message(message: Message, index: int, losses: LossRecorder) -> tuple[str, d
 
 
 def _tool_message(block: ToolResultBlock, path: str, losses: LossRecorder) -> tuple[str, dict[str, Any]]:
-    meta = _meta(block.metadata, path, losses)
+    meta = meta_of(block.metadata, path, losses)
     name = _class(meta, "tool")
     kwargs: dict[str, Any] = {"tool_call_id": block.tool_call_id, "status": _STATUS[block.outcome]}
     kwargs["name"] = block.tool_name if not meta.values or meta.take(NAMESPACE + "name", ...) is ... else None
@@ -373,13 +333,21 @@ def _tool_message(block: ToolResultBlock, path: str, losses: LossRecorder) -> tu
 
 def write_history(messages: list[Message], losses: LossRecorder) -> list[tuple[str, str, dict[str, Any]]]:
     """The LangChain messages carrying ``messages``: each as its path in them, its class name and arguments."""
+    token = WRITTEN_CALLS.set({})  # the server calls written so far: a result after its call needs no name
+    try:
+        return _write_history(messages, losses)
+    finally:
+        WRITTEN_CALLS.reset(token)
+
+
+def _write_history(messages: list[Message], losses: LossRecorder) -> list[tuple[str, str, dict[str, Any]]]:
     history: list[tuple[str, str, dict[str, Any]]] = []
     for index, message in enumerate(messages):
         report_breakpoints(losses.add, message, f"$[{index}]", "LangChain messages have no cache breakpoint; not sent")
         if message.role != "tool":
             history.append((f"$[{index}]", *_message(message, index, losses)))
             continue
-        meta = _meta(message.metadata, f"$[{index}]", losses)
+        meta = meta_of(message.metadata, f"$[{index}]", losses)
         for position, block in enumerate(message.content):
             if isinstance(block, ToolResultBlock):
                 path = block_path(index, position)

@@ -7,8 +7,10 @@ What maps where, and every loss, is in the docs page ``bridges/pydantic_ai``. In
   messages; each response as an assistant message of text (with citations), reasoning, tool calls and files;
 - every pydantic-ai field with no neutral home (timestamps, usage, model name, ids, provider details...) is kept
   as ``pydantic_ai/<field>`` metadata and written back to the same part; parts with no neutral block
-  (provider-run tools, cache points, compactions...) are kept whole as JSON blocks flagged
+  (cache points outside a prompt, later versions' parts...) are kept whole as JSON blocks flagged
   ``pydantic_ai/native_part``;
+- a tool the provider ran (``NativeToolCallPart``, ``NativeToolReturnPart``) is a server call and result, and
+  they go back as those parts whoever ran the tool: pydantic-ai holds them as data, for their provider only;
 - a thinking signature (and Anthropic's redacted thinking, which pydantic-ai holds as a signature) records its
   issuer under ``contentblocks/issuer``, so that the provider adapters send it back only to its issuer.
 

@@ -83,6 +83,9 @@ EXTRA_KEYS: Mapping[str, tuple[str, ...]] = {
     "thinking": ("id", "provider_details"),
     "compaction": ("id", "provider_details", "metadata"),
     "tool-call": ("tool_kind", "ui_visibility", "id", "provider_name", "provider_details"),
+    # a tool the provider ran: its ``provider_name`` is the blocks' issuer (``contentblocks/issuer``)
+    "builtin-tool-call": ("tool_kind", "ui_visibility", "id", "provider_details"),
+    "builtin-tool-return": ("timestamp", "tool_kind", "ui_visibility", "outcome", "provider_details"),
     "file": ("id", "provider_name", "provider_details"),
     "text-content": (),
     "structured-content": ("content", "tag", "description"),

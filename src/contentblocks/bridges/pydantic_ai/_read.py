@@ -158,7 +158,14 @@ def _user_items(content: list[Any]) -> list[Wire]:
 
 
 def _tool_result(part: Any) -> Wire:
-    metadata = {**extras(part, "tool-return"), **metadata_in(plain(part, "metadata"))}
+    """A ``ToolReturnPart``, or a ``NativeToolReturnPart`` (a tool the provider ran, in a response) as a server result.
+
+    Both read alike: a string as text, a list as one part per item, anything else as JSON, a file as a file.
+    """
+    kind = part.part_kind
+    metadata = {**extras(part, kind), **metadata_in(plain(part, "metadata"))}
+    if kind == "builtin-tool-return":
+        _issued(metadata, part.provider_name)
     if part.outcome in _OUTCOMES:  # kept only where it refines ``failed``: ``retried``
         metadata.pop(NAMESPACE + "outcome", None)
     content = part.content
@@ -175,8 +182,9 @@ def _tool_result(part: Any) -> Wire:
         items = [_file(content, {})]
     else:
         items = [_result_value(plain(part, "content"))]
-    return block("tool_result", tool_call_id=part.tool_call_id, tool_name=part.tool_name,
-                 outcome=_OUTCOMES.get(part.outcome, "failed"), content=items, metadata=metadata)
+    return block("tool_result" if kind == "tool-return" else "server_tool_result", tool_call_id=part.tool_call_id,
+                 tool_name=part.tool_name, outcome=_OUTCOMES.get(part.outcome, "failed"), content=items,
+                 metadata=metadata)
 
 
 def _result_value(value: Any) -> Wire:
@@ -233,13 +241,17 @@ def _text(part: Any) -> Wire:
     return block("text", text=part.content, citations=citations, metadata=metadata)
 
 
-def _thinking(part: Any) -> Wire:
-    metadata = extras(part, "thinking")
-    provider = part.provider_name
+def _issued(metadata: dict[str, Any], provider: str | None) -> None:
+    """Record pydantic-ai's ``provider_name`` as the issuer, and keep it as it is where ours names it otherwise."""
     if provider is not None:
         metadata[ISSUER_KEY] = issuer_of(provider)
         if provider_of(issuer_of(provider)) != provider:
             metadata[NAMESPACE + "provider_name"] = provider
+
+
+def _thinking(part: Any) -> Wire:
+    metadata = extras(part, "thinking")
+    _issued(metadata, part.provider_name)
     signature, content = part.signature, part.content
     if part.id == REDACTED_ID and not content and signature:
         del metadata[NAMESPACE + "id"]
@@ -272,7 +284,11 @@ def _compaction(part: Any) -> Wire:
 
 
 def _tool_call(part: Any) -> Wire:
-    metadata = extras(part, "tool-call")
+    """A ``ToolCallPart``, or a ``NativeToolCallPart`` (a tool the provider ran) as a server call."""
+    kind = part.part_kind
+    metadata = extras(part, kind)
+    if kind == "builtin-tool-call":
+        _issued(metadata, part.provider_name)
     args = plain(part, "args")
     if isinstance(args, str):
         try:
@@ -282,8 +298,8 @@ def _tool_call(part: Any) -> Wire:
         if isinstance(value, dict) or value is None or json.dumps(value) != args:
             metadata[NAMESPACE + "args"] = args
         args = value
-    return block("tool_call", tool_call_id=part.tool_call_id, tool_name=part.tool_name, input=args,
-                 metadata=metadata)
+    return block("tool_call" if kind == "tool-call" else "server_tool_call", tool_call_id=part.tool_call_id,
+                 tool_name=part.tool_name, input=args, metadata=metadata)
 
 
 _RESPONSE_PARTS: Mapping[str, Callable[[Any], Wire]] = {
@@ -291,6 +307,8 @@ _RESPONSE_PARTS: Mapping[str, Callable[[Any], Wire]] = {
     "thinking": _thinking,
     "compaction": _compaction,
     "tool-call": _tool_call,
+    "builtin-tool-call": _tool_call,
+    "builtin-tool-return": _tool_result,
     "file": lambda part: _file(part.content, extras(part, "file")),
 }
 

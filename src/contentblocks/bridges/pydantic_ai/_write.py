@@ -7,17 +7,14 @@ message is one ``ModelResponse``. Every field with no place in pydantic-ai is a 
 
 from __future__ import annotations
 
-import functools
-import importlib
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 from ..._conversion._kernels import thaw
 from ..._model._classes import (
     Block,
     BytesSource,
-    CacheBreakpoint,
     Citation,
     CitedUri,
     CompactionBlock,
@@ -25,8 +22,9 @@ from ..._model._classes import (
     JsonBlock,
     Message,
     ReasoningBlock,
-    ReferenceSource,
     RefusalBlock,
+    ServerToolCallBlock,
+    ServerToolResultBlock,
     TextBlock,
     ToolCallBlock,
     ToolResultBlock,
@@ -35,10 +33,8 @@ from ..._model._conversation import Conversation
 from ...providers._cache import HINT, report_breakpoints
 from ...providers._compaction import compaction_state
 from ...providers._contract import ISSUER_KEY, LossRecorder, issued_by
-from ...providers._documents import report_document_fields, report_locations
-from ...providers._server_tools import unfolded
+from ...providers._documents import report_locations
 from ...providers._toolkit import block_path, key_path
-from .._shared import MetadataHandout
 from .._wire import structure
 from ._fields import (
     EXTRA_KEYS,
@@ -49,92 +45,19 @@ from ._fields import (
     PART_KIND,
     REQUEST,
     STATE_NAMESPACES,
-    UPLOADERS,
     provider_of,
-    url_kind,
 )
 from ._read import REDACTED_ID, stored_citations
+from ._write_items import Metadata, cache_point, file_item, file_object
 
 __all__ = ["write_history"]
 
 _OUTCOMES = {"succeeded": "success", "failed": "failed", "denied": "denied", "interrupted": "interrupted"}
 _NO_CACHE_POINT = "pydantic-ai holds cache points only in a user prompt's content; not sent"
-_TTLS = {300: "5m", 3600: "1h"}
-
-
-def _cache_point(cache: CacheBreakpoint, path: str, losses: LossRecorder) -> dict[str, Any]:
-    """A ``CachePoint``: its ``ttl`` is ``5m`` (also for no time to live: pydantic-ai's default) or ``1h``."""
-    ttl = _TTLS.get(cache.ttl or 300)
-    if ttl is None:
-        ttl = "5m" if cache.ttl <= 1950 else "1h"  # type: ignore[operator]  # the nearer of the two
-        losses.add(f"{path}.ttl", f"pydantic-ai's cache points last 5 minutes or 1 hour only; a time to live of "
-                   f"{cache.ttl} seconds is written as {ttl}", HINT)
-    return {"kind": "cache-point", "ttl": ttl}
-
-
-class _Metadata(MetadataHandout):
-    """One block's or message's metadata, handed out key by key to pydantic-ai's fields."""
-
-    __slots__ = ()
-
-    def __init__(self, metadata: Mapping[str, Any], path: str, losses: LossRecorder) -> None:
-        super().__init__(metadata, path, losses, "pydantic-ai", NAMESPACE, METADATA)
-
-    def extras(self, kind: str) -> dict[str, Any]:
-        """The ``pydantic_ai/`` fields a part of ``kind`` has, as its fields."""
-        return {key: self.take(NAMESPACE + key) for key in EXTRA_KEYS[kind] if NAMESPACE + key in self.values}
-
-
-def _file(block: FileBlock, path: str, losses: LossRecorder, meta: _Metadata) -> dict[str, Any] | None:
-    source = block.source
-    item: dict[str, Any] = {"media_type": block.media_type}
-    if isinstance(source, BytesSource):
-        item.update(kind="binary", data=source.data)
-    elif isinstance(source, ReferenceSource):
-        if source.provider not in UPLOADERS:
-            losses.add(path, f"pydantic-ai's uploaded files name one of {', '.join(UPLOADERS)} as their provider; "
-                       "this file is not written", "content_dropped")
-            meta.taken.update(meta.values)  # dropped with the file
-            return None
-        item.update(kind="uploaded-file", file_id=source.id, provider_name=source.provider)
-    else:
-        item.update(kind=url_kind(block.media_type), url=source.url)
-        if meta.take(NAMESPACE + "media_type", block.media_type) is None:
-            del item["media_type"]
-    item.update(meta.extras(item["kind"]))
-    if block.filename is not None:
-        losses.add(f"{path}.filename", "pydantic-ai's files have no file name", "content_dropped")
-    report_document_fields(block, path, losses.add, "pydantic-ai's files")
-    return item
-
-
-@functools.cache
-def _file_items() -> Any:
-    """The validator of pydantic-ai's file items (its ``MultiModalContent``)."""
-    import pydantic  # noqa: PLC0415 - pydantic-ai's own dependency, imported with it
-
-    items: Any = importlib.import_module("pydantic_ai.messages").MultiModalContent
-    return pydantic.TypeAdapter(items)
-
-
-def _file_object(item: dict[str, Any]) -> Any:
-    """A file item for a tool return's content, as pydantic-ai's object.
-
-    In a tool return's content, pydantic-ai takes a mapping shaped like a file item for a file only if the part
-    records its digest (``content_file_digests``, which its dump writes); otherwise it stays a mapping, so the
-    model would get it as JSON. Its own objects are taken as files. An item its validator refuses is left as it
-    is, for the history's validation to report at its path.
-    """
-    import pydantic  # noqa: PLC0415
-
-    try:
-        return _file_items().validate_python(item)
-    except pydantic.ValidationError:
-        return item
 
 
 def _user_item(block: Block, path: str, losses: LossRecorder) -> Any:
-    meta = _Metadata(block.metadata, path, losses)
+    meta = Metadata(block.metadata, path, losses)
     item: Any
     if isinstance(block, TextBlock):
         if block.citations:
@@ -148,25 +71,26 @@ def _user_item(block: Block, path: str, losses: LossRecorder) -> Any:
                 **meta.extras("structured-content")}
     else:
         assert isinstance(block, FileBlock)  # noqa: S101 - the role table allows nothing else in a user message
-        item = _file(block, path, losses, meta)
+        item = file_item(block, path, losses, meta)
     meta.done("on a user prompt's content")
     return item
 
 
-def _result_content(block: ToolResultBlock, path: str, losses: LossRecorder, listed: bool) -> Any:
+def _result_content(block: ToolResultBlock | ServerToolResultBlock, path: str, losses: LossRecorder,
+                    listed: bool) -> Any:  # fmt: skip
     items: list[Any] = []
     at: list[int] = []  # the index of the block each item comes from (a dropped file leaves none)
     for index, part in enumerate(block.content):
         where = f"{path}.content[{index}]"
-        meta = _Metadata(part.metadata, where, losses)
+        meta = Metadata(part.metadata, where, losses)
         if isinstance(part, TextBlock):
             items.append(part.text)
             if part.citations:
                 losses.add(f"{where}.citations", "pydantic-ai keeps citations on model text only", "content_dropped")
         elif isinstance(part, JsonBlock):
             items.append(thaw(part.value))
-        elif (item := _file(part, where, losses, meta)) is not None:  # type: ignore[arg-type] # search results: text by now
-            items.append(_file_object(item))
+        elif (item := file_item(part, where, losses, meta)) is not None:  # type: ignore[arg-type] # search results: text by now
+            items.append(file_object(item))
         at += [index] * (len(items) - len(at))
         meta.done("in a tool return's content")
     for index, part in enumerate(block.content):
@@ -182,18 +106,29 @@ def _result_content(block: ToolResultBlock, path: str, losses: LossRecorder, lis
 
 
 def _tool_return(block: ToolResultBlock, path: str, losses: LossRecorder) -> dict[str, Any]:
-    meta = _Metadata(block.metadata, path, losses)
-    content = _result_content(block, path, losses, bool(meta.take(LISTED)))
-    part = {"part_kind": "tool-return", "tool_name": block.tool_name, "tool_call_id": block.tool_call_id,
-            "content": content, "metadata": meta.own(), "outcome": _OUTCOMES[block.outcome],
-            **meta.extras("tool-return")}
-    if block.outcome != "failed":  # a kept ``retried`` refines ``failed`` only
-        part["outcome"] = _OUTCOMES[block.outcome]
+    meta = Metadata(block.metadata, path, losses)
+    part = _return_part(block, path, losses, meta)
     meta.done("on a tool return")
     return part
 
 
-def _request_parts(message: Message, index: int, meta: _Metadata, losses: LossRecorder) -> list[dict[str, Any]]:
+def _return_part(block: ToolResultBlock | ServerToolResultBlock, path: str, losses: LossRecorder,
+                 meta: Metadata) -> dict[str, Any]:  # fmt: skip
+    """A ``ToolReturnPart``, or for a tool the provider ran a ``NativeToolReturnPart`` naming it (in a response)."""
+    content = _result_content(block, path, losses, bool(meta.take(LISTED)))
+    kind = "tool-return" if type(block) is ToolResultBlock else "builtin-tool-return"
+    if kind == "builtin-tool-return":  # before ``own``: another provider's state never rides in pydantic-ai's metadata
+        meta.state("pydantic-ai")
+    part = {"part_kind": kind, "tool_name": block.tool_name, "tool_call_id": block.tool_call_id,
+            "content": content, "metadata": meta.own(), "outcome": _OUTCOMES[block.outcome], **meta.extras(kind)}
+    if block.outcome != "failed":  # a kept ``retried`` refines ``failed`` only
+        part["outcome"] = _OUTCOMES[block.outcome]
+    if kind == "builtin-tool-return":
+        part["provider_name"] = _provider(meta, path, losses)
+    return part
+
+
+def _request_parts(message: Message, index: int, meta: Metadata, losses: LossRecorder) -> list[dict[str, Any]]:
     parts: list[dict[str, Any]] = []
     if message.role in {"system", "developer"}:
         report_breakpoints(losses.add, message, f"$[{index}]", _NO_CACHE_POINT)
@@ -202,7 +137,7 @@ def _request_parts(message: Message, index: int, meta: _Metadata, losses: LossRe
                        "content_degraded")
         for position, block in enumerate(message.content):
             path = block_path(index, position)
-            block_meta = _Metadata(block.metadata, path, losses)
+            block_meta = Metadata(block.metadata, path, losses)
             if isinstance(block, TextBlock) and block.citations:
                 losses.add(f"{path}.citations", "pydantic-ai keeps citations on model text only", "content_dropped")
             assert isinstance(block, TextBlock)  # noqa: S101 - the role table
@@ -252,7 +187,7 @@ def _citation(block: TextBlock, path: str, losses: LossRecorder) -> list[dict[st
     return written
 
 
-def _text_part(block: TextBlock, path: str, losses: LossRecorder, meta: _Metadata) -> dict[str, Any] | None:
+def _text_part(block: TextBlock, path: str, losses: LossRecorder, meta: Metadata) -> dict[str, Any] | None:
     part = {"part_kind": "text", "content": block.text, **meta.extras("text")}
     kept = meta.take(NAMESPACE + "citations", ...)
     stored = None if kept is ... else stored_citations(kept)
@@ -264,17 +199,23 @@ def _text_part(block: TextBlock, path: str, losses: LossRecorder, meta: _Metadat
     return part
 
 
-def _refusal_part(block: RefusalBlock, path: str, losses: LossRecorder, meta: _Metadata) -> dict[str, Any] | None:  # noqa: ARG001 - the table's signature
+def _refusal_part(block: RefusalBlock, path: str, losses: LossRecorder, meta: Metadata) -> dict[str, Any] | None:  # noqa: ARG001 - the table's signature
     losses.add(path, "pydantic-ai has no refusal part; written as text", "content_degraded")
     return {"part_kind": "text", "content": block.text}
 
 
-def _thinking_part(block: ReasoningBlock, path: str, losses: LossRecorder, meta: _Metadata) -> dict[str, Any] | None:
+def _provider(meta: Metadata, path: str, losses: LossRecorder) -> str | None:
+    """pydantic-ai's ``provider_name`` for a block's recorded issuer (or the one kept as it was read)."""
     issuer = meta.take(ISSUER_KEY)
     provider = meta.take(NAMESPACE + "provider_name") or (provider_of(issuer) if isinstance(issuer, str) else None)
     if isinstance(issuer, str) and "/" in issuer:
         losses.add(key_path(path, ISSUER_KEY), "pydantic-ai names the provider only; the model family is not kept",
                    "metadata_not_sent")
+    return provider
+
+
+def _thinking_part(block: ReasoningBlock, path: str, losses: LossRecorder, meta: Metadata) -> dict[str, Any] | None:
+    provider = _provider(meta, path, losses)
     part = {"part_kind": "thinking", "content": block.text or "", "signature": block.signature,
             "provider_name": provider, **meta.extras("thinking")}
     if block.redacted is None:
@@ -287,7 +228,7 @@ def _thinking_part(block: ReasoningBlock, path: str, losses: LossRecorder, meta:
         return None
 
 
-def _compaction_part(block: CompactionBlock, path: str, losses: LossRecorder, meta: _Metadata) -> dict[str, Any]:
+def _compaction_part(block: CompactionBlock, path: str, losses: LossRecorder, meta: Metadata) -> dict[str, Any]:
     """A ``CompactionPart``: the summary as its content, the issuer's state as its ``id`` and ``provider_details``.
 
     pydantic-ai sends a compaction back only to the provider that made it, so state of another namespace than
@@ -314,7 +255,13 @@ def _compaction_part(block: CompactionBlock, path: str, losses: LossRecorder, me
     return part
 
 
-def _call_part(block: ToolCallBlock, path: str, losses: LossRecorder, meta: _Metadata) -> dict[str, Any] | None:  # noqa: ARG001 - the table's signature
+def _call_part(block: ToolCallBlock | ServerToolCallBlock, path: str, losses: LossRecorder,
+               meta: Metadata) -> dict[str, Any] | None:  # fmt: skip
+    """A ``ToolCallPart``, or for a tool the provider ran a ``NativeToolCallPart`` naming it.
+
+    pydantic-ai holds a provider-run tool as data whoever ran it, and sends it back only to that provider: so a
+    server call goes as its native part whatever its issuer, and its issuer's state (``state_not_replayed``) not.
+    """
     value = thaw(block.input)
     text = meta.take(NAMESPACE + "args")
     if isinstance(text, str) and _parses_to(text, value):
@@ -322,33 +269,40 @@ def _call_part(block: ToolCallBlock, path: str, losses: LossRecorder, meta: _Met
     else:  # pydantic-ai's args are an object, null, or JSON text
         meta.taken.discard(NAMESPACE + "args")
         args = value if value is None or isinstance(value, dict) else json.dumps(value)
-    return {"part_kind": "tool-call", "tool_name": block.tool_name, "tool_call_id": block.tool_call_id,
-            "args": args, **meta.extras("tool-call")}
+    if type(block) is ToolCallBlock:
+        return {"part_kind": "tool-call", "tool_name": block.tool_name, "tool_call_id": block.tool_call_id,
+                "args": args, **meta.extras("tool-call")}
+    part = {"part_kind": "builtin-tool-call", "tool_name": block.tool_name, "tool_call_id": block.tool_call_id,
+            "args": args, **meta.extras("builtin-tool-call"), "provider_name": _provider(meta, path, losses)}
+    meta.state("pydantic-ai")
+    return part
 
 
-def _json_part(block: JsonBlock, path: str, losses: LossRecorder, meta: _Metadata) -> dict[str, Any] | None:
+def _json_part(block: JsonBlock, path: str, losses: LossRecorder, meta: Metadata) -> dict[str, Any] | None:
     if meta.take(NATIVE):
         return dict(thaw(block.value))
     losses.add(path, "pydantic-ai has no JSON part in a response; written as its JSON text", "content_degraded")
     return {"part_kind": "text", "content": json.dumps(thaw(block.value))}
 
 
-def _file_part(block: FileBlock, path: str, losses: LossRecorder, meta: _Metadata) -> dict[str, Any] | None:
+def _file_part(block: FileBlock, path: str, losses: LossRecorder, meta: Metadata) -> dict[str, Any] | None:
     if not isinstance(block.source, BytesSource):
         losses.add(path, "pydantic-ai's response files hold bytes only; a linked file is not written",
                    "content_dropped")
         meta.taken.update(meta.values)  # dropped with the file
         return None
-    content = _file(block, path, losses, meta)
+    content = file_item(block, path, losses, meta)
     return None if content is None else {"part_kind": "file", **meta.extras("file"), "content": content}
 
 
-_RESPONSE_PARTS: dict[type[Any], Callable[[Any, str, LossRecorder, _Metadata], dict[str, Any] | None]] = {
+_RESPONSE_PARTS: dict[type[Any], Callable[[Any, str, LossRecorder, Metadata], dict[str, Any] | None]] = {
     TextBlock: _text_part,
     RefusalBlock: _refusal_part,
     ReasoningBlock: _thinking_part,
     CompactionBlock: _compaction_part,
     ToolCallBlock: _call_part,
+    ServerToolCallBlock: _call_part,
+    ServerToolResultBlock: _return_part,
     JsonBlock: _json_part,
     FileBlock: _file_part,
 }
@@ -356,7 +310,7 @@ _RESPONSE_PARTS: dict[type[Any], Callable[[Any, str, LossRecorder, _Metadata], d
 
 def _response_part(block: Block, path: str, losses: LossRecorder) -> dict[str, Any] | None:
     """The response part ``block`` becomes (``None`` when it is dropped), its losses recorded."""
-    meta = _Metadata(block.metadata, path, losses)
+    meta = Metadata(block.metadata, path, losses)
     part = _RESPONSE_PARTS[type(block)](block, path, losses, meta)
     meta.done("on this part")
     return part
@@ -380,12 +334,12 @@ def _user_items(message: Message, index: int, losses: LossRecorder) -> list[Any]
             if item is None:
                 losses.add(f"{path}.cache", "the block is not sent, so neither is its cache point", HINT)
             else:
-                items.append(_cache_point(block.cache, f"{path}.cache", losses))
+                items.append(cache_point(block.cache, f"{path}.cache", losses))
     if message.cache is not None:
         if not items:
             losses.add(f"$[{index}].cache", "the message is not sent, so neither is its cache point", HINT)
         elif type(items[-1]) is not dict or items[-1].get("kind") != "cache-point":
-            items.append(_cache_point(message.cache, f"$[{index}].cache", losses))
+            items.append(cache_point(message.cache, f"$[{index}].cache", losses))
     return items
 
 
@@ -400,12 +354,11 @@ def write_history(conversation: Conversation, losses: LossRecorder) -> list[dict
     history: list[dict[str, Any]] = []
     request: dict[str, Any] | None = None
     for index, message in enumerate(conversation.messages):
-        meta = _Metadata(message.metadata, f"$[{index}]", losses)
+        meta = Metadata(message.metadata, f"$[{index}]", losses)
         if message.role == "assistant":
             report_breakpoints(losses.add, message, f"$[{index}]", _NO_CACHE_POINT)
-            # pydantic-ai's built-in tool parts are not read as such yet: a tool a provider ran goes as its content
-            blocks = unfolded(message.content, f"$[{index}]", losses.add, "pydantic-ai")
-            written = [_response_part(block, at, losses) for block, at in blocks]
+            written = [_response_part(block, block_path(index, position), losses)
+                       for position, block in enumerate(message.content)]
             if parts := [part for part in written if part is not None]:
                 request = None
                 history.append({"kind": "response", "parts": parts, "metadata": meta.own(),

@@ -1,7 +1,8 @@
 """The SDK's ``ModelMessage`` JSON (what ``convertToModelMessages`` returns, ``generateText`` takes) to a conversation.
 
-Each ``ModelMessage`` is one message of the same role. A part with no neutral block (a provider-run tool result in
-an assistant message, an approval request) is kept whole as a JSON block flagged ``vercel_ai/native_part``; the
+Each ``ModelMessage`` is one message of the same role. A ``tool-call`` with ``providerExecuted: true`` and a
+``tool-result`` in an assistant message are a tool the provider ran: a server call and result. A part with no
+neutral block (an approval request) is kept whole as a JSON block flagged ``vercel_ai/native_part``; the
 approval responses of a tool message, which no neutral block holds, are kept in its metadata.
 """
 
@@ -83,7 +84,11 @@ def _call(part: Part) -> Wire:
     call_id, name = part.string("toolCallId"), part.string("toolName")
     value = part.value("input")
     metadata = _options(part)
-    if (executed := part.boolean("providerExecuted")) is not None:
+    executed = part.boolean("providerExecuted")
+    if executed is True:  # a tool the provider ran: its call, which no client result answers
+        return block("server_tool_call", tool_call_id=call_id, tool_name=name, input=value,
+                     metadata={**metadata, **part.rest()})
+    if executed is not None:
         metadata[NAMESPACE + "providerExecuted"] = executed
     return placed(block("tool_call", tool_call_id=call_id, tool_name=name, input=value,
                         metadata={**metadata, **part.rest()}), part.path, **_NAMES)
@@ -114,7 +119,8 @@ def _item(raw: object, path: str) -> Wire:
     return kept(lambda: file_block(url, media_type, filename, more, f"{path}.data"), item.raw, path)
 
 
-def _result(part: Part) -> Wire:
+def _result(part: Part, kind_of_block: str = "tool_result") -> Wire:
+    """A ``tool-result`` part: a client tool's result in a tool message, a provider-run one's in an assistant's."""
     call_id, name = part.string("toolCallId"), part.string("toolName")
     output = Part(part.object("output", optional=False), f"{part.path}.output")
     kind = output.string("type")
@@ -141,7 +147,7 @@ def _result(part: Part) -> Wire:
     if (output_options := output.object("providerOptions")) is not None:
         metadata[NAMESPACE + "outputProviderOptions"] = output_options
     metadata.update({NAMESPACE + "outputExtra": extra[NAMESPACE + "extra"]} if (extra := output.rest()) else {})
-    return placed(block("tool_result", tool_call_id=call_id, tool_name=name, outcome=outcome, content=content,
+    return placed(block(kind_of_block, tool_call_id=call_id, tool_name=name, outcome=outcome, content=content,
                         metadata={**metadata, **part.rest()}), part.path, **_NAMES)
 
 
@@ -180,7 +186,10 @@ def _content(message: Part, role: str) -> tuple[list[Wire], dict[str, Any]]:
         elif role == "tool" and kind == "tool-approval-response":
             part.string("approvalId"), part.boolean("approved", optional=False), part.string("reason", optional=True)
             approvals.append([index, part.raw])
-        elif role == "assistant" and kind in {"tool-result", "tool-approval-request"}:
+        elif role == "assistant" and kind == "tool-result":  # the result of a tool the provider ran
+            blocks.append(_at(part.path, lambda: kept(lambda: _result(part, "server_tool_result"),  # noqa: B023
+                                                      part.raw, part.path)))  # noqa: B023
+        elif role == "assistant" and kind == "tool-approval-request":
             blocks.append(native(part.raw, part.path))
         else:
             raise fail(f"{part.path}.type", f"no {kind[:40]!r} part in a {role} message")

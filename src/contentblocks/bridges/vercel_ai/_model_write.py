@@ -15,6 +15,8 @@ from ..._model._classes import (
     Message,
     ReasoningBlock,
     RefusalBlock,
+    ServerToolCallBlock,
+    ServerToolResultBlock,
     TextBlock,
     ToolCallBlock,
     ToolResultBlock,
@@ -25,7 +27,6 @@ from ...providers._cache import report_breakpoints
 from ...providers._compaction import compaction_summary
 from ...providers._contract import LossRecorder
 from ...providers._documents import report_document_fields
-from ...providers._server_tools import unfolded
 from ...providers._toolkit import b64encode, block_path
 from ._model_read import AFTER, APPROVALS, AS_STRING, EMPTY_REASON, OUTPUT, default_output
 from ._ui_write import result_text
@@ -90,9 +91,14 @@ def _reasoning(block: ReasoningBlock, path: str, losses: LossRecorder, meta: Met
     return part if options is None else {**part, _OPTIONS: options}
 
 
-def _call(block: ToolCallBlock, path: str, losses: LossRecorder, meta: Meta) -> dict[str, Any]:  # noqa: ARG001 - the table's signature
-    return {"type": "tool-call", "toolCallId": block.tool_call_id, "toolName": block.tool_name,
-            "input": thaw(block.input), **meta.fields(_OPTIONS, "providerExecuted")}
+def _call(block: ToolCallBlock | ServerToolCallBlock, path: str, losses: LossRecorder, meta: Meta) -> dict[str, Any]:  # noqa: ARG001 - the table's signature
+    """A ``tool-call`` part; a tool the provider ran is one with ``providerExecuted: true``, whoever ran it."""
+    part = {"type": "tool-call", "toolCallId": block.tool_call_id, "toolName": block.tool_name,
+            "input": thaw(block.input)}
+    if type(block) is ToolCallBlock:
+        return {**part, **meta.fields(_OPTIONS, "providerExecuted")}
+    meta.state(_SDK)
+    return {**part, "providerExecuted": True, **meta.fields(_OPTIONS)}
 
 
 def _json(block: JsonBlock, path: str, losses: LossRecorder, meta: Meta) -> dict[str, Any] | None:
@@ -108,7 +114,7 @@ def _json(block: JsonBlock, path: str, losses: LossRecorder, meta: Meta) -> dict
     return {"type": "text", "text": json.dumps(thaw(block.value))}
 
 
-def _one_text_left(output: dict[str, Any], block: ToolResultBlock) -> bool:
+def _one_text_left(output: dict[str, Any], block: ToolResultBlock | ServerToolResultBlock) -> bool:
     """Whether a ``content`` output is one bare text because the rest of the result dropped.
 
     Read back, a ``content`` output of one text is told from a ``text`` output by a metadata key the
@@ -163,7 +169,8 @@ def _item(block: Block, path: str, losses: LossRecorder) -> dict[str, Any] | Non
     return item
 
 
-def _output(block: ToolResultBlock, path: str, losses: LossRecorder, kind: str, meta: Meta) -> dict[str, Any]:
+def _output(block: ToolResultBlock | ServerToolResultBlock, path: str, losses: LossRecorder, kind: str,
+            meta: Meta) -> dict[str, Any]:  # fmt: skip
     content = block.content
     if kind == "execution-denied":
         reason = result_text(block, path, losses, "a denial's reason")
@@ -182,8 +189,11 @@ def _output(block: ToolResultBlock, path: str, losses: LossRecorder, kind: str, 
     return {"type": "content", "value": written}
 
 
-def _result(block: ToolResultBlock, path: str, losses: LossRecorder) -> dict[str, Any]:
+def _result(block: ToolResultBlock | ServerToolResultBlock, path: str, losses: LossRecorder) -> dict[str, Any]:
+    """A ``tool-result`` part: in a tool message for a client tool, in the assistant message for a provider-run one."""
     meta = Meta(block.metadata, path, losses)
+    if type(block) is ServerToolResultBlock:
+        meta.state(_SDK)
     kind = default_output(block.outcome, [_KINDS[type(item)] for item in block.content])
     kept = meta.take(OUTPUT)
     errors = {"error-text", "error-json"}
@@ -216,11 +226,12 @@ def _compaction(block: CompactionBlock, path: str, losses: LossRecorder, meta: M
 
 
 _PARTS: dict[type[Any], Any] = {TextBlock: _text, RefusalBlock: _text, ReasoningBlock: _reasoning,
-                                FileBlock: _file, JsonBlock: _json, ToolCallBlock: _call, CompactionBlock: _compaction}
+                                FileBlock: _file, JsonBlock: _json, ToolCallBlock: _call, CompactionBlock: _compaction,
+                                ServerToolCallBlock: _call}
 
 
 def _part(block: Block, path: str, losses: LossRecorder) -> dict[str, Any] | None:
-    if isinstance(block, ToolResultBlock):
+    if isinstance(block, ToolResultBlock | ServerToolResultBlock):
         return _result(block, path, losses)
     meta = Meta(block.metadata, path, losses)
     part: dict[str, Any] | None = _PARTS[type(block)](block, path, losses, meta)
@@ -268,8 +279,7 @@ def _message(message: Message, index: int, losses: LossRecorder) -> list[dict[st
         role = "system"
     if role == "system":
         return [{"role": role, "content": _system(message, index, losses), **meta.fields(_OPTIONS)}, *_done(meta)]
-    blocks = unfolded(message.content, f"$[{index}]", losses.add, _SDK)
-    parts = [_part(block, at, losses) for block, at in blocks]
+    parts = [_part(block, block_path(index, position), losses) for position, block in enumerate(message.content)]
     written = _approvals([part for part in parts if part is not None], meta.take(APPROVALS))
     if not written:
         meta.drop()  # every block is reported dropped; so is the message's metadata

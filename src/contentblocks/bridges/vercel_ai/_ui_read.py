@@ -3,7 +3,8 @@
 A system or user ``UIMessage`` is one message. An assistant ``UIMessage`` is one assistant message per step (its
 parts between ``step-start`` parts), each followed by a tool message with the results its tool parts hold: the SDK
 keeps a call and its result in one part, the neutral vocabulary in a call and a later result, as
-``convertToModelMessages`` splits them.
+``convertToModelMessages`` splits them. A tool part with ``providerExecuted: true`` is a tool the provider ran:
+its server call, then its server result, both in the step's assistant message.
 """
 
 from __future__ import annotations
@@ -148,6 +149,13 @@ def _tool(part: Part) -> tuple[Wire, Wire | None]:
     if approval is not None:
         metadata[NAMESPACE + "approval"] = approval
     metadata.update(part.rest())
+    if metadata.get(NAMESPACE + "providerExecuted") is True:  # a tool the provider ran: both blocks in the step
+        del metadata[NAMESPACE + "providerExecuted"]
+        call = block("server_tool_call", tool_call_id=call_id, tool_name=name, input=call_input, metadata=metadata)
+        if state not in _OUTCOMES:
+            return call, None
+        return call, block("server_tool_result", tool_call_id=call_id, tool_name=name, outcome=_OUTCOMES[state],
+                           content=content, metadata=result_metadata)
     # the part holds both blocks: a rule across messages either breaks is reported at the part's own fields
     names = {"tool_call_id": "toolCallId", "tool_name": "toolName" if kind == "dynamic-tool" else "type"}
     call = placed(block("tool_call", tool_call_id=call_id, tool_name=name, input=call_input, metadata=metadata),
@@ -202,8 +210,8 @@ class _Steps:
         if kind == "dynamic-tool" or kind.startswith("tool-"):
             call, result = _tool(part)
             blocks.append(call)
-            if result is not None:
-                results.append(result)
+            if result is not None:  # a provider-run tool's result stays in the step, after its call
+                (blocks if result["type"] == "server_tool_result" else results).append(result)
         else:
             blocks.append(_block(part, kind))
 

@@ -20,6 +20,8 @@ from ..._model._classes import (
     Message,
     ReasoningBlock,
     RefusalBlock,
+    ServerToolCallBlock,
+    ServerToolResultBlock,
     TextBlock,
     ToolCallBlock,
     ToolResultBlock,
@@ -30,7 +32,6 @@ from ...providers._cache import report_breakpoints
 from ...providers._compaction import compaction_summary
 from ...providers._contract import LossRecorder
 from ...providers._documents import report_document_fields
-from ...providers._server_tools import unfolded
 from ...providers._toolkit import block_path, data_url
 from ._ui_read import approval_id
 from ._values import METADATA, NAMESPACE, NATIVE, Meta, reasoning_metadata
@@ -100,7 +101,12 @@ def _json(block: JsonBlock, path: str, losses: LossRecorder, meta: Meta) -> dict
     return {**part, "data": thaw(block.value)}
 
 
-def _call(block: ToolCallBlock, path: str, losses: LossRecorder, meta: Meta) -> dict[str, Any]:  # noqa: ARG001 - the table's signature
+def _call(block: ToolCallBlock | ServerToolCallBlock, path: str, losses: LossRecorder, meta: Meta) -> dict[str, Any]:
+    """A tool part; a tool the provider ran is one with ``providerExecuted: true``, whoever ran it."""
+    if type(block) is ServerToolCallBlock:
+        meta.state(_SDK)
+        return {**_call(ToolCallBlock(tool_call_id=block.tool_call_id, tool_name=block.tool_name, input=block.input),
+                        path, losses, meta), "providerExecuted": True}
     dynamic = meta.take(NAMESPACE + "dynamic") is True
     part: dict[str, Any] = {"type": "dynamic-tool", "toolName": block.tool_name} if dynamic else {
         "type": f"tool-{block.tool_name}"}
@@ -116,7 +122,8 @@ def _compaction(block: CompactionBlock, path: str, losses: LossRecorder, meta: M
 
 
 _PARTS: dict[type[Any], Any] = {TextBlock: _text, RefusalBlock: _text, ReasoningBlock: _reasoning,
-                                FileBlock: _file, JsonBlock: _json, ToolCallBlock: _call, CompactionBlock: _compaction}
+                                FileBlock: _file, JsonBlock: _json, ToolCallBlock: _call, CompactionBlock: _compaction,
+                                ServerToolCallBlock: _call}
 
 
 def _part(block: Block, path: str, losses: LossRecorder) -> dict[str, Any] | None:
@@ -131,7 +138,8 @@ def _citations(block: TextBlock, path: str, losses: LossRecorder) -> None:
         losses.add(f"{path}.citations", "the SDK's tool results hold no citations", "content_dropped")
 
 
-def result_text(block: ToolResultBlock, path: str, losses: LossRecorder, what: str) -> str | None:
+def result_text(block: ToolResultBlock | ServerToolResultBlock, path: str, losses: LossRecorder,
+                what: str) -> str | None:  # fmt: skip
     """A result's content as the one text the SDK holds for it (an error's text, a denial's reason)."""
     texts = []
     for index, part in enumerate(block.content):
@@ -150,7 +158,7 @@ def result_text(block: ToolResultBlock, path: str, losses: LossRecorder, what: s
     return "\n".join(texts) if texts else None
 
 
-def _succeeded(block: ToolResultBlock, path: str, losses: LossRecorder) -> dict[str, Any]:
+def _succeeded(block: ToolResultBlock | ServerToolResultBlock, path: str, losses: LossRecorder) -> dict[str, Any]:
     """A succeeded result's ``output``: its one part's value, or its parts as an array.
 
     The SDK's ``output-available`` part must hold an ``output`` (``validateUIMessages`` refuses one without), so a
@@ -183,9 +191,12 @@ def _succeeded(block: ToolResultBlock, path: str, losses: LossRecorder) -> dict[
     return {"output": items}
 
 
-def _output(block: ToolResultBlock, path: str, losses: LossRecorder, approval: Any) -> dict[str, Any]:
+def _output(block: ToolResultBlock | ServerToolResultBlock, path: str, losses: LossRecorder,
+            approval: Any) -> dict[str, Any]:  # fmt: skip
     """The fields a tool part takes from its result (``approval``: the one its call kept, if any)."""
     meta = Meta(block.metadata, path, losses)
+    if type(block) is ServerToolResultBlock:
+        meta.state(_SDK)
     fields: dict[str, Any] = {"state": _STATES[block.outcome]}
     if block.outcome in ("failed", "interrupted"):
         if block.outcome == "interrupted":
@@ -223,8 +234,10 @@ class _Writer:
         if message.role == "developer":
             self.losses.add(f"{path}.role", "the SDK has no developer role; written as a system message",
                             "content_degraded")
-        blocks = unfolded(message.content, f"$[{index}]", self.losses.add, _SDK)
-        parts = [_part(block, path, self.losses) for block, path in blocks]
+        # a provider-run tool's result goes into its call's part (``server_results``), as the SDK keeps it
+        results = [(at, b) for at, b in enumerate(message.content) if isinstance(b, ServerToolResultBlock)]
+        parts = [_part(block, block_path(index, at), self.losses) for at, block in enumerate(message.content)
+                 if type(block) is not ServerToolResultBlock]
         written = [part for part in parts if part is not None]
         starts = NAMESPACE + "id" in message.metadata or METADATA in message.metadata or any(
             not key.startswith((NAMESPACE, "contentblocks/")) for key in message.metadata)
@@ -233,13 +246,18 @@ class _Writer:
             if written and (meta.take(NAMESPACE + "step_start") is not False or joins):
                 written.insert(0, {"type": "step-start"})
             elif not written:
-                meta.drop()  # every block is reported dropped; so is the message's metadata
+                self.server_results(index, message, results)
+                if results:  # the message is gone, its results in their calls' parts: its metadata has no place
+                    meta.done("on a message of provider-run results, which join their calls' parts")
+                else:
+                    meta.drop()  # every block is reported dropped; so is the message's metadata
                 return
             self.steps.append((index, [p["toolCallId"] for p in written if "toolCallId" in p]))
             if joins:
                 assert self.open is not None  # noqa: S101 - joins says so
                 self.open["parts"].extend(written)
                 self.track(written)
+                self.server_results(index, message, results)
                 meta.done("on a step after the first")
                 return
         if not written:
@@ -256,10 +274,33 @@ class _Writer:
         self.out.append(ui)
         self.open, self.calls = (ui, {}) if message.role == "assistant" else (None, {})
         self.track(written)
+        self.server_results(index, message, results)
         meta.done("on a message")
 
     def track(self, parts: list[dict[str, Any]]) -> None:
         self.calls.update({part["toolCallId"]: part for part in parts if "toolCallId" in part})
+
+    def server_results(self, index: int, message: Message, results: list[tuple[int, ServerToolResultBlock]]) -> None:
+        """Put each provider-run result of an assistant message into its call's part, as the SDK keeps it.
+
+        A result whose call is not in the ``UIMessage`` (of the same tool, still open) has no part to go in: it is
+        dropped. One that does not follow its call reads back right after it: reported ``order_changed``.
+        """
+        for position, result in results:
+            path = block_path(index, position)
+            part = self.calls.get(result.tool_call_id)
+            name = None if part is None else part.get("toolName", part["type"][5:])
+            if part is None or part.get("providerExecuted") is not True or part["state"] in _STATES.values() or (
+                    name != result.tool_name):
+                self.losses.add(path, "the SDK keeps a provider-run result in its call's part, and no call of this id "
+                                "and tool is in its UIMessage; not written", "content_dropped")
+                Meta(result.metadata, path, self.losses).drop()
+                continue
+            before = message.content[position - 1] if position else None
+            if not (type(before) is ServerToolCallBlock and before.tool_call_id == result.tool_call_id):
+                self.losses.add(path, "the SDK keeps a provider-run result in its call's part; read back right after "
+                                "the call", "order_changed")
+            part.update(_output(result, path, self.losses, part.get("approval")))
 
     def results(self, index: int, message: Message) -> None:
         placed = []

@@ -1,0 +1,94 @@
+"""What the pydantic-ai writer builds for every kind of message: metadata handed out to a part, files, cache points.
+
+Split from ``_write`` (the messages and their parts), which uses these for user prompts, tool returns and
+response parts alike.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+from collections.abc import Mapping
+from typing import Any
+
+from ..._model._classes import BytesSource, CacheBreakpoint, FileBlock, ReferenceSource
+from ...providers._cache import HINT
+from ...providers._contract import LossRecorder
+from ...providers._documents import report_document_fields
+from .._shared import MetadataHandout
+from ._fields import EXTRA_KEYS, METADATA, NAMESPACE, UPLOADERS, url_kind
+
+__all__ = ["Metadata", "cache_point", "file_item", "file_object"]
+
+_TTLS = {300: "5m", 3600: "1h"}
+
+
+def cache_point(cache: CacheBreakpoint, path: str, losses: LossRecorder) -> dict[str, Any]:
+    """A ``CachePoint``: its ``ttl`` is ``5m`` (also for no time to live: pydantic-ai's default) or ``1h``."""
+    ttl = _TTLS.get(cache.ttl or 300)
+    if ttl is None:
+        ttl = "5m" if cache.ttl <= 1950 else "1h"  # type: ignore[operator]  # the nearer of the two
+        losses.add(f"{path}.ttl", f"pydantic-ai's cache points last 5 minutes or 1 hour only; a time to live of "
+                   f"{cache.ttl} seconds is written as {ttl}", HINT)
+    return {"kind": "cache-point", "ttl": ttl}
+
+
+class Metadata(MetadataHandout):
+    """One block's or message's metadata, handed out key by key to pydantic-ai's fields."""
+
+    __slots__ = ()
+
+    def __init__(self, metadata: Mapping[str, Any], path: str, losses: LossRecorder) -> None:
+        super().__init__(metadata, path, losses, "pydantic-ai", NAMESPACE, METADATA)
+
+    def extras(self, kind: str) -> dict[str, Any]:
+        """The ``pydantic_ai/`` fields a part of ``kind`` has, as its fields."""
+        return {key: self.take(NAMESPACE + key) for key in EXTRA_KEYS[kind] if NAMESPACE + key in self.values}
+
+
+def file_item(block: FileBlock, path: str, losses: LossRecorder, meta: Metadata) -> dict[str, Any] | None:
+    source = block.source
+    item: dict[str, Any] = {"media_type": block.media_type}
+    if isinstance(source, BytesSource):
+        item.update(kind="binary", data=source.data)
+    elif isinstance(source, ReferenceSource):
+        if source.provider not in UPLOADERS:
+            losses.add(path, f"pydantic-ai's uploaded files name one of {', '.join(UPLOADERS)} as their provider; "
+                       "this file is not written", "content_dropped")
+            meta.taken.update(meta.values)  # dropped with the file
+            return None
+        item.update(kind="uploaded-file", file_id=source.id, provider_name=source.provider)
+    else:
+        item.update(kind=url_kind(block.media_type), url=source.url)
+        if meta.take(NAMESPACE + "media_type", block.media_type) is None:
+            del item["media_type"]
+    item.update(meta.extras(item["kind"]))
+    if block.filename is not None:
+        losses.add(f"{path}.filename", "pydantic-ai's files have no file name", "content_dropped")
+    report_document_fields(block, path, losses.add, "pydantic-ai's files")
+    return item
+
+
+@functools.cache
+def _file_items() -> Any:
+    """The validator of pydantic-ai's file items (its ``MultiModalContent``)."""
+    import pydantic  # noqa: PLC0415 - pydantic-ai's own dependency, imported with it
+
+    items: Any = importlib.import_module("pydantic_ai.messages").MultiModalContent
+    return pydantic.TypeAdapter(items)
+
+
+def file_object(item: dict[str, Any]) -> Any:
+    """A file item for a tool return's content, as pydantic-ai's object.
+
+    In a tool return's content, pydantic-ai takes a mapping shaped like a file item for a file only if the part
+    records its digest (``content_file_digests``, which its dump writes); otherwise it stays a mapping, so the
+    model would get it as JSON. Its own objects are taken as files. An item its validator refuses is left as it
+    is, for the history's validation to report at its path.
+    """
+    import pydantic  # noqa: PLC0415
+
+    try:
+        return _file_items().validate_python(item)
+    except pydantic.ValidationError:
+        return item
