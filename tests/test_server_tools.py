@@ -223,8 +223,10 @@ def test_a_native_result_that_is_no_result_of_its_call_is_not_replayed():
                                    outcome=result.outcome, content=result.content,
                                    metadata={**result.metadata, "anthropic/server_result": wrong})
     sent = anthropic.to_provider([QUESTION, cb.Message(role="assistant", content=[call, bad, text])])
-    assert [block["type"] for block in sent.payload["messages"][1]["content"]] == ["server_tool_use", "text", "text"]
-    assert ("$[1].content[1]", "content_degraded") in {(loss.path, loss.kind) for loss in sent.losses}
+    # the call goes with its result, as nothing: a server_tool_use without its result would be refused
+    assert [block["type"] for block in sent.payload["messages"][1]["content"]] == ["text", "text"]
+    found = {(loss.path, loss.kind) for loss in sent.losses}
+    assert {("$[1].content[0]", "content_dropped"), ("$[1].content[1]", "content_degraded")} <= found
 
 
 def test_anthropic_streams_fold_them():
@@ -359,3 +361,17 @@ def test_a_result_nested_past_every_limit_reads_without_a_recursion_error():
     result = {**SEARCH_RESULT, "content": [deep]}
     with pytest.raises(cb.ValidationError, match="nested deeper than"):  # the native block too holds no such value
         _anthropic_reply(SEARCH_CALL, result)
+
+
+def test_an_anthropic_call_whose_result_cannot_go_back_natively_is_not_sent_alone():
+    """A call Anthropic issued, whose result lost its native form (read from a framework), goes as nothing."""
+    call, result, text = _anthropic_reply(CODE_CALL, CODE_RESULT).content
+    stripped = cb.ServerToolResultBlock(tool_call_id=result.tool_call_id, tool_name=result.tool_name,
+                                        outcome=result.outcome, content=result.content,
+                                        metadata={"contentblocks/issuer": "anthropic"})
+    sent = anthropic.to_provider([QUESTION, cb.Message(role="assistant", content=[call, stripped, text])])
+    kinds = [block["type"] for block in sent.payload["messages"][1]["content"]]
+    assert "server_tool_use" not in kinds
+    assert ("$[1].content[0]", "content_dropped") in {(loss.path, loss.kind) for loss in sent.losses}
+    alone = anthropic.to_provider([QUESTION, cb.Message(role="assistant", content=[call])])  # pause_turn
+    assert [block["type"] for block in alone.payload["messages"][1]["content"]] == ["server_tool_use"]

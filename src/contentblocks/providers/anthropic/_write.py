@@ -81,6 +81,8 @@ class _Writer(PayloadWriter):
         self.refused: list[tuple[str, str]] = []
         self.marks = Marks(self.loss)
         self.in_system = False  # whether the blocks written now go to the system prompt
+        #: the calls whose result goes to Anthropic as its content: each goes as nothing, not as a dangling call
+        self.unreplayed: set[str] = set()
 
     # ------------------------------------------------------------------------------------------- text
 
@@ -356,7 +358,9 @@ class _Writer(PayloadWriter):
     ) -> dict[str, Any] | list[dict[str, Any]] | None:
         """A tool Anthropic ran, as it came; one it did not run (or cannot take back) as its readable content."""
         if issued_to(block, self.issuer):
-            if type(block) is ServerToolCallBlock:
+            if type(block) is ServerToolCallBlock and block.tool_call_id in self.unreplayed:
+                pass  # its result goes as text: the call goes as nothing (``readable`` reports it)
+            elif type(block) is ServerToolCallBlock:
                 kind = block.metadata.get(TYPE, "server_tool_use")
                 if kind in CALL_KINDS:
                     value = object_input(block.input, block.metadata)
@@ -418,6 +422,13 @@ class _Writer(PayloadWriter):
     # ------------------------------------------------------------------------------------------- messages
 
     def conversation(self, conversation: Conversation) -> dict[str, Any]:
+        self.unreplayed = {
+            block.tool_call_id
+            for message in conversation
+            for block in message.content
+            if type(block) is ServerToolResultBlock
+            and not (issued_to(block, self.issuer) and replay_result(block)[0] is not None)
+        }
         system: list[dict[str, Any]] = []
         system_string = False
         messages: list[dict[str, Any]] = []
