@@ -20,8 +20,8 @@ gets the result's texts, as any tool a provider ran (see ``_server_tools``).
 >>> candidate = {"groundingMetadata": {"webSearchQueries": ["who won euro 2024"], "groundingChunks": [
 ...     {"web": {"uri": "https://www.uefa.com/euro2024/", "title": "uefa.com"}}]}}
 >>> call, result = grounding_blocks(candidate, "gemini", "g_", 1)
->>> call.tool_name, dict(call.input), call.tool_call_id == result.tool_call_id
-('google_search', {'queries': ('who won euro 2024',)}, True)
+>>> call.tool_name, list(call.input["queries"]), call.tool_call_id == result.tool_call_id
+('google_search', ['who won euro 2024'], True)
 >>> result.content[0].text
 'uefa.com\nhttps://www.uefa.com/euro2024/'
 """
