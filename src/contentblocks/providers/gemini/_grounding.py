@@ -88,13 +88,11 @@ def _wire_json(value: object, depth: int = 0, integral: bool = False) -> Any:
 
 
 def native_grounding(value: object) -> Any:
-    """The native object as metadata holds it, or ``None`` when no metadata value can hold it."""
+    """The native object in the REST form, or ``None`` when it nests too deep (the block checks the rest)."""
     try:
-        native = _wire_json(value)
-        TextBlock(text="x", metadata={GROUNDING: native})  # the metadata rule: JSON values only
-    except (ValidationError, ValueError, TypeError, RecursionError):
+        return _wire_json(value)
+    except (ValueError, TypeError, RecursionError):
         return None
-    return native
 
 
 def _holds(value: object) -> bool:
@@ -123,15 +121,19 @@ def _text(*lines: object) -> TextBlock | None:
 def _pair(tool: str, query: dict[str, Any], texts: list[TextBlock], native: Any, key: str, issuer: str,
           call_id: str) -> list[Block]:  # fmt: skip
     flags = {ISSUER_KEY: issuer, _GENERATED: True}
-    kept = {key: native} if native is not None else {}
     try:
         call = ServerToolCallBlock(tool_call_id=call_id, tool_name=tool, input=query, metadata=flags)
-        result = ServerToolResultBlock(
-            tool_call_id=call_id, tool_name=tool, outcome="succeeded", content=texts, metadata={**flags, **kept}
-        )
-    except ValidationError:  # past a limit (a query longer than any text may be): the native object is the record
+    except ValidationError:  # past a limit (a query longer than any text may be): no block
         return []
-    return [call, result]
+    for kept in ({key: native}, {}) if native is not None else ({},):
+        try:  # the native object as metadata, unless no metadata value holds it (a NaN, a lone surrogate)
+            result = ServerToolResultBlock(
+                tool_call_id=call_id, tool_name=tool, outcome="succeeded", content=texts, metadata={**flags, **kept}
+            )
+        except ValidationError:
+            continue
+        return [call, result]
+    return []
 
 
 def _search(grounding: object, issuer: str, call_id: str) -> list[Block]:
