@@ -50,7 +50,7 @@ def test_gemini_reads_a_support_of_several_chunks_as_one_citation():
                                    "groundingChunkIndices": [0, 1]}],
         },
     }]}
-    [text] = gemini.from_response(response).message.content
+    text = gemini.from_response(response).message.content[0]  # the Google Search run follows it
     [citation] = text.citations
     assert (citation.source.value, [s.value for s in citation.other_sources]) == (
         "https://www.uefa.com/euro2024/", ["https://www.aljazeera.com/sports"])

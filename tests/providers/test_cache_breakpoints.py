@@ -206,13 +206,15 @@ def test_mcp_reports_them():
     assert_documented(documented_reasons("mcp.md"), converted.losses)
 
 
-def test_the_openrouter_dialect_says_why_it_sends_none():
+def test_the_openrouter_dialect_marks_the_parts_and_reports_the_call():
+    """OpenRouter takes cache_control on content parts (see test_openrouter_cache.py): only the call's is reported."""
     converted = openai_chat.to_provider(HISTORY, dialect="openrouter")
     hints = [loss for loss in converted.losses if loss.kind == "hint_not_sent"]
-    assert [loss.path for loss in hints] == PATHS
-    assert {loss.reason for loss in hints} == {
-        "the openrouter dialect's cache_control is not written by this adapter; not sent"}
+    assert [loss.path for loss in hints] == ["$[2].content[0].cache"]
     assert_documented(documented_reasons("openai_chat.md"), hints)
+    back = openai_chat.from_provider(converted.payload, dialect="openrouter")
+    assert [back[0].content[0].cache, back[1].content[0].cache, back[3].content[0].content[0].cache] == [
+        C(ttl=3600), C(), C()]
 
 
 def _search_result(*caches, cache=None):

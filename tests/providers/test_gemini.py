@@ -114,7 +114,8 @@ def test_every_call_keeps_the_signature_it_came_with():
 def test_grounding_offsets_are_code_points():
     """Grounding supports and citation metadata (UTF-8 byte offsets) become code-point spans on non-ASCII text."""
     reply = gemini.from_response(fixture("response_grounded.json"))
-    thought, text = reply.message.content
+    thought, text, *search = reply.message.content  # the Google Search run follows the parts
+    assert [type(b) for b in search] == [cb.ServerToolCallBlock, cb.ServerToolResultBlock]
     assert thought.metadata[ISSUER_KEY] == "gemini/gemini-2.5-pro"
     spans = [([s.value for s in (c.source, *c.other_sources)], text.text[c.start : c.end]) for c in text.citations]
     assert spans == [  # a support naming two chunks is one citation naming both

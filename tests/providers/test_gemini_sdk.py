@@ -84,7 +84,8 @@ def test_every_dump_form_reads_the_same_reply(form):
 def test_snake_case_dumps_are_read_for_what_they_are():
     """``to_json_dict()`` gives tool calls, the thought signature, the stop reason, model and id: nothing lost."""
     reply = gemini.from_response(sdk_response().to_json_dict())
-    thought, text, call, clock, image, code, result, server_call = reply.message.content
+    thought, text, call, clock, image, code, result, server_call, *search = reply.message.content
+    assert [b.tool_name for b in search] == ["google_search", "google_search"]  # grounding, after the parts
     assert thought.signature == "+//+IHNpZw=="  # standard base64, whatever alphabet the dump used
     assert (call.tool_call_id, call.tool_name, call.input) == ("c1", "weather", {"city": "Zürich", "n": None})
     assert call.metadata["gemini/thought_signature"] == "//4="

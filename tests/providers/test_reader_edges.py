@@ -339,7 +339,7 @@ def test_gemini_citations_keep_their_source_when_the_title_is_no_title():
             }
         ],
     }
-    (block,) = gemini.from_response(response).message.content
+    block = gemini.from_response(response).message.content[0]  # the Google Search run follows it
     assert [(c.source.value, c.title, c.start, c.end) for c in block.citations] == [
         ("https://example.com/grass", None, 0, 15),
         ("https://example.com/sky", "Sky", 16, 28),

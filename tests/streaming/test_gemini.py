@@ -97,7 +97,8 @@ def test_what_the_fixtures_carry_survives():
     assert "gemini/thought_signature" not in london.metadata
     assert (paris.input["location"], london.input["location"], reply.stop_reason) == ("Paris", "London", "tool_use")
     grounded = gemini.fold(load("gemini", "grounded_text_signature"))
-    [text] = grounded.message.content
+    text, search, results = grounded.message.content  # the Google Search run follows the text
+    assert (search.tool_name, results.tool_name) == ("google_search", "google_search")
     assert text.text == "The 2024 Olympics were held in Paris, France, from 26 July to 11 August."
     # the second support names two chunks: one citation naming both sources
     assert [[s.value for s in (c.source, *c.other_sources)] for c in text.citations] == [

@@ -11,12 +11,12 @@ chunk, in order"), made exact for every part kind:
 - every other field (``finishReason``, ``groundingMetadata``, ``citationMetadata``, ``usageMetadata``, the model
   version, the response id...) takes the last value a chunk gave it (Gemini reports running totals).
 
-Text and thoughts stream as they come and end with the stream (grounding arrives with the last chunk and cites
-the text); every other part is read whole by the Gemini adapter's part reader when it arrives, at its place in the
-candidate (a call's generated id depends on it), at a cost that does not grow with the parts before it. ``end()``
-closes the reply against ``gemini.from_response`` of the concatenated response. A candidate's ``content`` that
-the adapter refuses is refused where it arrives, and so is another provider's event (one with a ``type``, an
-``object`` or ``choices``), rather than read as an empty chunk.
+Text and thoughts stream as they come and end with the stream (grounding arrives with the last chunk, cites the text
+and adds its search's call and result, emitted whole at the end); every other part is read whole by the Gemini
+adapter's part reader when it arrives, at its place in the candidate (a call's generated id depends on it), at a
+cost that does not grow with the parts before it. ``end()`` closes the reply against ``gemini.from_response`` of the
+concatenated response. A candidate's ``content`` that the adapter refuses is refused where it arrives, and so is
+another provider's event (one with a ``type``, an ``object`` or ``choices``), rather than read as an empty chunk.
 
 >>> from contentblocks.streaming import gemini
 >>> stream = [

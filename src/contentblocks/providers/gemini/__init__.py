@@ -18,6 +18,8 @@ standard base64), which the SDK accepts as well.
 - Consecutive tool messages are one content: Gemini takes the answers to one turn's calls together.
 - ``functionResponse.response`` holds ``output`` (success) or ``error`` (failure).
 - Grounding and citation metadata become citations, issued by Gemini: sending them back reports nothing.
+- Google Search grounding and URL context are tools Gemini ran: a server tool call and result after the parts,
+  the native object in ``gemini/grounding`` / ``gemini/url_context``; response-only, they send nothing back to Gemini.
 - Part fields beside the content (``videoMetadata``, ``partMetadata``...) are kept in ``gemini/<field>`` and
   written back where the request has that field, and only when the value fits it (an allow-list per position);
   any other metadata stays local and is reported as ``metadata_not_sent``.

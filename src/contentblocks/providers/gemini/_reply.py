@@ -14,6 +14,7 @@ from .._positions import position
 from .._shapes import canonical, pick, snake
 from .._toolkit import build, fail, model_family, obj, utf8_to_index
 from .._usage import Count, read_usage
+from ._grounding import grounding_blocks
 from ._read import ISSUER, content_blocks
 from ._wire import CONTENT, USAGE
 
@@ -73,6 +74,18 @@ def _add(extra: dict[int, list[Citation]], j: int, found: list[tuple[object, obj
     )
 
 
+def _on_text(text: str, start: int, end: int) -> bool:
+    """Whether UTF-8 bytes ``start``..``end`` are a span of ``text`` that begins and ends on characters.
+
+    >>> _on_text("日本", 3, 6), _on_text("日本", 1, 3), _on_text("日本", 3, 7), _on_text("日本", 6, 3)
+    (True, False, False, False)
+    """
+    encoded = text.encode("utf-8", "surrogatepass")
+    if not 0 <= start <= end <= len(encoded):
+        return False
+    return all(at == len(encoded) or encoded[at] & 0xC0 != 0x80 for at in (start, end))
+
+
 def _chunk_source(chunk: object) -> tuple[object, object]:
     for kind, key in (("web", "uri"), ("retrievedContext", "uri"), ("maps", "uri"), ("image", "sourceUri")):
         ref = pick(chunk, kind)
@@ -102,8 +115,8 @@ def grounding_citations(blocks: list[Block], candidate: Mapping[str, Any], issue
         indices = [position(k, f"{at}.groundingChunkIndices[{n}]")
                    for n, k in enumerate(_list(pick(support, "groundingChunkIndices")))]
         block = blocks[j] if j < len(blocks) else None
-        if not isinstance(block, TextBlock):
-            continue
+        if not isinstance(block, TextBlock) or not _on_text(block.text, start_b, end_b):
+            continue  # a segment off its part's text cites nothing: the native metadata still holds it
         start, end = utf8_to_index(block.text, start_b), utf8_to_index(block.text, end_b)
         found = [_chunk_source(chunks[k]) if k is not None and 0 <= k < len(chunks) else (None, None)
                  for k in indices]  # fmt: skip
@@ -176,6 +189,7 @@ def _candidate(candidate: Mapping[str, Any], path: str, model: str | None, respo
     issuer, ids = call_ids(model, response_id)
     blocks = content_blocks({**content, "role": "model"}, f"{path}.content", issuer, [], ids)
     blocks = grounding_citations(blocks, candidate, issuer, path)
+    blocks += grounding_blocks(candidate, issuer, ids, len(blocks))
     return build(Message, f"{path}.content", role="assistant", content=tuple(blocks))
 
 

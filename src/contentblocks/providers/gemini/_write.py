@@ -34,6 +34,7 @@ from .._server_tools import SERVER_BLOCKS, issued_to, readable
 from .._shapes import BYTES, Kind, fits
 from .._toolkit import b64encode, key_path
 from ._code import OUTCOME, native_code
+from ._grounding import GROUNDING_TOOLS
 from ._pairing import Pairing, Written
 from ._read import GENERATED, NS, SIG, tool_response
 from ._wire import CALL_EXTRAS, FILE_PART_EXTRAS, JSON_KINDS, PART_EXTRAS, RESPONSE_EXTRAS
@@ -195,9 +196,14 @@ class Writer(PayloadWriter):
     def parts(self, block: Block, where: str, role: str) -> list[Written]:
         """The parts ``block`` becomes: one, or none when nothing of it can be sent.
 
-        A tool another provider ran (or one Gemini cannot take back) becomes the parts of its readable content.
+        A tool another provider ran (or one Gemini cannot take back) becomes the parts of its readable content;
+        Gemini's own grounding (Google Search, URL context) becomes nothing, as a request has no place for it.
         """
         if isinstance(block, SERVER_BLOCKS):
+            if block.tool_name in GROUNDING_TOOLS and issued_to(block, self.issuer):
+                # grounding is response-only (a request has no groundingMetadata): nothing Gemini takes is lost
+                self.report(where, block.metadata, {GENERATED, GROUNDING_TOOLS[block.tool_name]})
+                return []
             native = native_code(block) if issued_to(block, self.issuer) else None
             if native is None:
                 readable_parts = readable(block, where, self.loss, TARGET)

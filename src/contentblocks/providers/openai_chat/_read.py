@@ -46,6 +46,7 @@ from .._toolkit import (
     read_data_url,
     require,
 )
+from ._cache import read_breakpoints
 from ._dialects import Dialect, read_reasoning
 from ._keys import (
     ANNOTATED,
@@ -343,4 +344,5 @@ def read_conversation(payload: object, dialect: Dialect) -> Conversation:
     names: dict[str, str] = {}
     raws = field(payload, "messages", list, "$")
     messages = [_message(raw, f"$.messages[{i}]", names, dialect) for i, raw in enumerate(raws)]
-    return Conversation(messages=tuple(messages))
+    conversation = Conversation(messages=tuple(messages))
+    return read_breakpoints(conversation) if dialect == "openrouter" else conversation

@@ -34,6 +34,7 @@ from .._native import foreign_reason, foreign_state
 from .._search_results import without_search_results
 from .._server_tools import SERVER_BLOCKS, readable
 from .._toolkit import OCTET, b64encode, data_url, json_text, raw_arguments
+from ._cache import Breakpoints
 from ._dialects import SPECS, Dialect, tool_turns
 from ._keys import (
     ALLOWED,
@@ -65,8 +66,6 @@ _FORMATS = {media_type: fmt for fmt, media_type in AUDIO_FORMATS.items()}
 _NO_BREAKPOINT = (
     "this adapter does not write Chat Completions' prompt_cache_breakpoint (gpt-5.6 and later) yet; not sent"
 )
-#: OpenRouter takes Anthropic's ``cache_control`` on content parts; the adapter does not write it (yet).
-_NO_OPENROUTER_BREAKPOINT = "the openrouter dialect's cache_control is not written by this adapter; not sent"
 _TEXT_FLAGS = frozenset({ANNOTATED, OTHER_ANNOTATIONS})
 _CALL_FLAGS = frozenset({f"{NS}/arguments", f"{NS}/invalid_arguments", CUSTOM})
 _CONTENT = (TextBlock, JsonBlock, RefusalBlock)  # what goes into an assistant message's content
@@ -96,12 +95,17 @@ class _Writer(ReasoningWriter):
         self.moved_from = ""
         self.messages: list[dict[str, Any]] = []
         self.sent: list[Sent] = []
+        #: OpenRouter's breakpoints, marked as the parts are written (``None``: no dialect writes them)
+        self.cache = Breakpoints(self.loss) if dialect == "openrouter" else None
 
     def part(
         self, native: dict[str, Any], metadata: Mapping[str, Any], path: str, skip: frozenset[str] = frozenset()
     ) -> dict[str, Any]:
-        """A content part with the extras its part type accepts."""
-        return self.finish(native, metadata, path, ALLOWED[native["type"]], skip)
+        """A content part with the extras its part type accepts (and, for OpenRouter, its block's breakpoint)."""
+        part = self.finish(native, metadata, path, ALLOWED[native["type"]], skip)
+        if self.cache is not None:
+            self.cache.part(part, path)
+        return part
 
     def text(self, block: TextBlock, path: str) -> dict[str, Any]:
         if block.metadata.get(ANNOTATED) is not True:  # a Chat reply's own annotations are never sent back
@@ -328,6 +332,8 @@ class _Writer(ReasoningWriter):
             native["content"] = parts
         else:
             native["content"] = parts[0]["text"] if parts else ""
+        if self.cache is not None:
+            self.cache.last(native, path)  # the result's own breakpoint, after its parts
         return self.finish(native, block.metadata, path, {}, {LIST})
 
     def flush_moved(self) -> None:
@@ -343,20 +349,37 @@ class _Writer(ReasoningWriter):
             self.replayed = frozenset(range(len(conversation)))
         for i, message in enumerate(conversation):
             path = f"$[{i}]"
-            reason = _NO_OPENROUTER_BREAKPOINT if self.dialect == "openrouter" else _NO_BREAKPOINT
-            report_breakpoints(self.loss, message, path, reason)
-            if message.role == "tool":
-                self.tool(message, path)
-                continue
-            self.flush_moved()
-            if message.role == "assistant":
-                self.assistant(message, i, path)
-                continue
-            native = self.user(message, path) if message.role == "user" else self.instructions(message, path)
-            if native is not None:
-                self.emit(native, path)
+            if self.cache is None:
+                report_breakpoints(self.loss, message, path, _NO_BREAKPOINT)
+            else:
+                self.cache.expect(message, path)
+            self.message(message, i, path)
+            if self.cache is not None:
+                last = len(message.content) - 1
+                self.cache.last(self._emitted(f"{path}.content[{last}]" if message.role == "tool" else path), path)
+                self.cache.done(path)
         self.flush_moved()
+        if self.cache is not None:
+            self.cache.limit()
         return {"messages": self.messages}
+
+    def message(self, message: Message, index: int, path: str) -> None:
+        if message.role == "tool":
+            self.tool(message, path)
+            return
+        self.flush_moved()
+        if message.role == "assistant":
+            self.assistant(message, index, path)
+            return
+        native = self.user(message, path) if message.role == "user" else self.instructions(message, path)
+        if native is not None:
+            self.emit(native, path)
+
+    def _emitted(self, path: str) -> dict[str, Any] | None:
+        """The last message written from the message (or tool result) at ``path``, if one was."""
+        if self.sent and self.sent[-1][0] == path:
+            return self.messages[-1]
+        return None
 
     def instructions(self, message: Message, path: str) -> dict[str, Any]:
         parts = [self.text(block, f"{path}.content[{j}]") for j, block in enumerate(message.content)]  # type: ignore[arg-type]
