@@ -144,3 +144,15 @@ def test_strict_does_not_raise_on_a_hint():
     messages = [cb.Message(role="user", content=f"turn {i}", cache=C()) for i in range(5)]
     converted = openai_chat.to_provider(cb.Conversation(messages=messages), dialect="openrouter", strict=True)
     assert len(converted.losses) == 1
+
+
+def test_a_five_minute_breakpoint_before_a_one_hour_one_goes_as_one_hour():
+    """OpenRouter passes the breakpoints to Anthropic, which takes one-hour ones only before five-minute ones."""
+    history = cb.Conversation(messages=[
+        cb.Message(role="system", content="Be brief.", cache=cb.CacheBreakpoint()),
+        cb.Message(role="user", content="Read this.", cache=cb.CacheBreakpoint(ttl=3600)),
+    ])
+    converted = openai_chat.to_provider(history, dialect="openrouter")
+    controls = [message["content"][0]["cache_control"] for message in converted.payload["messages"]]
+    assert controls == [{"type": "ephemeral", "ttl": "1h"}] * 2
+    assert [(loss.path, loss.kind) for loss in converted.losses] == [("$[0].cache", "hint_not_sent")]

@@ -15,7 +15,8 @@ What the model reads never changes, so no ``strict=True`` raises on it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any
 
 from .._model._classes import (
     Block,
@@ -27,7 +28,15 @@ from .._model._classes import (
 )
 from ._contract import LossKind
 
-__all__ = ["HINT", "breakpoints", "inner_breakpoints", "report_breakpoints"]
+__all__ = [
+    "HINT",
+    "breakpoints",
+    "ephemeral_breakpoint",
+    "ephemeral_control",
+    "inner_breakpoints",
+    "longer_first",
+    "report_breakpoints",
+]
 
 #: The loss kind every unsent breakpoint is reported as.
 HINT: LossKind = "hint_not_sent"
@@ -64,3 +73,52 @@ def report_breakpoints(loss: Callable[[str, str, LossKind], None], message: Mess
     """Report every breakpoint of ``message`` as not sent, with ``reason`` (a writer with no place for any)."""
     for where, _ in breakpoints(message, path):
         loss(where, reason, HINT)
+
+
+# Anthropic's form, which OpenRouter takes too: ``{"type": "ephemeral"}``, with ``"ttl": "5m"`` or ``"1h"``.
+_TTLS = {"5m": 300, "1h": 3600}
+_NAMES = {seconds: name for name, seconds in _TTLS.items()}
+#: A time to live up to this many seconds is sent as ``5m``, a longer one as ``1h`` (the nearer of the two).
+_MIDPOINT = (300 + 3600) // 2
+
+
+def ephemeral_breakpoint(control: object) -> CacheBreakpoint | None:
+    """The breakpoint an ephemeral ``cache_control`` stands for, or None for any other form (kept as metadata).
+
+    >>> ephemeral_breakpoint({"type": "ephemeral", "ttl": "1h"}), ephemeral_breakpoint({"type": "persistent"})
+    (CacheBreakpoint(ttl=3600), None)
+    """
+    if not isinstance(control, Mapping) or control.get("type") != "ephemeral" or not control.keys() <= {"type", "ttl"}:
+        return None
+    if "ttl" not in control:
+        return CacheBreakpoint()
+    seconds = _TTLS.get(control["ttl"]) if type(control["ttl"]) is str else None
+    return None if seconds is None else CacheBreakpoint(ttl=seconds)
+
+
+def ephemeral_control(cache: CacheBreakpoint) -> tuple[dict[str, Any], bool]:
+    """The ``cache_control`` for ``cache``, and whether it says the same (a time to live of 5m or 1h, or none).
+
+    >>> ephemeral_control(CacheBreakpoint(ttl=600))
+    ({'type': 'ephemeral', 'ttl': '5m'}, False)
+    """
+    if cache.ttl is None:
+        return {"type": "ephemeral"}, True
+    name = _NAMES.get(cache.ttl) or ("5m" if cache.ttl <= _MIDPOINT else "1h")
+    return {"type": "ephemeral", "ttl": name}, cache.ttl in _NAMES
+
+
+def longer_first(marked: Sequence[tuple[dict[str, Any], str]], report: Callable[[str], None]) -> None:
+    """Send every breakpoint before the last one-hour one of ``marked`` (prompt order) for an hour too.
+
+    Anthropic refuses a request whose one-hour breakpoints do not all come before its five-minute ones. Raising
+    the earlier ones keeps each prefix cached at least as long as asked, at the one-hour write price; lowering the
+    later ones would not. ``report`` is called with the path of each one changed.
+    https://docs.claude.com/en/docs/build-with-claude/prompt-caching#mixing-different-ttls
+    """
+    controls = [native.get("cache_control") for native, _ in marked]
+    last = max((i for i, c in enumerate(controls) if type(c) is dict and c.get("ttl") == "1h"), default=0)
+    for (native, where), control in zip(marked[:last], controls, strict=False):
+        if type(control) is dict and control.get("ttl") != "1h":
+            native["cache_control"] = {**control, "ttl": "1h"}
+            report(where)

@@ -20,16 +20,12 @@ from collections.abc import Callable
 from typing import Any
 
 from ..._model._classes import CacheBreakpoint
-from .._cache import HINT
+from .._cache import HINT, ephemeral_breakpoint, ephemeral_control, longer_first
 from .._contract import LossKind
 from .._toolkit import key_path
 
 __all__ = ["LIMIT", "MARKABLE", "Marks", "read_cache"]
 
-_TTLS = {"5m": 300, "1h": 3600}
-_NAMES = {seconds: name for name, seconds in _TTLS.items()}
-#: A time to live up to this many seconds is sent as ``5m``, a longer one as ``1h`` (the nearer of the two).
-_MIDPOINT = (300 + 3600) // 2
 #: The breakpoints Anthropic takes in one request.
 LIMIT = 4
 #: The block types whose request type has ``cache_control`` (``anthropic.types.*BlockParam``); thinking has none.
@@ -48,20 +44,7 @@ def read_cache(raw: dict[str, Any]) -> CacheBreakpoint | None:
     None also for a form the field cannot hold: the caller then keeps it as ``anthropic/cache_control`` metadata,
     as any native field with no neutral home.
     """
-    control = raw.get("cache_control")
-    if type(control) is not dict or control.get("type") != "ephemeral" or not control.keys() <= {"type", "ttl"}:
-        return None
-    if "ttl" not in control:
-        return CacheBreakpoint()
-    seconds = _TTLS.get(control["ttl"]) if type(control["ttl"]) is str else None
-    return None if seconds is None else CacheBreakpoint(ttl=seconds)
-
-
-def _control(cache: CacheBreakpoint) -> dict[str, Any]:
-    if cache.ttl is None:
-        return {"type": "ephemeral"}
-    name = _NAMES.get(cache.ttl) or ("5m" if cache.ttl <= _MIDPOINT else "1h")
-    return {"type": "ephemeral", "ttl": name}
+    return ephemeral_breakpoint(raw.get("cache_control"))
 
 
 class Marks:
@@ -77,8 +60,8 @@ class Marks:
 
     def control(self, cache: CacheBreakpoint, path: str) -> dict[str, Any]:
         """``cache_control`` for ``cache``; a time to live Anthropic does not have is sent as the nearer one."""
-        control = _control(cache)
-        if cache.ttl is not None and cache.ttl not in _NAMES:
+        control, exact = ephemeral_control(cache)
+        if not exact:
             reason = (f"Anthropic caches for 5 minutes or 1 hour only; a time to live of {cache.ttl} seconds is sent "
                       f"as {control['ttl']}")
             self.loss(f"{path}.ttl", reason, HINT)
@@ -122,7 +105,7 @@ class Marks:
             reason = "sent on the message's last block Anthropic can mark, before blocks it cannot (thinking)"
             self.loss(where, reason, HINT)
         if "cache_control" in last:
-            if last["cache_control"] != _control(cache):
+            if last["cache_control"] != ephemeral_control(cache)[0]:
                 reason = "the message's last block carries a cache breakpoint of its own; the message's is not sent"
                 self.loss(where, reason, HINT)
             return
@@ -141,20 +124,5 @@ class Marks:
             native.pop("cache_control", None)
             reason = f"Anthropic takes at most {LIMIT} cache breakpoints in a request; the last {LIMIT} are sent"
             self.loss(where, reason, HINT)
-        self._longer_first(marked[cut:])
-
-    def _longer_first(self, marked: list[tuple[dict[str, Any], str]]) -> None:
-        """Send every breakpoint before the last one-hour breakpoint for an hour too, reporting each one changed.
-
-        Anthropic refuses a request whose one-hour breakpoints do not all come before its five-minute ones (prompt
-        order: system prompt, then messages). Raising the earlier ones keeps each prefix cached at least as long
-        as asked, at the one-hour write price; lowering the later ones would not.
-        https://docs.claude.com/en/docs/build-with-claude/prompt-caching#mixing-different-ttls
-        """
-        controls = [native.get("cache_control") for native, _ in marked]
-        last = max((i for i, c in enumerate(controls) if type(c) is dict and c.get("ttl") == "1h"), default=0)
-        for (native, where), control in zip(marked[:last], controls, strict=False):
-            if type(control) is dict and control.get("ttl") != "1h":
-                native["cache_control"] = {**control, "ttl": "1h"}
-                reason = "Anthropic takes one-hour cache breakpoints only before five-minute ones; sent as 1h"
-                self.loss(where, reason, HINT)
+        reason = "Anthropic takes one-hour cache breakpoints only before five-minute ones; sent as 1h"
+        longer_first(marked[cut:], lambda where: self.loss(where, reason, HINT))

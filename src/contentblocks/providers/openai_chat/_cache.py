@@ -9,7 +9,8 @@ Writing (``dialect="openrouter"``): a block's breakpoint goes on the part the bl
 a tool result's own) on the last part of the message it becomes, a string content becoming a list of parts. A
 breakpoint on what is sent as no part (a tool call, reasoning, a refusal sent as the ``refusal`` field, a block
 not sent at all) is reported, and so are all but the last four (each later one caches a longer prefix). A time to
-live other than 300 or 3600 seconds is sent as the nearer of ``5m`` and ``1h`` and reported.
+live other than 300 or 3600 seconds is sent as the nearer of ``5m`` and ``1h`` and reported, and a five-minute one
+before a one-hour one is sent as ``1h`` and reported (Anthropic takes the longer ones first).
 Reading (``dialect="openrouter"``): a part's ``cache_control`` of that form becomes the block's ``cache``; any
 other form stays in ``openai/cache_control`` metadata, as every native field without a neutral home.
 
@@ -32,7 +33,7 @@ import attrs
 
 from ..._model._classes import Block, CacheBreakpoint, Message, ToolResultBlock
 from ..._model._conversation import Conversation
-from .._cache import HINT, breakpoints
+from .._cache import HINT, breakpoints, ephemeral_breakpoint, ephemeral_control, longer_first
 from .._contract import LossKind
 from ._keys import NS
 
@@ -40,28 +41,17 @@ __all__ = ["LIMIT", "Breakpoints", "read_breakpoints"]
 
 #: The breakpoints OpenRouter passes on in one request to an Anthropic model (Anthropic's own limit).
 LIMIT = 4
-_TTLS = {"5m": 300, "1h": 3600}
-_NAMES = {seconds: name for name, seconds in _TTLS.items()}
-_MIDPOINT = (300 + 3600) // 2
 #: The metadata a part's ``cache_control`` is kept in when ``cache`` cannot hold it.
 CACHE_CONTROL = f"{NS}/cache_control"
 _NOT_A_PART = "OpenRouter takes cache_control on content parts only, and this is sent as none; not sent"
+_LONGER_FIRST = "Anthropic models take one-hour cache breakpoints only before five-minute ones; sent as 1h"
 _OVER = f"OpenRouter passes at most {LIMIT} cache breakpoints to Anthropic models; only the last {LIMIT} are sent"
-
-
-def _cache(control: object) -> CacheBreakpoint | None:
-    if not isinstance(control, Mapping) or control.get("type") != "ephemeral" or not control.keys() <= {"type", "ttl"}:
-        return None
-    if "ttl" not in control:
-        return CacheBreakpoint()
-    seconds = _TTLS.get(control["ttl"]) if type(control["ttl"]) is str else None
-    return None if seconds is None else CacheBreakpoint(ttl=seconds)
 
 
 def _read(block: Block) -> Block:
     if isinstance(block, ToolResultBlock) and block.content:
         block = attrs.evolve(block, content=tuple(_read(part) for part in block.content))  # type: ignore[misc]
-    cache = _cache(block.metadata.get(CACHE_CONTROL))
+    cache = ephemeral_breakpoint(block.metadata.get(CACHE_CONTROL))
     if cache is None or block.cache is not None:
         return block
     metadata = {k: v for k, v in block.metadata.items() if k != CACHE_CONTROL}
@@ -89,15 +79,11 @@ class Breakpoints:
         self.pending.update(breakpoints(message, path))
 
     def _mark(self, part: dict[str, Any], cache: CacheBreakpoint, where: str) -> None:
-        if cache.ttl is None:
-            control: dict[str, Any] = {"type": "ephemeral"}
-        else:
-            name = _NAMES.get(cache.ttl) or ("5m" if cache.ttl <= _MIDPOINT else "1h")
-            control = {"type": "ephemeral", "ttl": name}
-            if cache.ttl not in _NAMES:
-                reason = (f"OpenRouter caches for 5 minutes or 1 hour only; a time to live of {cache.ttl} seconds "
-                          f"is sent as {name}")
-                self.loss(f"{where}.ttl", reason, HINT)
+        control, exact = ephemeral_control(cache)
+        if not exact:
+            reason = (f"OpenRouter caches for 5 minutes or 1 hour only; a time to live of {cache.ttl} seconds "
+                      f"is sent as {control['ttl']}")
+            self.loss(f"{where}.ttl", reason, HINT)
         if "cache_control" in part:
             if part["cache_control"] != control:
                 reason = "the part already carries the cache breakpoint of what it was written from; not sent"
@@ -141,3 +127,4 @@ class Breakpoints:
         for part, where in self.marks[:-LIMIT]:
             del part["cache_control"]
             self.loss(where, _OVER, HINT)
+        longer_first(self.marks[-LIMIT:], lambda where: self.loss(where, _LONGER_FIRST, HINT))
