@@ -36,6 +36,8 @@ from ._model._classes import (
     ReasoningBlock,
     RefusalBlock,
     Role,
+    ServerToolCallBlock,
+    ServerToolResultBlock,
     TextBlock,
     ToolCallBlock,
     ToolResultBlock,
@@ -165,7 +167,8 @@ def _fresh_id(draw: st.DrawFn, used: set[str]) -> str:
 
 # Tool calls and their answers come first: they are what conversations add over single messages.
 _ASSISTANT_KINDS = st.sampled_from(
-    (ToolCallBlock, TextBlock, ReasoningBlock, RefusalBlock, FileBlock, JsonBlock, CompactionBlock)
+    (ToolCallBlock, TextBlock, ReasoningBlock, RefusalBlock, FileBlock, JsonBlock, CompactionBlock,
+     ServerToolCallBlock, ServerToolResultBlock)
 )
 _ROLES_WITHOUT_TOOL = st.sampled_from(("assistant", "user", "system", "developer"))
 _ANY_ROLE = st.sampled_from(("tool", "assistant", "user", "system", "developer"))
