@@ -361,3 +361,17 @@ def test_an_api_source_is_its_name_and_a_find_in_page_cites_the_page():
     find = {**OPEN_PAGE, "action": {"type": "find_in_page", "url": "https://example.com/a", "pattern": "otter"}}
     (page,) = reply(find).content[1].content
     assert page.citations[0].source == cb.CitedUri(value="https://example.com/a")
+
+
+def test_a_captured_search_item_without_action_reads_and_goes_back():
+    """A ``web_search_call`` as the API sent it in March 2025 (no action, no sources), from a recorded stream in
+    openai-php's test fixtures: https://github.com/openai-php/client/commit/d9d0e7a834e647afad86564e4676771a20ac2a25"""
+    item = {"id": "ws_67ccf18f64008190a39b619f4c8455ef087bb177ab789d5c", "type": "web_search_call",
+            "status": "completed"}
+    response = {"id": "resp_67ccf18ef5fc8190b16dbee19bc54e5f087bb177ab789d5c", "object": "response",
+                "created_at": 1741484430, "status": "completed", "model": "gpt-4o-2024-08-06", "output": [item]}
+    call, result = openai_responses.from_response(response).message.content
+    assert (call.tool_name, dict(call.input), result.outcome, result.content) == ("web_search", {}, "succeeded", ())
+    sent = openai_responses.to_provider([openai_responses.from_response(response).message])
+    assert sent.payload["input"] == [item]
+    assert sent.losses == ()
