@@ -41,20 +41,23 @@ __all__ = [
 #: The loss kind every unsent breakpoint is reported as.
 HINT: LossKind = "hint_not_sent"
 #: The blocks whose content holds blocks, each of which may carry a breakpoint.
-_HOLDERS = (ToolResultBlock, ServerToolResultBlock, SearchResultBlock)
+_HOLDERS = frozenset({ToolResultBlock, ServerToolResultBlock, SearchResultBlock})
 
 
 def inner_breakpoints(block: Block, path: str) -> Iterator[tuple[str, CacheBreakpoint]]:
     """Each breakpoint on the parts ``block`` (at ``path``) holds, at any depth, in prompt order; not its own."""
-    if isinstance(block, _HOLDERS):
-        for k, part in enumerate(block.content):
-            yield from _nested(part, f"{path}.content[{k}]")
+    if type(block) in _HOLDERS:
+        yield from _within(block.content, path)  # type: ignore[union-attr]
 
 
-def _nested(block: Block, path: str) -> Iterator[tuple[str, CacheBreakpoint]]:
-    yield from inner_breakpoints(block, path)
-    if block.cache is not None:
-        yield f"{path}.cache", block.cache
+def _within(blocks: Sequence[Block], path: str) -> Iterator[tuple[str, CacheBreakpoint]]:
+    """The breakpoints of ``blocks`` (the content at ``path``), each one's parts before itself."""
+    holders = _HOLDERS
+    for j, block in enumerate(blocks):
+        if type(block) in holders:  # a holder's parts come before it: the rare case gets the recursion
+            yield from _within(block.content, f"{path}.content[{j}]")  # type: ignore[union-attr]
+        if block.cache is not None:
+            yield f"{path}.content[{j}].cache", block.cache
 
 
 def breakpoints(message: Message, path: str) -> Iterator[tuple[str, CacheBreakpoint]]:
@@ -63,8 +66,7 @@ def breakpoints(message: Message, path: str) -> Iterator[tuple[str, CacheBreakpo
     The parts a block holds (a tool result's, a search result's) come before the block itself; the message's own
     breakpoint stands after its last block.
     """
-    for j, block in enumerate(message.content):
-        yield from _nested(block, f"{path}.content[{j}]")
+    yield from _within(message.content, path)
     if message.cache is not None:
         yield f"{path}.cache", message.cache
 

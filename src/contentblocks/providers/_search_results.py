@@ -83,7 +83,7 @@ def _as_text(block: SearchResultBlock, path: str, report: Report, target: str) -
 
 def result_without_search_results(block: ResultT, path: str, report: Report, target: str) -> ResultT:
     """``block`` with each search result of its content as a text block (itself when it holds none)."""
-    if not any(type(part) is SearchResultBlock for part in block.content):
+    if SearchResultBlock not in map(type, block.content):
         return block
     content = [
         _as_text(part, f"{path}.content[{k}]", report, target) if type(part) is SearchResultBlock else part
@@ -109,9 +109,7 @@ def _message(message: Message, path: str, report: Report, target: str) -> Messag
 def _holds_one(message: Message) -> bool:
     for block in message.content:
         kind = type(block)
-        if kind is SearchResultBlock or (
-            kind in _RESULTS and any(type(part) is SearchResultBlock for part in block.content)  # type: ignore[union-attr]
-        ):
+        if kind is SearchResultBlock or (kind in _RESULTS and SearchResultBlock in map(type, block.content)):  # type: ignore[union-attr]
             return True
     return False
 
@@ -123,7 +121,7 @@ def without_search_results(messages: MessagesT, report: Report, target: str) -> 
     """
     if not any(map(_holds_one, messages)):
         return messages
-    written = [_message(m, f"$[{i}]", report, target) for i, m in enumerate(messages)]
+    written = [_message(m, f"$[{i}]", report, target) if _holds_one(m) else m for i, m in enumerate(messages)]
     if all(new is old for new, old in zip(written, messages, strict=True)):
         return messages
     return Conversation(messages=written) if isinstance(messages, Conversation) else tuple(written)  # type: ignore[return-value]
