@@ -396,6 +396,9 @@ def _expected(conversation: cb.Conversation, losses: tuple[cb.providers.Loss, ..
     dropped: set[int] = set()
     marks: dict[str, set[int]] = {"system": set(), "array": set(), "joined": set(), "null": set()}
     compacted = compactions_as_text(raw, dropped)
+    # a provider-run result apart from its call reads back right after it (the UI form keeps it in the call's part)
+    moved = {id(_locate(raw, loss.path)[0][_locate(raw, loss.path)[1]]) for loss in losses
+             if loss.kind == "order_changed" and form == "ui"}
     for loss in sorted(losses, key=lambda loss: loss.kind not in ("metadata_not_sent", "state_not_replayed")):
         if loss.kind == "order_changed" or under(compacted, loss.path):
             continue
@@ -417,8 +420,21 @@ def _expected(conversation: cb.Conversation, losses: tuple[cb.providers.Loss, ..
             node[key] = "failed"
         else:
             _degrade(raw, loss, node, key, marks)
-    out = [{**message, "content": content} for message in raw if (content := _kept(message, dropped, marks))]
+    out = [{**message, "content": _after_calls(content, moved)} for message in raw
+           if (content := _kept(message, dropped, marks))]
     return _placed(out) if form == "ui" else out
+
+
+def _after_calls(content: list[Any], moved: set[int]) -> list[Any]:
+    """``content`` with each moved result right after the server call it answers."""
+    if not moved:
+        return content
+    out = [block for block in content if id(block) not in moved]
+    for block in (block for block in content if id(block) in moved):
+        at = next(i for i, b in enumerate(out) if b["type"] == "server_tool_call"
+                  and b["tool_call_id"] == block["tool_call_id"])
+        out.insert(at + 1, block)
+    return out
 
 
 def _kept(message: dict[str, Any], dropped: set[int], marks: dict[str, set[int]]) -> list[Any]:
@@ -582,3 +598,20 @@ def test_a_files_document_fields_in_a_tool_output_are_reported() -> None:
     losses = bridge.to_model_messages(conversation).losses
     assert [(loss.path, loss.kind) for loss in losses] == [
         (f"$[1].content[0].content[0].{name}", "content_dropped") for name in ("title", "context", "citable")]
+
+
+def test_a_client_result_goes_to_the_client_call_when_a_server_call_shares_its_id():
+    """A provider's call ids need not differ from the client's: each result goes to the part of its own kind."""
+    call = cb.ToolCallBlock(tool_call_id="0", tool_name="f", input=None)
+    server = cb.ServerToolCallBlock(tool_call_id="0", tool_name="web_search", input=None)
+    result = cb.ToolResultBlock(tool_call_id="0", tool_name="f", outcome="succeeded", content=[cb.TextBlock(text="r")])
+    conversation = cb.Conversation(messages=[cb.Message(role="assistant", content=[call]),
+                                             cb.Message(role="assistant", content=[server]),
+                                             cb.Message(role="tool", content=[result])])
+    written = bridge.to_ui_messages(conversation)
+    parts = [part for part in written.payload[0]["parts"] if "toolCallId" in part]
+    assert [(part.get("providerExecuted", False), part["state"]) for part in parts] == [
+        (False, "output-available"), (True, "input-available")]
+    assert [(loss.path, loss.kind) for loss in written.losses] == [("$[2]", "order_changed")]
+    assert [type(block) for m in bridge.from_ui_messages(written.payload) for block in m.content] == [
+        cb.ToolCallBlock, cb.ToolResultBlock, cb.ServerToolCallBlock]

@@ -220,7 +220,8 @@ class _Writer:
         self.losses = losses
         self.out: list[dict[str, Any]] = []
         self.open: dict[str, Any] | None = None  # the assistant UIMessage later steps and results join
-        self.calls: dict[str, dict[str, Any]] = {}  # its tool parts by call id
+        #: its tool parts by call id and whether the provider ran the tool (a provider's ids may be a client's)
+        self.calls: dict[tuple[str, bool], dict[str, Any]] = {}
         self.steps: list[tuple[int, list[str]]] = []  # each assistant message: its index, its calls' ids
         self.placed: list[tuple[int, list[str]]] = []  # each tool message: its index, the ids it placed
 
@@ -252,7 +253,7 @@ class _Writer:
                 else:
                     meta.drop()  # every block is reported dropped; so is the message's metadata
                 return
-            self.steps.append((index, [p["toolCallId"] for p in written if "toolCallId" in p]))
+            self.steps.append((index, [p["toolCallId"] for p in written if "toolCallId" in p and not _ran(p)]))
             if joins:
                 assert self.open is not None  # noqa: S101 - joins says so
                 self.open["parts"].extend(written)
@@ -278,7 +279,7 @@ class _Writer:
         meta.done("on a message")
 
     def track(self, parts: list[dict[str, Any]]) -> None:
-        self.calls.update({part["toolCallId"]: part for part in parts if "toolCallId" in part})
+        self.calls.update({(part["toolCallId"], _ran(part)): part for part in parts if "toolCallId" in part})
 
     def server_results(self, index: int, message: Message, results: list[tuple[int, ServerToolResultBlock]]) -> None:
         """Put each provider-run result of an assistant message into its call's part, as the SDK keeps it.
@@ -288,7 +289,7 @@ class _Writer:
         """
         for position, result in results:
             path = block_path(index, position)
-            part = self.calls.get(result.tool_call_id)
+            part = self.calls.get((result.tool_call_id, True))
             name = None if part is None else part.get("toolName", part["type"][5:])
             if part is None or part.get("providerExecuted") is not True or part["state"] in _STATES.values() or (
                     name != result.tool_name):
@@ -307,7 +308,7 @@ class _Writer:
         for position, block in enumerate(message.content):
             assert isinstance(block, ToolResultBlock)  # noqa: S101 - the role table
             path = block_path(index, position)
-            part = self.calls.get(block.tool_call_id)
+            part = self.calls.get((block.tool_call_id, False))
             if part is None or part["state"] in _STATES.values():
                 self.losses.add(path, "the SDK keeps a result in its call's part, and no call of this id is in "
                                 "the assistant message before; not written", "content_dropped")
@@ -325,6 +326,11 @@ class _Writer:
             if ids and step_at.get(index - 1) != ids:
                 self.losses.add(f"$[{index}]", "the SDK keeps results in their calls' parts; read back as one tool "
                                 "message after the calls' step, in call order", "order_changed")
+
+
+def _ran(part: dict[str, Any]) -> bool:
+    """Whether a tool part is of a tool the provider ran."""
+    return part.get("providerExecuted") is True
 
 
 def write_ui(conversation: Conversation, losses: LossRecorder) -> list[dict[str, Any]]:
