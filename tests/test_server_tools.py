@@ -375,3 +375,12 @@ def test_an_anthropic_call_whose_result_cannot_go_back_natively_is_not_sent_alon
     assert ("$[1].content[0]", "content_dropped") in {(loss.path, loss.kind) for loss in sent.losses}
     alone = anthropic.to_provider([QUESTION, cb.Message(role="assistant", content=[call])])  # pause_turn
     assert [block["type"] for block in alone.payload["messages"][1]["content"]] == ["server_tool_use"]
+
+
+def test_a_writer_reports_its_own_bookkeeping_on_a_result_sent_as_content():
+    """Another provider's result sent as its content: the target's own keys on it are reported, not skipped."""
+    result = cb.ServerToolResultBlock(tool_call_id="0", tool_name="web_search", outcome="succeeded",
+                                      content=[cb.TextBlock(text="hit")], metadata={"anthropic/citations": None})
+    sent = anthropic.to_provider([QUESTION, cb.Message(role="assistant", content=[result])])
+    assert ('$[1].content[0].metadata["anthropic/citations"]', "metadata_not_sent") in {
+        (loss.path, loss.kind) for loss in sent.losses}

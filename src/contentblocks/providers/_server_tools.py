@@ -22,6 +22,7 @@ state_not_replayed $[1].content[0].metadata["anthropic/server_result"]
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Set as AbstractSet
 from typing import NamedTuple
 
 from .._model._classes import Block, ServerToolCallBlock, ServerToolResultBlock, ToolResultContent
@@ -54,13 +55,18 @@ def issued_to(block: ServerToolCallBlock | ServerToolResultBlock, target: str) -
 
 
 def readable(
-    block: ServerToolCallBlock | ServerToolResultBlock, path: str, report: Report, target: str
+    block: ServerToolCallBlock | ServerToolResultBlock,
+    path: str,
+    report: Report,
+    target: str,
+    own: AbstractSet[str] = frozenset(),
 ) -> Iterator[tuple[ToolResultContent, str]]:
     """What of ``block`` (at ``path``) a ``target`` that did not run the tool can read, with each item's path.
 
     A call yields nothing (reported as ``content_dropped``, its metadata with it); a result yields its content,
     reported as ``content_degraded``, and its metadata is reported as any metadata with no place in the target
-    is (provider state, such as Anthropic's native result, as ``state_not_replayed``).
+    is (provider state, such as Anthropic's native result, as ``state_not_replayed``); ``own`` is the writer's own
+    bookkeeping, which it reports like any metadata (another adapter's it leaves out).
     """
     if type(block) is ServerToolCallBlock:
         reason = f"{_RULE}; the {block.tool_name} call is not sent to {target}"
@@ -70,7 +76,7 @@ def readable(
         reason = f"{_RULE}; the {block.tool_name} result is sent to {target} as its content"
         report(path, reason, "content_degraded")
     if type(block) is ServerToolResultBlock:  # a dropped call's metadata goes with it
-        report_metadata(_Recorder(report), path, block.metadata, (), target)  # type: ignore[arg-type]
+        report_metadata(_Recorder(report), path, block.metadata, (), target, own)  # type: ignore[arg-type]
         for k, item in enumerate(block.content):
             yield item, f"{path}.content[{k}]"
 

@@ -378,7 +378,7 @@ class _Writer(PayloadWriter):
         written = []
         if type(block) is ServerToolResultBlock:  # Anthropic takes search results in user turns and tool results
             block = result_without_search_results(block, path, self.loss, "Anthropic's assistant turn")
-        for item, item_path in readable(block, path, self.loss, TARGET):
+        for item, item_path in readable(block, path, self.loss, TARGET, self.own_state):
             one = self.block(item, item_path, "assistant")
             if type(one) is dict:  # a result's content is text, files and JSON: one block each
                 written.append(one)

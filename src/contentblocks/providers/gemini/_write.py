@@ -206,7 +206,7 @@ class Writer(PayloadWriter):
                 return []
             native = native_code(block) if issued_to(block, self.issuer) else None
             if native is None:
-                readable_parts = readable(block, where, self.loss, TARGET)
+                readable_parts = readable(block, where, self.loss, TARGET, self.own_state)
                 return [one for item, at in readable_parts for one in self.parts(item, at, role)]
             code: dict[str, Any] = {native[0]: native[1]}
             self._signature(code, block, where)

@@ -288,7 +288,7 @@ class ServerWriting(PayloadWriter):
     def server_tool(self, block: ServerToolCallBlock | ServerToolResultBlock, where: str, j: int) -> list[Any]:
         """The items for the block at index ``j`` of its message: its item, nothing, or its readable content."""
         if not issued_to(block, self.issuer):
-            parts = readable(block, where, self.loss, TARGET)
+            parts = readable(block, where, self.loss, TARGET, self.own_state)
             return [item for part, at in parts for item in self.single_item(part, at)]
         if type(block) is ServerToolCallBlock:
             if block.tool_call_id in self.replayed:  # its item is the one its result sends
