@@ -186,3 +186,13 @@ def uncached(block: Any) -> Any:
     if isinstance(block, (cb.ToolResultBlock, cb.ServerToolResultBlock, cb.SearchResultBlock)):
         return attrs.evolve(block, cache=None, content=[uncached(part) for part in block.content])
     return attrs.evolve(block, cache=None)
+
+
+def with_server_tools() -> st.SearchStrategy[cb.Conversation]:
+    """Conversations that end with an assistant message of server calls and results (drawn apart: no pairing)."""
+    from contentblocks import strategies  # noqa: PLC0415 - Hypothesis strategies, for the test modules only
+
+    drawn = st.one_of(strategies.server_tool_call_blocks(), strategies.server_tool_result_blocks())
+    tools = st.lists(drawn, min_size=1, max_size=3)
+    return st.tuples(strategies.conversations(max_messages=3), tools).map(lambda pair: cb.Conversation(
+        messages=[*pair[0], cb.Message(role="assistant", content=pair[1])]))

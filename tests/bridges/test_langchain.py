@@ -12,13 +12,12 @@ from typing import Any
 import attrs
 import pytest
 from hypothesis import given
-from hypothesis import strategies as st
 
 import contentblocks as cb
 from contentblocks.bridges import langchain as bridge
 from contentblocks.providers import LossError, anthropic
-from contentblocks.strategies import conversations, server_tool_call_blocks, server_tool_result_blocks
-from provider_checks import compactions_as_text, search_results_as_text, sources_split, under
+from contentblocks.strategies import conversations
+from provider_checks import compactions_as_text, search_results_as_text, sources_split, under, with_server_tools
 
 lc = pytest.importorskip("langchain_core.messages")
 
@@ -346,13 +345,6 @@ def test_our_conversation_comes_back_as_the_losses_say(conversation):
     result = bridge.to_messages(conversation)
     back = bridge.from_messages(result.payload)
     assert cb.unstructure(back) == _expected(conversation, result.losses)
-
-
-def with_server_tools() -> st.SearchStrategy[cb.Conversation]:
-    """Conversations that end with an assistant message of server calls and results (drawn apart: no pairing)."""
-    tools = st.lists(st.one_of(server_tool_call_blocks(), server_tool_result_blocks()), min_size=1, max_size=3)
-    return st.tuples(conversations(max_messages=3), tools).map(lambda pair: cb.Conversation(
-        messages=[*pair[0], cb.Message(role="assistant", content=pair[1])]))
 
 
 @given(with_server_tools())
