@@ -397,8 +397,8 @@ def _expected(conversation: cb.Conversation, losses: tuple[cb.providers.Loss, ..
     marks: dict[str, set[int]] = {"system": set(), "array": set(), "joined": set(), "null": set()}
     compacted = compactions_as_text(raw, dropped)
     # a provider-run result apart from its call reads back right after it (the UI form keeps it in the call's part)
-    moved = {id(_locate(raw, loss.path)[0][_locate(raw, loss.path)[1]]) for loss in losses
-             if loss.kind == "order_changed" and form == "ui"}
+    moved = {id(node[key]) for loss in losses if loss.kind == "order_changed" and form == "ui"
+             for node, key in [_locate(raw, loss.path)]}
     for loss in sorted(losses, key=lambda loss: loss.kind not in ("metadata_not_sent", "state_not_replayed")):
         if loss.kind == "order_changed" or under(compacted, loss.path):
             continue
