@@ -318,7 +318,9 @@ def _dumpable(value: Any) -> bool:
 
 # ------------------------------------------------------------------------------------------ the oracle
 
-MAX_MESSAGE_CHARS = 300
+#: A message's words, the longest list they give (the block types an unknown tag could have been) and a preview
+#: of about 100 characters stay under this whatever the input.
+MAX_MESSAGE_CHARS = 400
 MAX_PATH_CHARS = 5_000  # 100 levels of 32-character key previews, and a margin
 
 

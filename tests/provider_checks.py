@@ -176,6 +176,20 @@ def compactions_as_text(raw: list[dict[str, Any]], dropped: set[int]) -> set[str
     return paths
 
 
+def approvals_left_local(raw: list[dict[str, Any]], losses: Iterable[Any]) -> tuple[list[Any], set[int], set[int]]:
+    """What a target without approvals does to ``raw``: the approval blocks reported ``approval_not_sent`` (their
+    ids) and the messages that held nothing else (their indexes) are gone, with every loss said of them; the
+    other losses, which point into the conversation as given."""
+    losses = list(losses)
+    gone: set[str] = {loss.path for loss in losses if loss.kind == "approval_not_sent"}
+    blocks = {id(raw[int(i)]["content"][int(j)])
+              for i, j in (re.fullmatch(r"\$\[(\d+)\]\.content\[(\d+)\]", p).groups() for p in gone)}  # type: ignore[union-attr]
+    messages = {i for i, message in enumerate(raw) if message["content"]
+                and all(id(block) in blocks for block in message["content"])}
+    gone |= {f"$[{i}].metadata" for i in messages} | {f"$[{i}].cache" for i in messages}
+    return [loss for loss in losses if not under(gone, loss.path)], blocks, messages
+
+
 def under(paths: set[str], path: str) -> bool:
     """Whether ``path`` is one of ``paths`` or inside one of them."""
     return any(path == p or path.startswith((p + ".", p + "[")) for p in paths)

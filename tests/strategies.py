@@ -28,6 +28,8 @@ from contentblocks._strategies._values import (
     urls,
 )
 from contentblocks.strategies import (
+    approval_request_blocks,
+    approval_response_blocks,
     blocks,
     cache_breakpoints,
     citation_locations,
@@ -53,6 +55,8 @@ from contentblocks.strategies import (
 __all__ = [
     "FORGED",
     "MARKER",
+    "approval_request_blocks",
+    "approval_response_blocks",
     "binaries",
     "blocks",
     "cache_breakpoints",

@@ -61,9 +61,9 @@ def test_example_is_clean_and_uses_every_kind(capsys: pytest.CaptureFixture[str]
     status, output = run(capsys)
     assert status == 0
     summary = output.strip().splitlines()[-1]
-    assert summary == ("checked 1 file, 13 messages, 28 blocks (compaction 1, file 3, json 2, reasoning 2, refusal 1, "
-                       "search_result 1, server_tool_call 1, server_tool_result 1, text 10, tool_call 3, "
-                       "tool_result 3), 0 problems")
+    assert summary == ("checked 1 file, 14 messages, 30 blocks (approval_request 1, approval_response 1, compaction 1, "
+                       "file 3, json 2, reasoning 2, refusal 1, search_result 1, server_tool_call 1, "
+                       "server_tool_result 1, text 10, tool_call 3, tool_result 3), 0 problems")
     block_tags = next(u for u in UNIONS if u.name == "Block").members
     assert all(re.search(rf"\b{tag} \d", summary) for tag in block_tags)
 

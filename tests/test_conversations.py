@@ -45,16 +45,26 @@ def errors_of(build) -> list[tuple[str, str]] | None:
 
 def brute_force_pending(conversation: cb.Conversation) -> tuple[cb.ToolCallBlock, ...]:
     answered = {r.tool_call_id for m in conversation for r in m.tool_results()}
-    return tuple(c for m in conversation for c in m.tool_calls() if c.tool_call_id not in answered)
+    approved = {b.approval_id: b.approved for m in conversation for b in m.content
+                if isinstance(b, cb.ApprovalResponseBlock)}
+    held = {b.tool_call_id for m in conversation for b in m.content
+            if isinstance(b, cb.ApprovalRequestBlock) and not approved.get(b.approval_id, False)}
+    return tuple(c for m in conversation for c in m.tool_calls() if c.tool_call_id not in answered | held)
 
 
 # Messages whose tool blocks draw ids and names from a tiny pool, so that pairing goes wrong in every way.
 _IDS = st.sampled_from(["a", "b", "c"])
 _NAMES = st.sampled_from(["f", "g"])
+_APPROVAL_IDS = st.sampled_from(["p", "q"])
 _TOOL_MESSAGES = st.one_of(
     st.lists(st.builds(call, _IDS, _NAMES), min_size=1, max_size=3).map(lambda b: assistant(*b)),
     st.lists(st.builds(result, _IDS, _NAMES), min_size=1, max_size=3).map(lambda b: tool(*b)),
     st.just(USER),
+    # a call asking for approval (of a call of its message, or not), and decisions on requests that may not exist
+    st.builds(lambda c, a, asks: assistant(c, cb.ApprovalRequestBlock(approval_id=a, tool_call_id=asks or c.tool_call_id)),
+              st.builds(call, _IDS, _NAMES), _APPROVAL_IDS, st.sampled_from([None, "z"])),
+    st.lists(st.builds(cb.ApprovalResponseBlock, approval_id=_APPROVAL_IDS, approved=st.booleans()),
+             min_size=1, max_size=2).map(lambda b: cb.Message(role="user", content=b)),
 )
 
 

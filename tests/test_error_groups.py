@@ -47,7 +47,7 @@ def test_nested_groups_give_full_paths():
         "must not be empty @ $.turns[1].message.content[0].text",
         (
             'unknown block type "nope"; expected one of: text, refusal, file, reasoning, tool_call, tool_result,'
-            " json, server_tool_call, server_tool_result, compaction, search_result @ $.turns[1].message.content[1].type"
+            " json, server_tool_call, server_tool_result, compaction, search_result, approval_request, approval_response @ $.turns[1].message.content[1].type"
         ),
         "invalid value for type, expected int @ $.turns[1].scores[0]",
         "tool result answers no earlier tool call @ $.history[0].content[0].tool_call_id",

@@ -9,8 +9,7 @@ from __future__ import annotations
 import pytest
 
 import contentblocks as cb
-
-MAX_MESSAGE_CHARS = 300
+from hostile_strategies import MAX_MESSAGE_CHARS
 
 
 def messages_of(raw: object, target: object = cb.Block, conv: object = cb) -> list[str]:
@@ -33,7 +32,7 @@ ASTRAL_TAG = "\U001070ff\U00102240" + "\U0010ffff" * 15
     {"type": "text", "text": "x", "citations": [{"source": {"kind": "\U0001f600" * 40, "value": "x"}}]},
 ])
 def test_preview_of_astral_characters_stays_short(raw: object) -> None:
-    """A preview of astral characters (12 escaped characters each) keeps the message under 300 characters."""
+    """A preview of astral characters (12 escaped characters each) keeps the message short (``MAX_MESSAGE_CHARS``)."""
     for message in messages_of(raw):
         assert len(message) < MAX_MESSAGE_CHARS
 

@@ -246,6 +246,8 @@ _STRATEGY_OF = {
     cb.CompactionBlock: strategies.compaction_blocks(),
     cb.CacheBreakpoint: strategies.cache_breakpoints(),
     cb.SearchResultBlock: strategies.search_result_blocks(),
+    cb.ApprovalRequestBlock: strategies.approval_request_blocks(),
+    cb.ApprovalResponseBlock: strategies.approval_response_blocks(),
 }
 
 

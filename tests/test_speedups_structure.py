@@ -387,6 +387,8 @@ def test_what_the_walk_leaves_to_python_is_listed():
         ("ToolResultBlock", "tool_call_id"), ("ToolResultBlock", "tool_name"),
         ("ServerToolCallBlock", "tool_call_id"), ("ServerToolCallBlock", "tool_name"),
         ("ServerToolResultBlock", "tool_call_id"), ("ServerToolResultBlock", "tool_name"),
+        ("ApprovalRequestBlock", "approval_id"), ("ApprovalRequestBlock", "tool_call_id"),
+        ("ApprovalResponseBlock", "approval_id"),
     }  # fmt: skip
 
 

@@ -35,6 +35,8 @@ WIRE: dict[type, Any] = {
     cb.ServerToolResultBlock: {"type": "server_tool_result", "tool_call_id": "s1", "tool_name": "f",
                                "outcome": "succeeded", "content": []},
     cb.CompactionBlock: {"type": "compaction", "summary": "s"},
+    cb.ApprovalRequestBlock: {"type": "approval_request", "approval_id": "a1", "tool_call_id": "c1"},
+    cb.ApprovalResponseBlock: {"type": "approval_response", "approval_id": "a1", "approved": False, "reason": "no"},
     cb.SearchResultBlock: {"type": "search_result", "source": {"kind": "uri", "value": "urn:x"},
                            "content": [{"type": "text", "text": "hi"}]},
     cb.BytesSource: {"type": "base64", "data": "AA=="},

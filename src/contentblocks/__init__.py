@@ -18,6 +18,8 @@ from ._errors import ValidationError, format_exception, transform_error
 from ._history import TokenEstimator, estimate_tokens, prune, repair, total_usage, window
 from ._json._values import JsonArray, JsonObject, JsonValue
 from ._model._classes import (
+    ApprovalRequestBlock,
+    ApprovalResponseBlock,
     Block,
     BlockRange,
     BytesSource,
@@ -55,6 +57,8 @@ from ._sealing import Keyring, SealCheck, SealKey, SealStatus, seal, verify_seal
 from ._transcripts._checker import Checker, CheckResult, Problem, check_conversation
 
 __all__ = [
+    "ApprovalRequestBlock",
+    "ApprovalResponseBlock",
     "Block",
     "BlockRange",
     "BytesSource",

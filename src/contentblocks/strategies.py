@@ -25,10 +25,13 @@ from collections.abc import Iterable
 from functools import cache
 from typing import Any, get_args
 
+import attrs
 from hypothesis import strategies as st
 
 from ._model._classes import (
     ROLE_BLOCKS,
+    ApprovalRequestBlock,
+    ApprovalResponseBlock,
     CompactionBlock,
     FileBlock,
     JsonBlock,
@@ -44,6 +47,8 @@ from ._model._classes import (
 )
 from ._model._conversation import Conversation
 from ._strategies._blocks import (
+    approval_request_blocks,
+    approval_response_blocks,
     blocks,
     cache_breakpoints,
     citation_locations,
@@ -67,6 +72,8 @@ from ._strategies._blocks import (
 from ._strategies._values import free_texts, identifiers, json_values, metadata
 
 __all__ = [
+    "approval_request_blocks",
+    "approval_response_blocks",
     "blocks",
     "cache_breakpoints",
     "citation_locations",
@@ -92,10 +99,14 @@ __all__ = [
 ROLES: tuple[Role, ...] = get_args(Role)
 
 
+#: Blocks that pair with others across a conversation: a conversation draws them paired, never at random.
+_PAIRED = (ApprovalRequestBlock, ApprovalResponseBlock)
+
+
 @cache
-def _role_content(role: str, max_text_size: int, max_binary_size: int) -> st.SearchStrategy[Any]:
+def _role_content(role: str, max_text_size: int, max_binary_size: int, unpaired: bool) -> st.SearchStrategy[Any]:
     kinds = kind_strategies(max_text_size, max_binary_size)
-    return st.one_of([kinds[cls] for cls in ROLE_BLOCKS[role]])
+    return st.one_of([kinds[cls] for cls in ROLE_BLOCKS[role] if not (unpaired and cls in _PAIRED)])
 
 
 _SHORTHAND = st.integers(0, 4)
@@ -104,21 +115,26 @@ _MESSAGE_CACHES = cache_breakpoints(optional=True)
 
 @st.composite
 def _message(
-    draw: st.DrawFn, roles: tuple[Role, ...], max_blocks: int, max_text_size: int, max_binary_size: int
+    draw: st.DrawFn,
+    roles: tuple[Role, ...],
+    max_blocks: int,
+    max_text_size: int,
+    max_binary_size: int,
+    unpaired: bool = False,
 ) -> Message:
     role = draw(st.sampled_from(roles))
     if TextBlock in ROLE_BLOCKS[role] and draw(_SHORTHAND) == 0:
         # the string shorthand for one text block
         shorthand: Any = draw(free_texts(max_size=max_text_size))
         return Message(role=role, content=shorthand, cache=draw(_MESSAGE_CACHES), metadata=draw(metadata()))
-    block = _role_content(role, max_text_size, max_binary_size)
+    block = _role_content(role, max_text_size, max_binary_size, unpaired)
     content = tuple(draw(block) for _ in range(1 + up_to(draw, max_blocks - 1)))
     return Message(role=role, content=content, cache=draw(_MESSAGE_CACHES), metadata=draw(metadata()))
 
 
 @cache
 def _messages(
-    roles: tuple[Role, ...], max_blocks: int, max_text_size: int, max_binary_size: int
+    roles: tuple[Role, ...], max_blocks: int, max_text_size: int, max_binary_size: int, *, unpaired: bool = False
 ) -> st.SearchStrategy[Message]:
     unknown = [r for r in roles if r not in ROLE_BLOCKS]
     if unknown or not roles:
@@ -127,7 +143,7 @@ def _messages(
     if max_blocks < 1:
         msg = "max_blocks must be at least 1"
         raise ValueError(msg)
-    return _message(roles, max_blocks, max_text_size, max_binary_size)
+    return _message(roles, max_blocks, max_text_size, max_binary_size, unpaired)
 
 
 def messages(
@@ -146,7 +162,7 @@ def messages(
     >>> @settings(max_examples=10, database=None)
     ... @given(strategies.messages(roles=["tool"]))
     ... def check(message):
-    ...     assert all(isinstance(block, cb.ToolResultBlock) for block in message.content)
+    ...     assert all(isinstance(block, (cb.ToolResultBlock, cb.ApprovalResponseBlock)) for block in message.content)
     >>> check()
     """
     chosen: Any = ROLES if roles is None else tuple(roles)
@@ -170,6 +186,8 @@ _ASSISTANT_KINDS = st.sampled_from(
     (ToolCallBlock, TextBlock, ReasoningBlock, RefusalBlock, FileBlock, JsonBlock, CompactionBlock,
      ServerToolCallBlock, ServerToolResultBlock)
 )
+_ASKS = st.integers(0, 3).map(lambda n: n == 0)  # a call asks for approval one time in four
+_DECIDES = st.integers(0, 3).map(lambda n: n != 0)  # an awaited approval is decided three times in four
 _ROLES_WITHOUT_TOOL = st.sampled_from(("assistant", "user", "system", "developer"))
 _ANY_ROLE = st.sampled_from(("tool", "assistant", "user", "system", "developer"))
 
@@ -181,14 +199,26 @@ def _conversation(draw: st.DrawFn, max_messages: int, max_text_size: int, max_bi
     calls = tool_call_blocks()
     used: set[str] = set()
     open_calls: list[tuple[str, str]] = []
+    awaiting: list[str] = []  # approval requests not answered yet
     out: list[Message] = []
     for _ in range(up_to(draw, max_messages)):
         role = draw(_ANY_ROLE if open_calls else _ROLES_WITHOUT_TOOL)
+        if role in ("tool", "user") and awaiting and draw(_DECIDES):
+            # decide one or two awaited approvals, in a message of their own or before the tool's results
+            count = 1 + up_to(draw, min(len(awaiting), 2) - 1)
+            decisions = [awaiting.pop(up_to(draw, len(awaiting) - 1)) for _ in range(count)]
+            decided = [draw(approval_response_blocks(approval_id=a, max_text_size=max_text_size)) for a in decisions]
+            if role == "user":
+                out.append(Message(role="user", content=tuple(decided), cache=draw(_MESSAGE_CACHES),
+                                   metadata=draw(metadata())))
+                continue
+        else:
+            decided = []
         if role == "tool":
             # answer one to three of the calls still open, in any order, each once
             count = 1 + up_to(draw, min(len(open_calls), 3) - 1)
             answered = [open_calls.pop(up_to(draw, len(open_calls) - 1)) for _ in range(count)]
-            content: list[Any] = []
+            content: list[Any] = list(decided)
             for call_id, name in answered:
                 shape = draw(results)
                 content.append(ToolResultBlock(tool_call_id=call_id, tool_name=name, outcome=shape.outcome,
@@ -208,10 +238,15 @@ def _conversation(draw: st.DrawFn, max_messages: int, max_text_size: int, max_bi
                                                  cache=call.cache, metadata=call.metadata))
                 else:
                     content.append(draw(kinds[cls]))
+                if cls in (ToolCallBlock, ServerToolCallBlock) and draw(_ASKS):
+                    ask = draw(approval_request_blocks(tool_call_id=content[-1].tool_call_id))
+                    approval_id = _fresh_id(draw, used)
+                    awaiting.append(approval_id)
+                    content.append(attrs.evolve(ask, approval_id=approval_id))
             out.append(Message(role="assistant", content=tuple(content), cache=draw(_MESSAGE_CACHES),
                                metadata=draw(metadata())))
         else:
-            out.append(draw(_messages((role,), 4, max_text_size, max_binary_size)))
+            out.append(draw(_messages((role,), 4, max_text_size, max_binary_size, unpaired=True)))
     return Conversation(messages=tuple(out))
 
 

@@ -17,7 +17,14 @@ import contentblocks as cb
 from contentblocks.bridges import langchain as bridge
 from contentblocks.providers import LossError, anthropic
 from contentblocks.strategies import conversations
-from provider_checks import compactions_as_text, search_results_as_text, sources_split, under, with_server_tools
+from provider_checks import (
+    approvals_left_local,
+    compactions_as_text,
+    search_results_as_text,
+    sources_split,
+    under,
+    with_server_tools,
+)
 
 lc = pytest.importorskip("langchain_core.messages")
 
@@ -294,9 +301,9 @@ def _in_server_result(raw: Any, path: str) -> bool:
 def _expected(conversation: cb.Conversation, losses: tuple[cb.providers.Loss, ...]) -> list[dict[str, Any]]:  # noqa: PLR0912 - one branch per kind of loss
     """``conversation`` as each loss says it comes back, with tool messages in a row merged as LangChain has none."""
     raw = cb.unstructure(conversation)
-    dropped: set[int] = set()
+    local, dropped, gone = approvals_left_local(raw, losses)
     compacted = compactions_as_text(raw, dropped)
-    told = tuple(loss for loss in losses if not under(compacted, loss.path))
+    told = tuple(loss for loss in local if not under(compacted, loss.path))
     told = tuple(search_results_as_text(raw, told, _locate))
     told, split = sources_split(told)
     for loss in sorted(told, key=lambda loss: loss.kind not in ("metadata_not_sent", "state_not_replayed")):
@@ -328,7 +335,7 @@ def _expected(conversation: cb.Conversation, losses: tuple[cb.providers.Loss, ..
             node[key] = {"type": "text", "text": json.dumps(node[key]["value"], ensure_ascii=False)}
     split(raw, _locate)
     merged: list[dict[str, Any]] = []
-    for message in raw:
+    for message in (message for i, message in enumerate(raw) if i not in gone):
         message["content"] = [block for block in message["content"] if id(block) not in dropped]
         if not message["content"]:
             message["content"] = [{"type": "json", "value": "", "metadata": {"langchain/empty_content": True}}]
@@ -490,6 +497,10 @@ ROW_EXAMPLES: dict[str, list[cb.Message]] = {
         cb.CompactionBlock()])],
     "none: no cache breakpoint": [cb.Message(role="user", content=[cb.TextBlock(text="a", cache=cb.CacheBreakpoint())],
                                             cache=cb.CacheBreakpoint(ttl=60))],
+    "none: no approval block (LangChain asks for approval by interrupting a graph, outside its messages)": [
+        cb.Message(role="assistant", content=[cb.ToolCallBlock(tool_call_id="c1", tool_name="f", input={}),
+                                              cb.ApprovalRequestBlock(approval_id="a1", tool_call_id="c1")]),
+        cb.Message(role="user", content=[cb.ApprovalResponseBlock(approval_id="a1", approved=True)])],
 }
 
 

@@ -135,20 +135,26 @@ def test_agents_and_handoffs_have_their_homes():
     assert handing.content[0].metadata["openai_agents/handoff"] == {"from": "Triage", "to": "Billing"}
     assert handing.content[0].tool_name == "transfer_to_billing"
     mcp = bridge.from_items(RUNS["mcp"])
-    assert [block.value["type"] for block in mcp[0].content] == ["mcp_list_tools", "mcp_approval_request"]
-    assert all(block.metadata["openai/input_item"] is True for block in mcp[0].content)
+    listed, proposed, asked = mcp[0].content
+    assert listed.value["type"] == "mcp_list_tools"
+    assert listed.metadata["openai/input_item"] is True
+    assert (proposed.tool_name, asked.tool_call_id) == ("delete", proposed.tool_call_id)
+    assert mcp.pending_approvals() == (asked,)
 
 
-def test_an_mcp_approval_response_is_reported_as_the_responses_adapter_reports_it():
-    """The adapter does not replay the client's ``mcp_approval_response`` (issue noted in the bridge's docs): it
-    reads as a JSON block and writes as its text, reported ``content_degraded`` at its place."""
+def test_an_mcp_approval_goes_back_as_the_sdk_items_it_came_from():
+    """The request and the client's ``mcp_approval_response`` are an approval request and its decision (a user
+    message, on the agent that ran), and go back as the same items, with no loss but the agents' names."""
     answer = run.MCPApprovalResponseItem(agent=TRIAGE, raw_item={
         "type": "mcp_approval_response", "approval_request_id": "mcpr_1", "approve": True})
     conversation = bridge.from_items([*RUNS["mcp"], answer])
-    assert conversation[0].content[2].value["type"] == "mcp_approval_response"
+    assert conversation[1].role == "user"
+    assert conversation[1].metadata["openai_agents/agent"] == "Triage"
+    assert conversation[1].content == (cb.ApprovalResponseBlock(approval_id="mcpr_1", approved=True),)
     result = bridge.to_items(conversation)
-    assert [(loss.path, loss.kind) for loss in result.losses if "openai_agents/" not in loss.path] == [
-        ("$[0].content[2]", "content_degraded")]
+    request = {"type": "mcp_approval_request", "id": "mcpr_1", "name": "delete", "arguments": "{}", "server_label": "fs"}
+    assert result.payload[-2:] == [request, answer.raw_item]
+    assert [loss for loss in result.losses if "openai_agents/" not in loss.path] == []
 
 
 def test_a_message_of_several_agents_lists_them_in_order():

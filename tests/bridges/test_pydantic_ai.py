@@ -17,7 +17,7 @@ import contentblocks as cb
 from contentblocks.bridges import pydantic_ai as bridge
 from contentblocks.providers import LossError, anthropic
 from contentblocks.strategies import conversations
-from provider_checks import search_results_as_text, uncached, with_server_tools
+from provider_checks import approvals_left_local, search_results_as_text, uncached, with_server_tools
 
 messages = pytest.importorskip("pydantic_ai.messages")
 from pydantic_ai.usage import RequestUsage  # noqa: E402 - after the skip
@@ -195,10 +195,10 @@ def _item(value: Any) -> dict[str, Any]:
 def _expected(conversation: cb.Conversation, losses: tuple[cb.providers.Loss, ...]) -> list[dict[str, Any]]:  # noqa: PLR0912 - one branch per kind of loss
     """``conversation`` as each loss says it comes back, then with the runs pydantic-ai's requests join merged."""
     raw = cb.unstructure(conversation)
-    losses = tuple(search_results_as_text(raw, losses, _locate))
+    local, dropped, gone = approvals_left_local(raw, losses)
+    losses = tuple(search_results_as_text(raw, local, _locate))
     starts = [any(not key.startswith(("pydantic_ai/", "contentblocks/")) for key in m.get("metadata", {}))
               for m in raw]
-    dropped = set()
     for loss in sorted(losses, key=lambda loss: loss.kind not in {"metadata_not_sent", "state_not_replayed"}):  # keys before their blocks
         node, key = _locate(raw, loss.path)
         if loss.kind in {"metadata_not_sent", "state_not_replayed"} or key in {"citations", "filename", "title", "context", "citable", "location"}:
@@ -223,7 +223,9 @@ def _expected(conversation: cb.Conversation, losses: tuple[cb.providers.Loss, ..
             value = node[key]["value"]  # a JSON string in a tool result is its text, JSON in a response its text
             node[key] = {"type": "text", "text": value if loss.path.count(".content[") == 2 else json.dumps(value)}
     merged: list[dict[str, Any]] = []
-    for message, start in zip(raw, starts, strict=True):
+    for i, (message, start) in enumerate(zip(raw, starts, strict=True)):
+        if i in gone:
+            continue
         message["content"] = [block for block in message["content"] if id(block) not in dropped]
         for block in message["content"]:
             if block["type"] in {"tool_result", "server_tool_result"}:
@@ -272,7 +274,7 @@ def test_tools_the_provider_ran_come_back_as_the_losses_say(conversation):
     conversation = _without_breakpoints(conversation)
     result = bridge.to_messages(conversation)
     assert {loss.kind for loss in result.losses} <= {"metadata_not_sent", "state_not_replayed", "content_dropped",
-                                                     "content_degraded", "hint_not_sent"}
+                                                     "content_degraded", "hint_not_sent", "approval_not_sent"}
     back = bridge.from_messages(result.payload)
     assert _without_marks(cb.unstructure(back)) == _expected(conversation, result.losses)
     dumped = A.dump_python(result.payload, mode="json")

@@ -21,7 +21,7 @@ import contentblocks as cb
 from contentblocks.bridges import vercel_ai as bridge
 from contentblocks.providers import LOSS_KINDS, LossError, anthropic
 from contentblocks.strategies import conversations, server_tool_call_blocks, server_tool_result_blocks
-from provider_checks import compactions_as_text, search_results_as_text, under
+from provider_checks import approvals_left_local, compactions_as_text, search_results_as_text, under
 
 PNG = "iVBORw0KGgo="
 SIGNED = {"anthropic": {"signature": "EqQBCkYIBxgCKkB"}}
@@ -392,8 +392,9 @@ def _placed(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def _expected(conversation: cb.Conversation, losses: tuple[cb.providers.Loss, ...], form: str) -> list[Any]:
     """``conversation`` as each loss says it comes back (JSON as its text, an error's parts joined...)."""
     raw = cb.unstructure(conversation)
+    # the UI form has no approvals apart from its tool parts' states: they stay local there
+    losses, dropped, gone = approvals_left_local(raw, losses) if form == "ui" else (list(losses), set(), set())
     losses = tuple(search_results_as_text(raw, losses, _locate))
-    dropped: set[int] = set()
     marks: dict[str, set[int]] = {"system": set(), "array": set(), "joined": set(), "null": set()}
     compacted = compactions_as_text(raw, dropped)
     # a provider-run result apart from its call reads back right after it (the UI form keeps it in the call's part)
@@ -420,9 +421,23 @@ def _expected(conversation: cb.Conversation, losses: tuple[cb.providers.Loss, ..
             node[key] = "failed"
         else:
             _degrade(raw, loss, node, key, marks)
-    out = [{**message, "content": _after_calls(content, moved)} for message in raw
-           if (content := _kept(message, dropped, marks))]
-    return _placed(out) if form == "ui" else out
+    out = [{**message, "content": _after_calls(content, moved)} for i, message in enumerate(raw)
+           if i not in gone and (content := _kept(message, dropped, marks))]
+    return _placed(out) if form == "ui" else _decisions_in_tool_messages(out)
+
+
+def _decisions_in_tool_messages(raw: list[Any]) -> list[Any]:
+    """A user's approval decisions as the SDK holds them: in a tool message right after the rest of the turn."""
+    out = []
+    for message in raw:
+        decisions = [b for b in message["content"] if b["type"] == "approval_response"]
+        if message["role"] != "user" or not decisions:
+            out.append(message)
+            continue
+        if rest := [b for b in message["content"] if b["type"] != "approval_response"]:
+            out.append({**message, "content": rest})
+        out.append({"role": "tool", "content": decisions})
+    return out
 
 
 def _after_calls(content: list[Any], moved: set[int]) -> list[Any]:

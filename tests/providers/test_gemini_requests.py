@@ -76,7 +76,7 @@ def test_the_strict_walk_refuses_nothing_whatever_the_metadata(conversation):
     assert_documented(REASONS, converted.losses)
     reported = {loss.path for loss in converted.losses if loss.kind == "metadata_not_sent"}
     # a dropped block is reported once, its metadata with it
-    dropped = tuple(f"{loss.path}." for loss in converted.losses if loss.kind == "content_dropped")
+    dropped = tuple(f"{loss.path}." for loss in converted.losses if loss.kind in ("content_dropped", "approval_not_sent"))
     assert {path for path in stray_paths(conversation) if not path.startswith(dropped)} <= reported
 
 

@@ -137,6 +137,8 @@ def test_preflight_on_generated_conversations(conversation):
     """Preflight names only its own rules: one refusal per unanswered call, none for results (a Conversation pairs them)."""
     found = openai_responses.preflight(conversation)
     assert {r.rule for r in found} <= set(RULES)
-    pending = {c.tool_call_id for c in conversation.pending_tool_calls()}
+    # every call without a result, whether it waits for approval or not: the API needs an output for each
+    answered = {r.tool_call_id for m in conversation for r in m.tool_results()}
+    pending = {c.tool_call_id for m in conversation for c in m.tool_calls()} - answered
     assert len([r for r in found if r.rule == "openai_responses/call-needs-output"]) == len(pending)
     assert not [r for r in found if r.rule == "openai_responses/output-answers-call"]

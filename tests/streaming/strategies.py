@@ -24,6 +24,7 @@ import contentblocks as cb
 from contentblocks import strategies
 from contentblocks.providers import STOP_REASONS, Reply, Usage
 from contentblocks.streaming import (
+    ApprovalRequested,
     ArgumentsAppended,
     BlockEnded,
     BlockStarted,
@@ -204,6 +205,8 @@ def _block_events(draw: st.DrawFn, index: int, block: cb.Block) -> list[StreamEv
         return [ServerToolAdded(index, block)]
     if isinstance(block, cb.CompactionBlock):
         return [CompactionAdded(index, block)]
+    if isinstance(block, cb.ApprovalRequestBlock):
+        return [ApprovalRequested(index, block)]
     assert isinstance(block, cb.JsonBlock)
     return [JsonAdded(index, block)]
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from .._conversion._unchecked import unchecked
 from .._model._classes import (
+    ApprovalRequestBlock,
     FileBlock,
     JsonBlock,
     Message,
@@ -99,12 +100,12 @@ class _Pruner:
 
     def results(self, message: Message, i: int) -> Message:
         """A tool message with each result's content as the stub (its results are all there is to prune)."""
-        content: tuple[ToolResultBlock, ...] = message.content  # type: ignore[assignment]  # a tool message's
-        if all(not block.content or _stub(block) for block in content):
+        content: tuple[ToolResultBlock, ...] = message.content  # type: ignore[assignment]  # and approval decisions
+        if all(type(block) is not ToolResultBlock or not block.content or _stub(block) for block in content):
             return message
         new = []
         for j, block in enumerate(content):
-            if block.content and not _stub(block):
+            if type(block) is ToolResultBlock and block.content and not _stub(block):
                 self.lose(f"$[{i}].content[{j}].content", _STUBBED, "content_dropped")
                 new.append(
                     _new_result(block.tool_call_id, block.tool_name, block.outcome, _STUB, block.cache, block.metadata)
@@ -122,8 +123,11 @@ class _Pruner:
         # Reasoning that signed tool calls stays: Anthropic and OpenAI refuse calls replayed without it.
         signs_calls = message.role == "assistant" and any(type(b) is ToolCallBlock for b in message.content)
         assistant = message.role == "assistant"
+        # A provider-run call an approval request names stays with it: the request must name a call of its message.
+        asked = {b.tool_call_id for b in message.content if type(b) is ApprovalRequestBlock}
         content = [
-            self.block(b, f"$[{i}].content[{j}]", signs_calls=signs_calls, assistant=assistant)
+            b if asked and type(b) is ServerToolCallBlock and b.tool_call_id in asked
+            else self.block(b, f"$[{i}].content[{j}]", signs_calls=signs_calls, assistant=assistant)
             for j, b in enumerate(message.content)
         ]
         if all(new is old for new, old in zip(content, message.content, strict=True)):

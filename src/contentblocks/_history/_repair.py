@@ -21,6 +21,7 @@ from .._model._conversation import Conversation, tool_summary
 from .._model._growth import ToolBlockSummary
 from .._sanitize._policy import UNANSWERED_CALLS, UnansweredCalls, stand_in_result
 from .._sealing import SEAL_KEY
+from ..providers._approvals import restore_paths, server_approvals, without_approvals
 from ..providers._contract import Converted, Loss, LossKind
 from ._turns import paired
 
@@ -35,6 +36,8 @@ RepairTarget: TypeAlias = Literal["anthropic", "gemini", "mcp", "openai_chat", "
 #: The providers that refuse consecutive assistant messages (Gemini: a model turn with function calls must
 #: follow a user or function-response turn), for which repair merges them.
 MERGING_PROVIDERS = frozenset({"gemini"})
+#: How the reasons of approvals taken out name a repaired history (see ``providers._approvals``).
+_SENDABLE, _SCOPE = "a history repaired for a provider", " but for the tools the provider runs"
 
 _PROVIDERS = frozenset({"anthropic", "gemini", "mcp", "openai_chat", "openai_responses"})
 _MAX_ID = 256
@@ -405,15 +408,20 @@ def repair(
     if provider is not None and provider not in _PROVIDERS:
         msg = f"provider must be one of {', '.join(sorted(_PROVIDERS))} or None, got {provider!r}"
         raise ValueError(msg)
-    if isinstance(conversation, Conversation) and _in_place(messages, merging=provider in MERGING_PROVIDERS):
+    given = messages
+    messages, paths, local = without_approvals(messages, _SENDABLE, server_approvals(messages), _SCOPE)
+    if paths is None and isinstance(conversation, Conversation) and _in_place(
+        messages, merging=provider in MERGING_PROVIDERS
+    ):
         return Converted(conversation)
     losses: list[Loss] = []
     writer = _Writer(messages, _Pairing(messages, losses), unanswered)
     out = writer.run()
     if provider in MERGING_PROVIDERS:
         out = _merge(out, writer.origins, losses)
-    if not losses and isinstance(conversation, Conversation) and len(out) == len(messages):
+    if not losses and paths is None and isinstance(conversation, Conversation) and len(out) == len(given):
         return Converted(conversation)
-    if provider in MERGING_PROVIDERS:  # merged messages: their tool blocks are found again
-        return Converted(Conversation(messages=out), tuple(losses))
-    return Converted(paired(out, writer.summary), tuple(losses))
+    found = (*local, *restore_paths(losses, paths))
+    if provider in MERGING_PROVIDERS or paths is not None:  # merged, or approvals kept: checked whole
+        return Converted(Conversation(messages=out), found)
+    return Converted(paired(out, writer.summary), found)

@@ -3,7 +3,8 @@
 ``window`` keeps the newest turns and ``prune`` shrinks the older ones; both need the same boundaries. A cut
 may only fall before a user message (every provider accepts a history that starts with one, and several
 refuse any other start), and never between a tool call and a later result answering it, which a
-``Conversation`` allows across a user message (a late answer). One pass finds them all.
+``Conversation`` allows across a user message (a late answer), nor between an approval request and the user's
+decision on it. One pass finds them all.
 """
 
 from __future__ import annotations
@@ -14,9 +15,9 @@ from itertools import compress, islice
 from operator import attrgetter
 
 from .._conversion._unchecked import unchecked
-from .._model._classes import Message
+from .._model._classes import ApprovalRequestBlock, Message
 from .._model._conversation import Conversation, tool_summary
-from .._model._growth import Growth, ToolBlockSummary, ToolPairing
+from .._model._growth import ApprovalSummary, Growth, ToolBlockSummary, ToolPairing
 
 __all__ = ["ROLE", "conversation_argument", "conversation_turn_starts", "paired", "trusted", "turn_starts"]
 
@@ -48,12 +49,20 @@ def turn_starts(messages: Sequence[Message]) -> list[int]:
     """
     spans: list[tuple[int, int]] = []  # (message of a call, message of its answer)
     where: dict[str, int] = {}  # call id -> index of the message that made the call
-    for m, tools in tool_summary(messages, 0):  # the messages with tool blocks only
+    approvals: list[ApprovalSummary] = []
+    for m, tools in tool_summary(messages, 0, approvals):  # the messages with tool blocks only
         for is_call, call_id, _, _ in tools:
             if is_call:
                 where[call_id] = m
             elif call_id in where:
                 spans.append((where[call_id], m))
+    asked: dict[str, int] = {}  # a decision belongs to the turn that asked for it, as an answer does
+    for m, blocks, _ in approvals:
+        for block, _ in blocks:
+            if type(block) is ApprovalRequestBlock:
+                asked[block.approval_id] = m
+            elif block.approval_id in asked:
+                spans.append((asked[block.approval_id], m))
     return _starts(list(map(ROLE, messages)), spans)
 
 
@@ -99,8 +108,12 @@ def conversation_turn_starts(conversation: Conversation, roles: list[str] | None
     size = len(messages)
     growth: Growth = conversation._growth
     with growth.lock:
-        calls, answers = growth.pairing.calls, growth.pairing.answers
+        pairing = growth.pairing
+        calls, answers = pairing.calls, pairing.answers
         spans = [(calls[call_id][1], m) for call_id, m in answers.items() if m < size]
+        if pairing.decisions:  # a decision belongs to the turn that asked for it
+            asked = pairing.approvals
+            spans += [(asked[a][1], m) for a, (_, m) in pairing.decisions.items() if m < size]
     return _starts(list(map(ROLE, messages)) if roles is None else roles, spans)
 
 

@@ -41,6 +41,7 @@ from .._checks._rules import (
 )
 from .._errors import with_article
 from .._json._values import json_key
+from ._approvals import ApprovalRequestBlock, ApprovalResponseBlock
 from ._values import (
     BlockRange,
     CacheBreakpoint,
@@ -63,6 +64,8 @@ from ._values import (
 
 __all__ = [
     "ROLE_BLOCKS",
+    "ApprovalRequestBlock",
+    "ApprovalResponseBlock",
     "Block",
     "BlockRange",
     "BytesSource",
@@ -343,6 +346,8 @@ Block: TypeAlias = (
     | ServerToolCallBlock
     | ServerToolResultBlock
     | CompactionBlock
+    | ApprovalRequestBlock
+    | ApprovalResponseBlock
 )
 
 # ---------------------------------------------------------------------------------------------- messages
@@ -351,7 +356,7 @@ Block: TypeAlias = (
 ROLE_BLOCKS: dict[str, tuple[type, ...]] = {
     "system": (TextBlock,),
     "developer": (TextBlock,),
-    "user": (TextBlock, FileBlock, JsonBlock, SearchResultBlock),
+    "user": (TextBlock, FileBlock, JsonBlock, SearchResultBlock, ApprovalResponseBlock),
     "assistant": (
         TextBlock,
         RefusalBlock,
@@ -362,8 +367,9 @@ ROLE_BLOCKS: dict[str, tuple[type, ...]] = {
         ServerToolCallBlock,
         ServerToolResultBlock,
         CompactionBlock,
+        ApprovalRequestBlock,
     ),
-    "tool": (ToolResultBlock,),
+    "tool": (ToolResultBlock, ApprovalResponseBlock),
 }
 
 

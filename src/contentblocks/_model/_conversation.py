@@ -10,8 +10,16 @@ import attrs
 from .._checks._instances import FieldPlan, check_items, resolve_annotations
 from .._checks._rules import many
 from .._errors import ValidationError, describe_type
-from ._classes import ROLE_BLOCKS, Message, ToolCallBlock, ToolResultBlock
-from ._growth import Growth, ToolBlockSummary, ToolPairing
+from ._classes import (
+    ROLE_BLOCKS,
+    ApprovalRequestBlock,
+    ApprovalResponseBlock,
+    Message,
+    ServerToolCallBlock,
+    ToolCallBlock,
+    ToolResultBlock,
+)
+from ._growth import ApprovalSummary, Growth, ToolBlockSummary, ToolPairing
 from ._values import Value, as_tuple, ruled
 
 __all__ = ["Conversation", "conversation_problems", "tool_summary"]
@@ -22,11 +30,20 @@ def _messages(value: Sequence[Message]) -> tuple[Message, ...]:
 
 
 _TOOL_BLOCKS = (ToolCallBlock, ToolResultBlock)
-_OTHER_BLOCKS = frozenset(c for classes in ROLE_BLOCKS.values() for c in classes) - frozenset(_TOOL_BLOCKS)
+_APPROVAL_BLOCKS = (ApprovalRequestBlock, ApprovalResponseBlock)
+_OTHER_BLOCKS = frozenset(c for classes in ROLE_BLOCKS.values() for c in classes) - frozenset(
+    _TOOL_BLOCKS + _APPROVAL_BLOCKS
+)
+_CALLS = (ToolCallBlock, ServerToolCallBlock)
 
 
-def tool_summary(messages: Sequence[Message], offset: int) -> list[ToolBlockSummary]:
-    """The tool blocks of ``messages`` (message indexes counted from ``offset``), for ``ToolPairing``."""
+def tool_summary(
+    messages: Sequence[Message], offset: int, approvals: list[ApprovalSummary] | None = None
+) -> list[ToolBlockSummary]:
+    """The tool blocks of ``messages`` (message indexes counted from ``offset``), for ``ToolPairing``.
+
+    With an ``approvals`` list, the approval blocks of each message that holds some are added to it.
+    """
     other_blocks = _OTHER_BLOCKS
     summary: list[ToolBlockSummary] = []
     for m, message in enumerate(messages, offset):
@@ -35,18 +52,25 @@ def tool_summary(messages: Sequence[Message], offset: int) -> list[ToolBlockSumm
         if other_blocks.issuperset(map(type, content)):
             continue
         tools = []
+        asked = []
         for i, block in enumerate(content):
             if isinstance(block, _TOOL_BLOCKS):
                 tools.append((isinstance(block, ToolCallBlock), block.tool_call_id, block.tool_name, i))
+            elif isinstance(block, _APPROVAL_BLOCKS):
+                asked.append((block, i))
         if tools:
             summary.append((m, tools))
+        if asked and approvals is not None:
+            call_ids = frozenset(b.tool_call_id for b in content if isinstance(b, _CALLS))
+            approvals.append((m, asked, call_ids))
     return summary
 
 
 def conversation_problems(problems: list[tuple[str, str]], messages: Sequence[Message]) -> ToolPairing:
-    """Tool-call pairing over valid messages; paths are ``$[i].content[j]...``. Returns the pairing state."""
+    """Tool-call and approval pairing over valid messages; paths are ``$[i].content[j]...``. Returns the pairing."""
     pairing = ToolPairing()
-    pairing.extend(problems, tool_summary(messages, 0), len(messages))
+    approvals: list[ApprovalSummary] = []
+    pairing.extend(problems, tool_summary(messages, 0, approvals), len(messages), approvals)
     return pairing
 
 
@@ -182,10 +206,11 @@ class Conversation(_Growable, Sequence[Message]):
             raise ValidationError(problems)
         end = start + len(new)
         growth: Growth = self._growth
-        summary = tool_summary(new, start)
+        approvals: list[ApprovalSummary] = []
+        summary = tool_summary(new, start, approvals)
         with growth.lock:
             line = growth if growth.pairing.length == start else growth.branch(start)
-            line.pairing.extend(problems, summary, end)
+            line.pairing.extend(problems, summary, end, approvals)
             if not problems:
                 line.messages.extend(new)
         if problems:
@@ -203,11 +228,38 @@ class Conversation(_Growable, Sequence[Message]):
         return self.extend(other)
 
     def pending_tool_calls(self) -> tuple[ToolCallBlock, ...]:
-        """The tool calls that no later tool result answers yet, in order: what an agent loop runs next."""
+        """The tool calls that no later tool result answers yet, in order: what an agent loop runs next.
+
+        A call whose approval is awaited or was denied is left out: it must not run (answer a denied call with a
+        ``denied`` result). See :meth:`pending_approvals`.
+        """
         growth: Growth = self._growth
         size: int = self._size
         with growth.lock:
             where = growth.pairing.pending(size)
+            held = growth.pairing.held(size)
+            messages = growth.messages
+            calls = tuple(messages[m].content[b] for m, b in where)
+        return tuple(call for call in calls if call.tool_call_id not in held) if held else calls
+
+    def pending_approvals(self) -> tuple[ApprovalRequestBlock, ...]:
+        """The approval requests that no later response answers yet, in order: what waits for a decision.
+
+        >>> import contentblocks as cb
+        >>> call = cb.ToolCallBlock(tool_call_id="c1", tool_name="send_mail", input={"to": "a@example.com"})
+        >>> ask = cb.ApprovalRequestBlock(approval_id="ap_1", tool_call_id="c1")
+        >>> history = cb.Conversation(messages=[cb.Message(role="assistant", content=[call, ask])])
+        >>> [request.tool_call_id for request in history.pending_approvals()]
+        ['c1']
+        >>> no = cb.ApprovalResponseBlock(approval_id="ap_1", approved=False, reason="Not to strangers.")
+        >>> history = history.append(cb.Message(role="user", content=[no]))
+        >>> history.pending_approvals(), history.pending_tool_calls()
+        ((), ())
+        """
+        growth: Growth = self._growth
+        size: int = self._size
+        with growth.lock:
+            where = growth.pairing.awaiting(size)
             messages = growth.messages
             return tuple(messages[m].content[b] for m, b in where)
 

@@ -17,10 +17,13 @@ import threading
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-__all__ = ["Growth", "ToolBlockSummary", "ToolPairing"]
+__all__ = ["ApprovalSummary", "Growth", "ToolBlockSummary", "ToolPairing"]
 
 ToolBlockSummary = tuple[int, Sequence[tuple[bool, str, str, int]]]
 """One message's tool blocks: its index and, per tool block, ``(is_call, tool_call_id, tool_name, index)``."""
+
+ApprovalSummary = tuple[int, Sequence[tuple[Any, int]], frozenset[str]]
+"""One message's approval blocks: its index, each block with its index, and the ids of the message's calls."""
 
 
 class ToolPairing:
@@ -35,7 +38,7 @@ class ToolPairing:
     0
     """
 
-    __slots__ = ("answers", "calls", "length", "open")
+    __slots__ = ("answers", "approvals", "calls", "decisions", "length", "open")
 
     def __init__(self) -> None:
         #: call id -> (tool name, message index, block index)
@@ -44,9 +47,19 @@ class ToolPairing:
         self.answers: dict[str, int] = {}
         #: the calls of the first ``length`` messages not answered among them, in order (a dict as ordered set)
         self.open: dict[str, None] = {}
+        #: approval id -> (the call it names, message index, block index) of each approval request
+        self.approvals: dict[str, tuple[str, int, int]] = {}
+        #: approval id -> (approved, message index) of each response
+        self.decisions: dict[str, tuple[bool, int]] = {}
         self.length = 0
 
-    def extend(self, problems: list[tuple[str, str]], summary: Iterable[ToolBlockSummary], length: int) -> None:
+    def extend(
+        self,
+        problems: list[tuple[str, str]],
+        summary: Iterable[ToolBlockSummary],
+        length: int,
+        approvals: Iterable[ApprovalSummary] = (),
+    ) -> None:
         """Check the tool blocks of the messages from ``self.length`` on, then record them unless a problem arose.
 
         ``summary`` lists those messages' tool blocks, with message indexes counted from the conversation's
@@ -77,7 +90,10 @@ class ToolPairing:
                     if call[0] != name:
                         message = "tool result names another tool than its call"
                         problems.append((f"$[{m}].content[{b}].tool_name", message))
+        new_approvals, new_decisions = self._approvals(problems, approvals)
         if len(problems) == before:
+            self.approvals.update(new_approvals)
+            self.decisions.update(new_decisions)
             calls.update(new_calls)
             answers.update(new_answers)
             self.open.update(dict.fromkeys(new_calls))
@@ -85,12 +101,67 @@ class ToolPairing:
                 del self.open[call_id]
             self.length = length
 
+    def _approvals(
+        self, problems: list[tuple[str, str]], summary: Iterable[ApprovalSummary]
+    ) -> tuple[dict[str, tuple[str, int, int]], dict[str, tuple[bool, int]]]:
+        """Check the approval blocks of new messages; the new requests and decisions, to record if all is well.
+
+        Each request names a call of its own message by an id no earlier request took; each response answers an
+        earlier request that no response answered.
+        """
+        approvals, decisions = self.approvals, self.decisions
+        new_approvals: dict[str, tuple[str, int, int]] = {}
+        new_decisions: dict[str, tuple[bool, int]] = {}
+        for m, blocks, call_ids in summary:
+            for block, b in blocks:
+                approval_id = block.approval_id
+                where = f"$[{m}].content[{b}]"
+                if hasattr(block, "tool_call_id"):  # a request
+                    if approval_id in approvals or approval_id in new_approvals:
+                        problems.append((f"{where}.approval_id", "approval id is used by an earlier approval request"))
+                    elif block.tool_call_id not in call_ids:
+                        problems.append((f"{where}.tool_call_id", "approval request names no tool call of its message"))
+                    else:
+                        new_approvals[approval_id] = (block.tool_call_id, m, b)
+                elif approval_id not in approvals and approval_id not in new_approvals:
+                    problems.append((f"{where}.approval_id", "approval response answers no earlier approval request"))
+                elif approval_id in decisions or approval_id in new_decisions:
+                    message = "approval request was already answered by an earlier response"
+                    problems.append((f"{where}.approval_id", message))
+                else:
+                    new_decisions[approval_id] = (block.approved, m)
+        return new_approvals, new_decisions
+
+    def awaiting(self, length: int) -> list[tuple[int, int]]:
+        """Where the approval requests of the first ``length`` messages that no response among them answers are."""
+        decisions = self.decisions
+        return [
+            (m, b)
+            for approval_id, (_, m, b) in self.approvals.items()
+            if m < length and (approval_id not in decisions or decisions[approval_id][1] >= length)
+        ]
+
+    def held(self, length: int) -> frozenset[str]:
+        """The calls of the first ``length`` messages that must not run: their approval is awaited, or was denied."""
+        if not self.approvals:
+            return frozenset()
+        decisions = self.decisions
+        held = set()
+        for approval_id, (call_id, m, _) in self.approvals.items():
+            if m < length:
+                decision = decisions.get(approval_id)
+                if decision is None or decision[1] >= length or not decision[0]:
+                    held.add(call_id)
+        return frozenset(held)
+
     def prefix(self, length: int) -> ToolPairing:
         """A new pairing holding only what the first ``length`` messages hold (for growing a branch)."""
         copy = ToolPairing()
         copy.calls = {k: v for k, v in self.calls.items() if v[1] < length}
         copy.answers = {k: m for k, m in self.answers.items() if m < length}
         copy.open = dict.fromkeys(k for k in copy.calls if k not in copy.answers)
+        copy.approvals = {k: v for k, v in self.approvals.items() if v[1] < length}
+        copy.decisions = {k: v for k, v in self.decisions.items() if v[1] < length}
         copy.length = length
         return copy
 

@@ -13,6 +13,8 @@ import attrs
 
 from .._errors import with_article
 from ._classes import (
+    ApprovalRequestBlock,
+    ApprovalResponseBlock,
     Block,
     BlockRange,
     BytesSource,
@@ -92,6 +94,8 @@ UNIONS: tuple[Union, ...] = (
             "server_tool_result": ServerToolResultBlock,
             "compaction": CompactionBlock,
             "search_result": SearchResultBlock,
+            "approval_request": ApprovalRequestBlock,
+            "approval_response": ApprovalResponseBlock,
         },
         where="block type",
         noun="block",

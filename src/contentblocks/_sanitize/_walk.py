@@ -10,6 +10,8 @@ import attrs
 
 from .._api import structure
 from .._model._classes import (
+    ApprovalRequestBlock,
+    ApprovalResponseBlock,
     CompactionBlock,
     FileBlock,
     JsonBlock,
@@ -50,6 +52,8 @@ class _Walk:
         self.open: set[str] = set()  # the kept calls no kept result answers yet
         self.placed: dict[str, tuple[int, str]] = {}  # kept call id -> index of its message in ``kept``, its path
         self.refused: set[str] = set()  # open calls a result was refused for
+        self.asked: set[str] = set()  # the approval requests of the kept sealed messages
+        self.decided: set[str] = set()  # the kept requests a kept decision answers
 
     def lose(self, path: str, reason: str, kind: LossKind) -> None:
         self.losses.append(Loss(path, reason, kind))
@@ -61,6 +65,10 @@ class _Walk:
         calls: set[str] = set()
         answered: set[str] = set()
         for block in message.content:
+            if isinstance(block, ApprovalRequestBlock) and block.approval_id in self.asked:
+                return False
+            if isinstance(block, ApprovalResponseBlock) and not self.decides(block):
+                return False
             if isinstance(block, ToolCallBlock):
                 if block.tool_call_id in self.calls or block.tool_call_id in calls:
                     return False
@@ -72,9 +80,17 @@ class _Walk:
                 answered.add(call_id)
         return True
 
+    def decides(self, block: ApprovalResponseBlock) -> bool:
+        """Whether a decision answers a request of a kept sealed message that no kept decision answered."""
+        return block.approval_id in self.asked and block.approval_id not in self.decided
+
     def keep_sealed(self, message: Message, index: int, path: str) -> None:
         for j, block in enumerate(message.content):
-            if isinstance(block, ToolCallBlock):
+            if isinstance(block, ApprovalRequestBlock):
+                self.asked.add(block.approval_id)
+            elif isinstance(block, ApprovalResponseBlock):
+                self.decided.add(block.approval_id)
+            elif isinstance(block, ToolCallBlock):
                 self.calls[block.tool_call_id] = block.tool_name
                 self.open.add(block.tool_call_id)
                 self.placed[block.tool_call_id] = (index, f"{path}.content[{j}]")
@@ -214,6 +230,20 @@ class _Walk:
         if isinstance(block, (ServerToolCallBlock, ServerToolResultBlock)):
             self.lose(path, "a tool the provider ran, in a message the server did not seal", "content_dropped")
             return None
+        if isinstance(block, (ApprovalRequestBlock, ApprovalResponseBlock)):
+            return self.approval(block, path)
+        return self.evolve(block, path)
+
+    def approval(self, block: ApprovalRequestBlock | ApprovalResponseBlock, path: str) -> Any:
+        """A request only the model makes, so only a sealed one is believed; the client's own decision on one."""
+        if isinstance(block, ApprovalRequestBlock):
+            self.lose(path, "an approval request the server did not seal", "content_dropped")
+            return None
+        if not self.decides(block):
+            why = "was already decided" if block.approval_id in self.decided else "is in no sealed assistant message"
+            self.lose(path, f"an approval decision whose request {why}", "content_dropped")
+            return None
+        self.decided.add(block.approval_id)
         return self.evolve(block, path)
 
     def blocks(self, content: tuple[Any, ...], path: str) -> tuple[Any, ...]:

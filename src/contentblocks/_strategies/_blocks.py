@@ -13,6 +13,8 @@ from hypothesis import strategies as st
 
 from .._checks._grammar import TTL_MAX
 from .._model._classes import (
+    ApprovalRequestBlock,
+    ApprovalResponseBlock,
     Block,
     BlockRange,
     BytesSource,
@@ -56,6 +58,8 @@ from ._values import (
 
 __all__ = [
     "OUTCOMES",
+    "approval_request_blocks",
+    "approval_response_blocks",
     "blocks",
     "cache_breakpoints",
     "citation_locations",
@@ -314,6 +318,49 @@ def compaction_blocks(*, max_text_size: int = 40) -> st.SearchStrategy[Compactio
     return st.builds(CompactionBlock, summary=summaries, cache=_CACHES, metadata=metadata())
 
 
+def approval_request_blocks(*, tool_call_id: str | None = None) -> st.SearchStrategy[ApprovalRequestBlock]:
+    """Approval requests; ``tool_call_id`` fixes the call they name (a conversation needs it in the same message).
+
+    >>> from hypothesis import given, settings
+    >>> from contentblocks import strategies
+    >>> @settings(max_examples=10, database=None)
+    ... @given(strategies.approval_request_blocks(tool_call_id="call_1"))
+    ... def check(block):
+    ...     assert block.tool_call_id == "call_1"
+    >>> check()
+    """
+    return st.builds(
+        ApprovalRequestBlock,
+        approval_id=identifiers(),
+        tool_call_id=identifiers() if tool_call_id is None else st.just(tool_call_id),
+        cache=_CACHES,
+        metadata=metadata(),
+    )
+
+
+def approval_response_blocks(
+    *, approval_id: str | None = None, max_text_size: int = 40
+) -> st.SearchStrategy[ApprovalResponseBlock]:
+    """Decisions on approval requests, approved or denied, with a reason or none; ``approval_id`` fixes the request.
+
+    >>> from hypothesis import given, settings
+    >>> from contentblocks import strategies
+    >>> @settings(max_examples=10, database=None)
+    ... @given(strategies.approval_response_blocks(approval_id="ap_1"))
+    ... def check(block):
+    ...     assert block.approval_id == "ap_1" and block.approved in (True, False)
+    >>> check()
+    """
+    return st.builds(
+        ApprovalResponseBlock,
+        approval_id=identifiers() if approval_id is None else st.just(approval_id),
+        approved=st.booleans(),
+        reason=st.none() | free_texts(max_size=max_text_size),
+        cache=_CACHES,
+        metadata=metadata(),
+    )
+
+
 @st.composite
 def _tool_call_block(draw: st.DrawFn, tool_call_id: str | None, tool_name: str | None, max_depth: int) -> ToolCallBlock:
     return ToolCallBlock(
@@ -494,6 +541,8 @@ def kind_strategies(max_text_size: int, max_binary_size: int) -> dict[type, st.S
         ServerToolResultBlock: server_tool_result_blocks(max_text_size=max_text_size, max_binary_size=max_binary_size),
         CompactionBlock: compaction_blocks(max_text_size=max_text_size),
         SearchResultBlock: search_result_blocks(max_text_size=max_text_size),
+        ApprovalRequestBlock: approval_request_blocks(),
+        ApprovalResponseBlock: approval_response_blocks(max_text_size=max_text_size),
     }
 
 

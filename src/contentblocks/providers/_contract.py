@@ -51,6 +51,7 @@ LossKind: TypeAlias = Literal[
     "order_changed",
     "seal_rejected",
     "hint_not_sent",
+    "approval_not_sent",
 ]
 """What a loss did to the conversation.
 
@@ -67,6 +68,8 @@ LossKind: TypeAlias = Literal[
 - ``hint_not_sent``: a hint to the provider (a cache breakpoint) is not sent, or not as given (a time to live
   sent as the nearest the provider has, a breakpoint over the provider's limit): what the model reads is the same,
   only what the provider may cache changes.
+- ``approval_not_sent``: an approval request or decision has no place in the target's request and stays local
+  (approvals are between a client and its tool runtime; what the model reads is the call and its result).
 """
 
 #: Every loss kind, in the order above.

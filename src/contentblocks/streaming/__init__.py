@@ -29,6 +29,7 @@ from __future__ import annotations
 from ._errors import StreamError
 from ._events import (
     BLOCK_KINDS,
+    ApprovalRequested,
     ArgumentsAppended,
     BlockEnded,
     BlockKind,
@@ -56,6 +57,7 @@ from ._reading import StreamReader
 
 __all__ = [
     "BLOCK_KINDS",
+    "ApprovalRequested",
     "ArgumentsAppended",
     "BlockEnded",
     "BlockKind",

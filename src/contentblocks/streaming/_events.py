@@ -4,7 +4,8 @@ A stream is a sequence of events. Blocks are numbered by their position in the r
 the order they start); several may be open at once (parallel tool calls). A streamed block opens with
 :class:`BlockStarted`, grows through deltas addressed to its index and closes with :class:`BlockEnded`; a file
 or a JSON value arrives whole (:class:`FileAdded`, :class:`JsonAdded`), as do a tool the provider ran
-(:class:`ServerToolAdded`) and a compaction (:class:`CompactionAdded`). The reply ends with
+(:class:`ServerToolAdded`), a compaction (:class:`CompactionAdded`) and an approval request
+(:class:`ApprovalRequested`). The reply ends with
 :class:`ReplyStopped`.
 
 Every event is a frozen, slotted attrs class that checks its own fields when built, as blocks do: each field
@@ -43,6 +44,7 @@ from .._checks._rules import (
 )
 from .._json._values import EMPTY_OBJECT, json_key
 from .._model._classes import (
+    ApprovalRequestBlock,
     Citation,
     CompactionBlock,
     FileBlock,
@@ -55,6 +57,7 @@ from ..providers._contract import STOP_REASONS, StopReason, Usage
 
 __all__ = [
     "BLOCK_KINDS",
+    "ApprovalRequested",
     "ArgumentsAppended",
     "BlockEnded",
     "BlockKind",
@@ -238,6 +241,13 @@ class CompactionAdded(_Indexed):
 
 
 @attrs.frozen
+class ApprovalRequested(_Indexed):
+    """A whole approval request is block ``index``: the model asks before the call it names runs."""
+
+    block: ApprovalRequestBlock = attrs.field(metadata=ruled(ONE_OF))
+
+
+@attrs.frozen
 class BlockEnded(_Indexed):
     """The streamed block ``index`` is complete.
 
@@ -305,6 +315,7 @@ StreamEvent: TypeAlias = (
     | JsonAdded
     | ServerToolAdded
     | CompactionAdded
+    | ApprovalRequested
     | BlockEnded
     | MessageMetadataAdded
     | UsageUpdated

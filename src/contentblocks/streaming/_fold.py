@@ -17,6 +17,7 @@ from .._model._classes import Block, Message
 from ..providers._contract import Reply, StopReason, Usage
 from ._errors import StreamError, at
 from ._events import (
+    ApprovalRequested,
     ArgumentsAppended,
     BlockEnded,
     BlockStarted,
@@ -44,7 +45,8 @@ __all__ = ["ReplyBuilder", "fold"]
 
 #: The part kind of each event that adds a whole block.
 _WHOLE_KINDS: dict[type, str] = {
-    FileAdded: "file", JsonAdded: "json", ServerToolAdded: "server_tool", CompactionAdded: "compaction"
+    FileAdded: "file", JsonAdded: "json", ServerToolAdded: "server_tool", CompactionAdded: "compaction",
+    ApprovalRequested: "approval_request",
 }
 
 _MAX_CHARS = FREE_TEXT.max_chars(DEFAULT_LIMITS)  # a streamed block's text, by the text's own rule
@@ -197,7 +199,9 @@ class ReplyBuilder:
         self._next_index(event.index, position)
         self._parts.append(Part(event.kind, event.metadata, event.tool_call_id, event.tool_name))
 
-    def _whole(self, event: FileAdded | JsonAdded | ServerToolAdded | CompactionAdded, position: int) -> None:
+    def _whole(
+        self, event: FileAdded | JsonAdded | ServerToolAdded | CompactionAdded | ApprovalRequested, position: int
+    ) -> None:
         self._next_index(event.index, position)
         part = Part(_WHOLE_KINDS[type(event)], event.block.metadata, None, None)
         part.ended = True
@@ -312,6 +316,7 @@ _HANDLERS: dict[type, Callable[[ReplyBuilder, Any, int], None]] = {
     JsonAdded: ReplyBuilder._whole,
     ServerToolAdded: ReplyBuilder._whole,
     CompactionAdded: ReplyBuilder._whole,
+    ApprovalRequested: ReplyBuilder._whole,
     BlockEnded: ReplyBuilder._ended,
     MessageMetadataAdded: ReplyBuilder._message_metadata_added,
     UsageUpdated: ReplyBuilder._usage_updated,

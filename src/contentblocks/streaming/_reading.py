@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 from .._errors import ValidationError, describe_type
 from .._json._values import json_key
 from .._model._classes import (
+    ApprovalRequestBlock,
     Block,
     Citation,
     CompactionBlock,
@@ -34,6 +35,7 @@ from ..providers._contract import Reply, Usage
 from ..providers._toolkit import json_text, parse_json_text
 from ._errors import StreamError, fail
 from ._events import (
+    ApprovalRequested,
     ArgumentsAppended,
     BlockEnded,
     BlockKind,
@@ -73,6 +75,7 @@ _ADDED: dict[type, tuple[str, Any]] = {
     ServerToolCallBlock: ("server_tool", ServerToolAdded),
     ServerToolResultBlock: ("server_tool", ServerToolAdded),
     CompactionBlock: ("compaction", CompactionAdded),
+    ApprovalRequestBlock: ("approval_request", ApprovalRequested),
 }
 _DELTAS: dict[str, type[TextAppended | RefusalAppended | ReasoningAppended]] = {
     "text": TextAppended,

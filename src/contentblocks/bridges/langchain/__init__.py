@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..._errors import ValidationError
 from ..._model._conversation import Conversation
+from ...providers._approvals import restore_paths, without_approvals
 from ...providers._argument_checks import conversation_argument, reading_argument, strict_argument
 from ...providers._contract import Converted, LossKind, LossRecorder
 from ...providers._search_results import without_search_results
@@ -155,6 +156,7 @@ def to_messages(
     raising = strict_argument(strict, call)
     module = _messages_module()
     messages = conversation.messages if isinstance(conversation, Conversation) else list(conversation)
+    messages, paths, local = without_approvals(messages, "LangChain")
     losses = LossRecorder()
     messages = without_search_results(messages, losses.add, "LangChain")
     built = []
@@ -163,4 +165,5 @@ def to_messages(
             built.append(getattr(module, name)(**kwargs))
         except Exception as e:  # noqa: BLE001 - pydantic's or LangChain's own refusal of a kept field
             raise ValidationError([(path, f"LangChain refuses this message: {_problem(e)}")]) from None
-    return losses.finish(built, strict=raising)
+    losses.losses[:] = restore_paths(losses.losses, paths)
+    return losses.finish(built, strict=raising, before=tuple(local))

@@ -15,6 +15,7 @@ import attrs
 from ..._errors import ValidationError
 from ..._model._classes import Block, Message, ToolCallBlock, ToolResultBlock
 from ..._model._conversation import Conversation
+from ...providers.openai_responses._approvals import read_request, read_response
 from ...providers.openai_responses._read import REQUEST_ITEMS, read_items
 
 __all__ = ["NS", "Item", "annotate", "input_item"]
@@ -68,21 +69,31 @@ def _dumped(value: object) -> Any:
     return payload
 
 
-def _group(raw: object) -> str | None:
-    """The message an item joins: ``"assistant"`` or ``"tool"`` runs, ``None`` for a message of its own."""
+def _group(raw: object, asked: set[str] | None = None) -> str | None:
+    """The message an item joins: ``"assistant"``, ``"tool"`` or ``"user"`` runs, ``None`` for a message of its own.
+
+    ``asked`` gathers the approval requests read so far, as the Responses reader does: a decision on one of them
+    joins a user run (see ``openai_responses._approvals``), any other stays a verbatim block of the assistant's.
+    """
     if not isinstance(raw, Mapping):
         return "assistant"
     kind = raw.get("type", "message" if "role" in raw else "item_reference")
     if kind == "message" and raw.get("role") != "assistant":
         return None
+    if asked is not None and kind == "mcp_approval_request" and (pair := read_request(raw)) is not None:
+        asked.add(pair[1].approval_id)
+    if asked is not None and kind == "mcp_approval_response" and (decision := read_response(raw, asked)) is not None:
+        asked.discard(decision.approval_id)  # decided: a second decision on it stays verbatim
+        return "user"
     return "tool" if kind == "function_call_output" else "assistant"
 
 
 def _groups(items: list[Item]) -> list[list[Item]]:
     groups: list[list[Item]] = []
     last: str | None = None
+    asked: set[str] = set()
     for item in items:
-        key = _group(item.raw)
+        key = _group(item.raw, asked)
         if key is None or key != last:
             groups.append([])
         groups[-1].append(item)

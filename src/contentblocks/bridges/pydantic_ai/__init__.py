@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..._errors import ValidationError
 from ..._model._conversation import Conversation
+from ...providers._approvals import restore_paths, without_approvals
 from ...providers._argument_checks import conversation_argument, reading_argument, strict_argument
 from ...providers._contract import Converted, LossKind, LossRecorder
 from ...providers._search_results import without_search_results
@@ -148,7 +149,9 @@ def to_messages(
     adapter = _adapter()
     if not isinstance(conversation, Conversation):
         conversation = Conversation(messages=conversation)
+    conversation, paths, local = without_approvals(conversation, "pydantic-ai")
     losses = LossRecorder()
     conversation = without_search_results(conversation, losses.add, "pydantic-ai")
     history = write_history(conversation, losses)
-    return losses.finish(_validated(adapter, history), strict=raising)
+    losses.losses[:] = restore_paths(losses.losses, paths)
+    return losses.finish(_validated(adapter, history), strict=raising, before=tuple(local))

@@ -1,9 +1,10 @@
 """The SDK's ``ModelMessage`` JSON (what ``convertToModelMessages`` returns, ``generateText`` takes) to a conversation.
 
 Each ``ModelMessage`` is one message of the same role. A ``tool-call`` with ``providerExecuted: true`` and a
-``tool-result`` in an assistant message are a tool the provider ran: a server call and result. A part with no
-neutral block (an approval request) is kept whole as a JSON block flagged ``vercel_ai/native_part``; the
-approval responses of a tool message, which no neutral block holds, are kept in its metadata.
+``tool-result`` in an assistant message are a tool the provider ran: a server call and result. A
+``tool-approval-request`` is an approval request when it names a call of its own message (else it is kept whole
+as a JSON block flagged ``vercel_ai/native_part``), and a ``tool-approval-response`` in a tool message is the
+decision on one.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from .._wire import block, placed, read
 from .._wire import message as wire_message
 from ._values import NAMESPACE, Part, Wire, fail, file_block, kept, native, reasoning_block, rebased
 
-__all__ = ["AFTER", "APPROVALS", "AS_STRING", "EMPTY_REASON", "OUTPUT", "default_output", "read_model"]
+__all__ = ["AS_STRING", "EMPTY_REASON", "OUTPUT", "default_output", "read_model"]
 
 #: On a message whose ``content`` was a string rather than an array of parts.
 AS_STRING = "vercel_ai/content_string"
@@ -26,10 +27,6 @@ AS_STRING = "vercel_ai/content_string"
 OUTPUT = "vercel_ai/output"
 #: On a denied tool result: its reason was the empty string (rather than absent).
 EMPTY_REASON = "vercel_ai/empty_reason"
-#: On a tool message: its ``tool-approval-response`` parts, with their positions among the results.
-APPROVALS = "vercel_ai/approval_responses"
-#: On a message: the approval-only tool messages that followed it (each its list of ``[position, part]``).
-AFTER = "vercel_ai/approvals_after"
 _ROLES = ("system", "user", "assistant", "tool")
 _FILE_ITEMS = {"file-data": None, "image-data": None, "media": None, "file-url": "application/octet-stream",
                "image-url": "image/*"}
@@ -151,6 +148,23 @@ def _result(part: Part, kind_of_block: str = "tool_result") -> Wire:
                         metadata={**metadata, **part.rest()}), part.path, **_NAMES)
 
 
+def _request(part: Part) -> Wire:
+    """A ``tool-approval-request`` naming a call of its message."""
+    approval_id, call_id = part.string("approvalId"), part.string("toolCallId")
+    return block("approval_request", approval_id=approval_id, tool_call_id=call_id, metadata=part.rest())
+
+
+def _decision(part: Part) -> Wire:
+    """A ``tool-approval-response``: the decision on a request (``reason`` left out when absent)."""
+    approval_id, approved = part.string("approvalId"), part.boolean("approved", optional=False)
+    reason = part.string("reason", optional=True)
+    metadata = {**_options(part), **part.rest()}
+    if reason == "":
+        metadata[EMPTY_REASON] = True
+    return block("approval_response", approval_id=approval_id, approved=approved, reason=reason or None,
+                 metadata=metadata)
+
+
 _ASSISTANT: Mapping[str, Callable[[Part], Wire]] = {
     "text": _text, "file": _file, "reasoning": _reasoning, "tool-call": _call,
 }
@@ -174,9 +188,11 @@ def _content(message: Part, role: str) -> tuple[list[Wire], dict[str, Any]]:
         return [_at(f"{message.path}.content", lambda: block("text", text=text))], {} if role == "system" else {
             AS_STRING: True}
     blocks: list[Wire] = []
-    approvals: list[Any] = []
     known = {"system": {}, "user": _USER, "assistant": _ASSISTANT, "tool": {}}[role]
-    for index, raw in enumerate(message.array("content")):
+    parts = message.array("content")
+    calls = {p["toolCallId"] for p in parts
+             if isinstance(p, dict) and p.get("type") == "tool-call" and type(p.get("toolCallId")) is str}
+    for index, raw in enumerate(parts):
         part = Part(raw, f"{message.path}.content[{index}]")
         kind = part.string("type")
         if kind in known:
@@ -184,16 +200,16 @@ def _content(message: Part, role: str) -> tuple[list[Wire], dict[str, Any]]:
         elif role == "tool" and kind == "tool-result":
             blocks.append(_at(part.path, lambda: _result(part)))  # noqa: B023
         elif role == "tool" and kind == "tool-approval-response":
-            part.string("approvalId"), part.boolean("approved", optional=False), part.string("reason", optional=True)
-            approvals.append([index, part.raw])
+            blocks.append(_at(part.path, lambda: _decision(part)))  # noqa: B023
         elif role == "assistant" and kind == "tool-result":  # the result of a tool the provider ran
             blocks.append(_at(part.path, lambda: kept(lambda: _result(part, "server_tool_result"),  # noqa: B023
                                                       part.raw, part.path)))  # noqa: B023
         elif role == "assistant" and kind == "tool-approval-request":
-            blocks.append(native(part.raw, part.path))
+            asks = type(asked := part.raw.get("toolCallId")) is str and asked in calls
+            blocks.append(_at(part.path, lambda: _request(part)) if asks else native(part.raw, part.path))  # noqa: B023
         else:
             raise fail(f"{part.path}.type", f"no {kind[:40]!r} part in a {role} message")
-    return blocks, ({APPROVALS: approvals} if approvals else {})
+    return blocks, {}
 
 
 def _message(raw: object, path: str) -> tuple[str, list[Wire], dict[str, Any]]:
@@ -205,7 +221,7 @@ def _message(raw: object, path: str) -> tuple[str, list[Wire], dict[str, Any]]:
     if role == "system":
         message.string("content")
     blocks, metadata = _content(message, role)
-    if not blocks and not (role == "tool" and APPROVALS in metadata):
+    if not blocks:
         raise fail(f"{path}.content", "a message has at least one part")
     metadata.update(_options(message))
     metadata.update(message.rest())
@@ -213,15 +229,7 @@ def _message(raw: object, path: str) -> tuple[str, list[Wire], dict[str, Any]]:
 
 
 def _messages(messages: list[Any]) -> list[Wire]:
-    parts: list[tuple[str, list[Wire], dict[str, Any]]] = []
-    for index, raw in enumerate(messages):
-        role, blocks, metadata = _at(f"$[{index}]", lambda: _message(raw, f"$[{index}]"))  # noqa: B023
-        if blocks:
-            parts.append((role, blocks, metadata))
-        elif parts and len(metadata) == 1:  # approval responses alone: kept on the message before
-            parts[-1][2].setdefault(AFTER, []).append(metadata[APPROVALS])
-        else:
-            raise fail(f"$[{index}].content", "approval responses alone, with no message before to keep them on")
+    parts = [_at(f"$[{index}]", lambda: _message(raw, f"$[{index}]")) for index, raw in enumerate(messages)]  # noqa: B023
     return [_at(f"$[{index}]", lambda: wire_message(role, blocks, metadata))  # noqa: B023
             for index, (role, blocks, metadata) in enumerate(parts)]
 

@@ -7,6 +7,8 @@ from typing import Any
 
 from ..._conversion._kernels import thaw
 from ..._model._classes import (
+    ApprovalRequestBlock,
+    ApprovalResponseBlock,
     Block,
     BytesSource,
     CompactionBlock,
@@ -28,7 +30,7 @@ from ...providers._compaction import compaction_summary
 from ...providers._contract import LossRecorder
 from ...providers._documents import report_document_fields
 from ...providers._toolkit import b64encode, block_path
-from ._model_read import AFTER, APPROVALS, AS_STRING, EMPTY_REASON, OUTPUT, default_output
+from ._model_read import AS_STRING, EMPTY_REASON, OUTPUT, default_output
 from ._ui_write import result_text
 from ._values import NAMESPACE, NATIVE, Meta, reasoning_metadata
 
@@ -225,9 +227,24 @@ def _compaction(block: CompactionBlock, path: str, losses: LossRecorder, meta: M
     return None if summary is None else {"type": "text", "text": summary}
 
 
+def _request(block: ApprovalRequestBlock, path: str, losses: LossRecorder, meta: Meta) -> dict[str, Any]:  # noqa: ARG001 - the table's signature
+    return {"type": "tool-approval-request", "approvalId": block.approval_id, "toolCallId": block.tool_call_id,
+            **meta.fields()}
+
+
+def _decision(block: ApprovalResponseBlock, path: str, losses: LossRecorder, meta: Meta) -> dict[str, Any]:  # noqa: ARG001 - the table's signature
+    part = {"type": "tool-approval-response", "approvalId": block.approval_id, "approved": block.approved}
+    if block.reason is not None or meta.take(EMPTY_REASON) is True:
+        part["reason"] = block.reason or ""
+    else:
+        meta.taken.discard(EMPTY_REASON)
+    return {**part, **meta.fields(_OPTIONS)}
+
+
 _PARTS: dict[type[Any], Any] = {TextBlock: _text, RefusalBlock: _text, ReasoningBlock: _reasoning,
                                 FileBlock: _file, JsonBlock: _json, ToolCallBlock: _call, CompactionBlock: _compaction,
-                                ServerToolCallBlock: _call}
+                                ServerToolCallBlock: _call, ApprovalRequestBlock: _request,
+                                ApprovalResponseBlock: _decision}
 
 
 def _part(block: Block, path: str, losses: LossRecorder) -> dict[str, Any] | None:
@@ -237,16 +254,6 @@ def _part(block: Block, path: str, losses: LossRecorder) -> dict[str, Any] | Non
     part: dict[str, Any] | None = _PARTS[type(block)](block, path, losses, meta)
     meta.done("on this part")
     return part
-
-
-def _approvals(parts: list[dict[str, Any]], kept: Any) -> list[dict[str, Any]]:
-    """``parts`` with the approval responses kept for them put back at their positions."""
-    if not isinstance(kept, list):
-        return parts
-    for entry in kept:
-        if isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], int) and isinstance(entry[1], dict):
-            parts.insert(min(entry[0], len(parts)), entry[1])
-    return parts
 
 
 def _system(message: Message, index: int, losses: LossRecorder) -> str:
@@ -280,7 +287,17 @@ def _message(message: Message, index: int, losses: LossRecorder) -> list[dict[st
     if role == "system":
         return [{"role": role, "content": _system(message, index, losses), **meta.fields(_OPTIONS)}, *_done(meta)]
     parts = [_part(block, block_path(index, position), losses) for position, block in enumerate(message.content)]
-    written = _approvals([part for part in parts if part is not None], meta.take(APPROVALS))
+    written = [part for part in parts if part is not None]
+    decisions = [part for part in written if part["type"] == "tool-approval-response"] if role == "user" else []
+    if decisions:  # the SDK's decisions are in tool messages: they follow the user's message in one
+        written = [part for part in written if part["type"] != "tool-approval-response"]
+        for position, block in enumerate(message.content):
+            if type(block) is ApprovalResponseBlock:
+                losses.add(block_path(index, position), "the SDK carries approval decisions in tool messages; "
+                           "moved into a tool message after the user's", "order_changed")
+    if not written and decisions:
+        meta.drop()  # its metadata is reported; the decisions go in a tool message of their own
+        return [{"role": "tool", "content": decisions}]
     if not written:
         meta.drop()  # every block is reported dropped; so is the message's metadata
         return []
@@ -291,8 +308,8 @@ def _message(message: Message, index: int, losses: LossRecorder) -> list[dict[st
     else:
         meta.taken.discard(AS_STRING)
     out = [{"role": role, "content": content, **meta.fields(_OPTIONS)}]
-    after = meta.take(AFTER)
-    out.extend({"role": "tool", "content": _approvals([], entry)} for entry in after or () if _approvals([], entry))
+    if decisions:
+        out.append({"role": "tool", "content": decisions})
     meta.done("on a message")
     return out
 

@@ -26,6 +26,7 @@ from ..._model._classes import (
     UrlSource,
 )
 from ..._model._conversation import Conversation
+from .._approvals import restore_path, writing_without_approvals
 from .._arguments import object_input, text_of, value_of
 from .._cache import HINT, inner_breakpoints
 from .._compaction import compaction_as_text
@@ -502,5 +503,7 @@ def _plain_text(content: list[dict[str, Any]]) -> str | None:
 def write_conversation(conversation: Conversation, issuer: str) -> Written:
     """The Anthropic request fields for ``conversation``, the losses recorded on the way and the blocks' origins."""
     writer = _Writer(issuer)
-    payload = writer.conversation(conversation)
+    payload, paths = writing_without_approvals(conversation, writer.losses.losses, "Anthropic", writer.conversation)
+    if paths is not None:
+        writer.origins = [[restore_path(at, paths) for at in blocks] for blocks in writer.origins]
     return Written(payload, writer.losses, writer.origins, writer.refused)

@@ -42,6 +42,7 @@ from typing import Any, cast
 
 from ..._model._conversation import Conversation
 from ..._sealing import Keyring, SealKey
+from .._approvals import restore_paths, without_approvals
 from .._argument_checks import (
     conversation_argument,
     flag_argument,
@@ -197,4 +198,5 @@ def preflight(
     target = issuer_argument(issuer, call) or ISSUER
     required = flag_argument(require_signatures, "require_signatures", call)
     conversation, _ = with_provenance(conversation, keys, context, call)
-    return check(tuple(conversation), target, require_signatures=required)
+    conversation, paths, _ = without_approvals(conversation, "Gemini")
+    return tuple(restore_paths(check(tuple(conversation), target, require_signatures=required), paths))

@@ -21,6 +21,7 @@ from ..._model._classes import (
     ToolResultBlock,
     UrlSource,
 )
+from .._approvals import writing_without_approvals
 from .._arguments import object_input, text_of, value_of
 from .._cache import report_breakpoints
 from .._compaction import compaction_as_text
@@ -284,7 +285,10 @@ class Writer(PayloadWriter):
         return part
 
     def write(self, messages: Sequence[Message]) -> dict[str, Any]:
-        """The ``systemInstruction`` and ``contents`` of a request carrying ``messages``."""
+        """The ``systemInstruction`` and ``contents`` of a request carrying ``messages`` (approvals stay local)."""
+        return writing_without_approvals(messages, self.losses.losses, TARGET, self._write)[0]
+
+    def _write(self, messages: Sequence[Message]) -> dict[str, Any]:
         messages = without_search_results(messages, self.loss, TARGET)
         payload: dict[str, Any] = {}
         contents: list[dict[str, Any]] = []

@@ -25,6 +25,7 @@ from ..._model._classes import (
     UrlSource,
 )
 from ..._model._conversation import Conversation
+from .._approvals import restore_path, writing_without_approvals
 from .._arguments import text_of
 from .._cache import report_breakpoints
 from .._compaction import compaction_as_text
@@ -394,5 +395,12 @@ def write_conversation(
     ``issuer`` is the target of reasoning state: the dialect's name when empty.
     """
     writer = _Writer(tool_result_files, dialect, issuer or dialect)
-    conversation = without_search_results(conversation, writer.loss, "Chat Completions")
-    return writer.conversation(conversation), writer
+
+    def write(messages: Conversation) -> dict[str, Any]:
+        return writer.conversation(without_search_results(messages, writer.loss, "Chat Completions"))
+
+    payload, paths = writing_without_approvals(conversation, writer.losses.losses, "Chat Completions", write)
+    if paths is not None:
+        writer.sent = [(restore_path(at, paths), tuple(restore_path(c, paths) for c in calls))
+                       for at, calls in writer.sent]  # fmt: skip
+    return payload, writer

@@ -43,6 +43,7 @@ from typing import Any, cast
 from ..._model._classes import Message, TextBlock
 from ..._model._conversation import Conversation
 from ..._sealing import Keyring, SealKey
+from .._approvals import restore_paths
 from .._argument_checks import (
     conversation_argument,
     flag_argument,
@@ -55,6 +56,7 @@ from .._contract import Converted, LossKind, Rejection, Reply
 from .._provenance import with_provenance
 from .._toolkit import fail, field, obj, plain
 from .._usage import read_usage
+from ._approvals import local_approvals
 from ._checks import rejections
 from ._fields import ISSUER
 from ._read import REQUEST_ITEMS, RESPONSE_ITEMS, read_items
@@ -204,4 +206,6 @@ def preflight(
     string_argument(previous_response_id, "previous_response_id", call, optional=True)
     store = flag_argument(store, "store", call)
     conversation, _ = with_provenance(conversation, keys, context, call)
-    return rejections(tuple(conversation), target=target, store=store, continued=previous_response_id is not None)
+    conversation, paths, _ = local_approvals(conversation, target)
+    found = rejections(tuple(conversation), target=target, store=store, continued=previous_response_id is not None)
+    return tuple(restore_paths(found, paths))

@@ -25,6 +25,7 @@ from .._contract import ISSUER_KEY
 from .._extras import take_extras
 from .._toolkit import build, fail, field, identifier, obj, plain, read_arguments, require
 from ._annotations import annotations_for, citations_from_annotations
+from ._approvals import read_request, read_response
 from ._fields import ISSUER, NS, PARSED, present
 from ._files import read_file
 from ._native import native_block
@@ -212,6 +213,8 @@ def read_items(items: list[Any], head: list[Message], root: str, kinds: frozense
     runs = _Runs(head)
     names: dict[str, str] = {}
     answered: set[str] = set()
+    asked: set[str] = set()  # the approval requests read so far, and those decided
+    decided: set[str] = set()
     for i, raw in enumerate(items):
         path = f"{root}[{i}]"
         native = obj(plain(raw), path)
@@ -227,8 +230,16 @@ def read_items(items: list[Any], head: list[Message], root: str, kinds: frozense
             )
         compacted = compaction(item, path) if kind == "compaction" else None
         pair = read_pair(native, path) if kind in SERVER_ITEMS else None
+        request = read_request(item) if kind == "mcp_approval_request" else None
+        decision = read_response(item, asked) if kind == "mcp_approval_response" else None
         if pair is not None:
             runs.add("assistant", list(pair))
+        elif request is not None and request[1].approval_id not in asked:
+            asked.add(request[1].approval_id)
+            runs.add("assistant", list(request))
+        elif decision is not None and decision.approval_id not in decided:
+            decided.add(decision.approval_id)
+            runs.add("user", [decision])
         elif kind not in kinds or (kind == "compaction" and compacted is None):
             runs.add("assistant", [native_block(native, kind, path)])
         elif compacted is not None:

@@ -12,6 +12,8 @@ from typing import Any
 
 from ..._json._values import thaw
 from ..._model._classes import (
+    ApprovalRequestBlock,
+    ApprovalResponseBlock,
     Block,
     BytesSource,
     CitedUri,
@@ -21,10 +23,12 @@ from ..._model._classes import (
     Message,
     ReasoningBlock,
     RefusalBlock,
+    ServerToolCallBlock,
     TextBlock,
     ToolCallBlock,
     ToolResultBlock,
 )
+from .._approvals import writing_without_approvals
 from .._arguments import text_of, value_of
 from .._cache import report_breakpoints
 from .._compaction import compaction_as_text
@@ -37,6 +41,7 @@ from .._server_tools import SERVER_BLOCKS
 from .._shapes import fits
 from .._toolkit import b64encode, key_path, raw_arguments
 from ._annotations import annotations_for, kept_annotations
+from ._approvals import CALL_FIELDS, RESPONSE_ID, SCOPE, native_approvals, request_item, response_item
 from ._fields import NS, TARGET, WIRE, flags
 from ._files import write_file
 from ._native import FLAG, IMAGE_CALL, ITEM_TYPE
@@ -74,6 +79,8 @@ class Writer(ServerWriting):
     def __init__(self, issuer: str) -> None:
         super().__init__()
         self.issuer = issuer
+        #: the calls of the assistant message being written that an approval request proposes, by id
+        self.proposed: dict[str, ServerToolCallBlock] = {}
 
     def position_label(self, position: str) -> str:
         """Input and output messages are both a message to the reader of a loss."""
@@ -143,6 +150,27 @@ class Writer(ServerWriting):
                 if text is not None:
                     out.append({"type": "input_text", "text": text})
         return out
+
+    def decision(self, block: ApprovalResponseBlock, where: str, *, alone: bool) -> dict[str, Any]:
+        """The ``mcp_approval_response`` item of a decision; ``alone`` when its message holds decisions only."""
+        if not alone:
+            reason = f"a {TARGET} approval decision is an item of its own; it reads back in a user message of its own"
+            self.loss(where, reason, "order_changed")
+        self.report(where, block.metadata, {RESPONSE_ID})
+        return response_item(block)
+
+    def user_items(self, message: Message, path: str) -> list[Any]:
+        """A user message holding decisions: each decision's item, then a message item of the rest, if any."""
+        alone = all(type(b) is ApprovalResponseBlock for b in message.content)
+        items: list[Any] = [
+            self.decision(b, f"{path}.content[{j}]", alone=alone)
+            for j, b in enumerate(message.content)
+            if type(b) is ApprovalResponseBlock
+        ]
+        if alone:
+            self.report(path, message.metadata)
+            return items
+        return [*items, self.message_item(message, path)]  # its input parts leave the decisions out
 
     def message_item(self, message: Message, path: str) -> dict[str, Any]:
         """A ``message`` item of the user, system or developer role."""
@@ -234,6 +262,10 @@ class Writer(ServerWriting):
         group: list[Any] = []
         group_key: tuple[str, Any] = ("", None)
         self.replayed = self.replayed_calls(message.content)
+        asked = {b.tool_call_id for b in message.content if type(b) is ApprovalRequestBlock}
+        self.proposed = {
+            b.tool_call_id: b for b in message.content if type(b) is ServerToolCallBlock and b.tool_call_id in asked
+        }
 
         def close() -> None:
             nonlocal group, group_key
@@ -260,6 +292,11 @@ class Writer(ServerWriting):
                 group_key = key
             if key[0]:
                 group.append((j, block))
+            elif type(block) is ServerToolCallBlock and block.tool_call_id in self.proposed:
+                self.report(where, block.metadata, CALL_FIELDS)  # its request's item carries it
+            elif type(block) is ApprovalRequestBlock:  # one that goes back (the others are gone, see ``_approvals``)
+                self.report(where, block.metadata)
+                items.append(request_item(block, self.proposed[block.tool_call_id]))
             elif isinstance(block, SERVER_BLOCKS):
                 items.extend(self.server_tool(block, where, j))
             else:
@@ -344,7 +381,10 @@ class Writer(ServerWriting):
         items = []
         for j, block in enumerate(message.content):
             where = f"{path}.content[{j}]"
-            assert type(block) is ToolResultBlock  # noqa: S101 - a tool message carries tool results only
+            if type(block) is ApprovalResponseBlock:
+                items.append(self.decision(block, where, alone=False))
+                continue
+            assert type(block) is ToolResultBlock  # noqa: S101 - a tool message carries tool results and decisions
             meta = block.metadata
             if block.outcome != "succeeded":
                 reason = f"function_call_output has no error flag; the {block.outcome} outcome reads back as succeeded"
@@ -363,7 +403,12 @@ class Writer(ServerWriting):
         return items
 
     def write(self, messages: Sequence[Message]) -> dict[str, Any]:
-        """The ``instructions`` and ``input`` of a request carrying ``messages``."""
+        """The ``instructions`` and ``input`` of a request carrying ``messages`` (see ``_approvals`` for approvals)."""
+        native = native_approvals(messages, self.issuer)
+        keep = lambda block, _message, _index: block.approval_id in native  # noqa: E731 - a one-line predicate
+        return writing_without_approvals(messages, self.losses.losses, TARGET, self._write, keep, SCOPE)[0]
+
+    def _write(self, messages: Sequence[Message]) -> dict[str, Any]:
         messages = without_search_results(messages, self.loss, "the Responses API")
         payload: dict[str, Any] = {}
         items: list[Any] = []
@@ -378,6 +423,8 @@ class Writer(ServerWriting):
                 items.extend(self.assistant_items(message, path))
             elif message.role == "tool":
                 items.extend(self.tool_items(message, path))
+            elif message.role == "user" and ApprovalResponseBlock in map(type, message.content):
+                items.extend(self.user_items(message, path))
             else:
                 items.append(self.message_item(message, path))
         payload["input"] = items
