@@ -144,7 +144,7 @@ class _Many(Kind):
             read = f"items({var}, '.{key}', problems, structure_{plan.accepts[0].__name__})"
         else:
             ns[f"{prefix}get"] = ns[f"members_{union.name}"].get
-            read = f"tagged_items({var}, '.{key}', problems, {prefix}get, union_{union.name})"
+            read = f"tagged_items({var}, '.{key}', problems, {prefix}get, union_{union.name}, {union.key!r})"
         lines = [f"{var} = raw.get({key!r}, MISSING)"]
         if plan.shorthand is not None:
             lines += _shorthand_lines(plan, var, prefix, ns, limits)

@@ -133,8 +133,10 @@ class Readers:
                     prefix_since(problems, before, f"{key}[{i}]")
             return tuple(out)
 
-        def tagged_items(value: object, key: str, problems: Problems, get: Callable[[str], Any], body: Body) -> Any:
-            """items() for an array of tagged objects, dispatching inline on the tag: the common case in one loop.
+        def tagged_items(
+            value: object, key: str, problems: Problems, get: Callable[[str], Any], body: Body, tag_key: str
+        ) -> Any:
+            """items() for objects tagged at ``tag_key``, dispatching inline on the tag: the common case in one loop.
 
             At the first item that is not an object of a known tag, the rest of the array is read by _items()
             and the tagged ``body``, which words its problem; nothing is read twice.
@@ -145,7 +147,7 @@ class Readers:
                 for i, item in enumerate(value):
                     if type(item) is not dict:
                         return _items(value, key, problems, body, i, out)
-                    tag = item.get("type")
+                    tag = item.get(tag_key)
                     item_body = get(tag) if type(tag) is str else None
                     if item_body is None:
                         return _items(value, key, problems, body, i, out)
