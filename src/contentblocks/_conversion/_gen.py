@@ -17,7 +17,6 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from .._checks._patterns import ascii_identifier
 from .._checks._rules import MISSING_KEY, NULL_OPTIONAL, Limits
 from .._errors import describe_type
 from .._json._values import EMPTY_OBJECT, plain_container
@@ -100,7 +99,7 @@ def generate_structure_bodies(
     readers = Readers(limits, native_binary=native_binary)
     ns: dict[str, Any] = {
         "MISSING": MISSING, "MISSING_KEY": MISSING_KEY, "NULL_OPTIONAL": NULL_OPTIONAL, "EMPTY_OBJECT": EMPTY_OBJECT,
-        "surrogate": _kernels.find_surrogate, "ascii_identifier": ascii_identifier, "unknown_keys": unknown_keys,
+        "surrogate": _kernels.find_surrogate, "unknown_keys": unknown_keys,
         "cap": limits.max_errors, "limits": limits, "freeze": _kernels.freeze, "read_text": read_text,
         "describe_type": describe_type, "plain_container": plain_container, "read_binary": readers.binary,
         "read_metadata": readers.metadata, "items": readers.items, "tagged_items": readers.tagged_items,
