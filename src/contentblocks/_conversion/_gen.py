@@ -102,7 +102,7 @@ def generate_structure_bodies(
         "surrogate": _kernels.find_surrogate, "unknown_keys": unknown_keys,
         "cap": limits.max_errors, "limits": limits, "freeze": _kernels.freeze, "read_text": read_text,
         "describe_type": describe_type, "plain_container": plain_container, "read_binary": readers.binary,
-        "read_metadata": readers.metadata, "items": readers.items, "tagged_items": readers.tagged_items,
+        "read_metadata": readers.metadata, "rest_items": readers.rest_items,
         "nested": readers.nested, "prefix_since": prefix_since, "unchecked": unchecked,
     }  # fmt: skip
     # The unions' member tables exist before the functions that bind them, and are filled once those exist;

@@ -1,9 +1,10 @@
 """The readers that generated structure functions call: one closure per kind of field, per converter.
 
-A generated function tests the common, valid value of a field inline (the rule's fast condition) and calls
-one of these only for the rest, or for the kinds that always need a call (binary, metadata, nested objects,
-arrays). Each takes the raw object (or value), the key and the problems list; paths are suffixes relative
-to the object being read (``.text``), which the caller prefixes with its own.
+A generated function tests the common, valid value of a field inline (the rule's fast condition) and reads
+a list of objects in an inline loop; it calls one of these only for the rest, or for the kinds that always
+need a call (binary, metadata, nested objects). Each takes the raw object (or value), the key and the
+problems list; paths are suffixes relative to the object being read (``.text``), which the caller prefixes
+with its own.
 """
 
 from __future__ import annotations
@@ -95,30 +96,17 @@ class Readers:
                 problems.append((f".{key}", nonempty))
             return decoded
 
-        def items(value: object, key: str, problems: Problems, body: Body) -> tuple[Any, ...]:
-            """An array of objects read by ``body``: a list of dicts in one loop, anything else item by item."""
-            if type(value) is list:
-                out: list[Any] = []
-                append = out.append
-                for i, item in enumerate(value):
-                    if type(item) is not dict:
-                        return _items(value, key, problems, body, i, out)
-                    before = len(problems)
-                    append(body(item, problems))
-                    if len(problems) != before and before < cap:
-                        prefix_since(problems, before, f"{key}[{i}]")
-                return tuple(out)
-            return _items(value, key, problems, body)
+        def rest_items(value: object, key: str, problems: Problems, body: Body, start: int, out: list[Any]) -> Any:
+            """An array of objects from ``start`` on, after the items read into ``out``, each by ``body``.
 
-        def _items(
-            value: object, key: str, problems: Problems, body: Body, start: int = 0, out: list[Any] | None = None
-        ) -> tuple[Any, ...]:
-            """items() from ``start`` on, after the items read into ``out``: each problem gets its item's path."""
+            The generated functions read a list of objects in an inline loop, and call this for the rest at the
+            first item that is not an object (of a known tag), or for a value that is not a list: each problem
+            gets its item's path. The result is a tuple.
+            """
             kind, array = plain_container(value)
             if kind != 2:  # an array
                 problems.append((key, f"expected an array, got {describe_type(value)}"))
                 return ()
-            out = [] if out is None else out
             for i, item in enumerate(islice(array, start, None), start):
                 if type(item) is not dict:
                     if len(problems) >= cap:  # the rest is counted, not shown: no paths to work out
@@ -132,31 +120,6 @@ class Readers:
                 if len(problems) != before and before < cap:
                     prefix_since(problems, before, f"{key}[{i}]")
             return tuple(out)
-
-        def tagged_items(
-            value: object, key: str, problems: Problems, get: Callable[[str], Any], body: Body, tag_key: str
-        ) -> Any:
-            """items() for objects tagged at ``tag_key``, dispatching inline on the tag: the common case in one loop.
-
-            At the first item that is not an object of a known tag, the rest of the array is read by _items()
-            and the tagged ``body``, which words its problem; nothing is read twice.
-            """
-            if type(value) is list:
-                out: list[Any] = []
-                append = out.append
-                for i, item in enumerate(value):
-                    if type(item) is not dict:
-                        return _items(value, key, problems, body, i, out)
-                    tag = item.get(tag_key)
-                    item_body = get(tag) if type(tag) is str else None
-                    if item_body is None:
-                        return _items(value, key, problems, body, i, out)
-                    before = len(problems)
-                    append(item_body(item, problems))
-                    if len(problems) != before and before < cap:
-                        prefix_since(problems, before, f"{key}[{i}]")
-                return tuple(out)
-            return _items(value, key, problems, body)
 
         def nested(raw: dict[str, Any], key: str, problems: Problems, body: Body) -> Any:
             value = raw.get(key, MISSING)
@@ -175,8 +138,7 @@ class Readers:
 
         self.metadata = metadata
         self.binary = binary
-        self.items = items
-        self.tagged_items = tagged_items
+        self.rest_items = rest_items
         self.nested = nested
 
 
