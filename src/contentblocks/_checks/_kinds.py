@@ -344,7 +344,10 @@ class _Metadata(_Json):
         return freeze_metadata(problems, path, value, limits)
 
     def structure(self, plan: WireField, var: str, prefix: str, ns: dict[str, Any], limits: Limits) -> list[str]:
-        return [f"{var} = EMPTY_OBJECT if {plan.key!r} not in raw else read_metadata(raw, problems)"]
+        key = plan.key  # absent (most often) or empty is the one empty object; null is refused
+        return [f"if {key!r} not in raw:", f"    {var} = EMPTY_OBJECT", f"elif raw[{key!r}] is None:",
+                f"    problems.append(('.{key}', NULL_OPTIONAL))", f"    {var} = EMPTY_OBJECT",
+                "else:", f"    {var} = freeze_metadata(problems, '.{key}', raw[{key!r}], limits, freeze)"]  # fmt: skip
 
     def shape(self, plan: WireField) -> str:
         return "nonempty_thawed"

@@ -19,6 +19,7 @@ from typing import Any
 
 from .._checks._rules import MISSING_KEY, NULL_OPTIONAL, Limits
 from .._errors import describe_type
+from .._json._freeze import freeze_metadata
 from .._json._values import EMPTY_OBJECT, plain_container
 from .._model._wire import ARRAYS, TAGGED, UNIONS, keys_of, listing
 from .._source import run_source
@@ -102,7 +103,7 @@ def generate_structure_bodies(
         "surrogate": _kernels.find_surrogate, "unknown_keys": unknown_keys,
         "cap": limits.max_errors, "limits": limits, "freeze": _kernels.freeze, "read_text": read_text,
         "describe_type": describe_type, "plain_container": plain_container, "read_binary": readers.binary,
-        "read_metadata": readers.metadata, "rest_items": readers.rest_items,
+        "freeze_metadata": freeze_metadata, "rest_items": readers.rest_items,
         "nested": readers.nested, "prefix_since": prefix_since, "unchecked": unchecked,
     }  # fmt: skip
     # The unions' member tables exist before the functions that bind them, and are filled once those exist;

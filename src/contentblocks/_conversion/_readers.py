@@ -2,7 +2,7 @@
 
 A generated function tests the common, valid value of a field inline (the rule's fast condition) and reads
 a list of objects in an inline loop; it calls one of these only for the rest, or for the kinds that always
-need a call (binary, metadata, nested objects). Each takes the raw object (or value), the key and the
+need a call (binary, nested objects). Each takes the raw object (or value), the key and the
 problems list; paths are suffixes relative to the object being read (``.text``), which the caller prefixes
 with its own.
 """
@@ -15,8 +15,7 @@ from typing import Any
 
 from .._checks._rules import MISSING_KEY, NULL_OPTIONAL, Limits, Rule, text_problem
 from .._errors import describe_type, preview
-from .._json._freeze import freeze_metadata
-from .._json._values import EMPTY_OBJECT, plain_container
+from .._json._values import plain_container
 from . import _kernels
 from ._raw import MISSING, Problems, as_object, objects_past_cap, prefix_since
 
@@ -54,17 +53,7 @@ class Readers:
     def __init__(self, limits: Limits, *, native_binary: bool) -> None:  # noqa: C901, PLR0915 - the closures share locals on purpose
         max_bytes = limits.max_binary_bytes
         cap = limits.max_errors
-        freeze = _kernels.freeze
         decode = _kernels.decode_base64
-
-        def metadata(raw: dict[str, Any], problems: Problems) -> Any:
-            value = raw.get("metadata", MISSING)
-            if value is MISSING or (type(value) is dict and not value):
-                return EMPTY_OBJECT
-            if value is None:
-                problems.append((".metadata", NULL_OPTIONAL))
-                return EMPTY_OBJECT
-            return freeze_metadata(problems, ".metadata", value, limits, freeze)
 
         def binary(raw: dict[str, Any], key: str, problems: Problems, optional: bool, nonempty: str) -> Any:
             """Bytes, or the raw value where it is wrong (so that a cross rule sees the key was given)."""
@@ -136,7 +125,6 @@ class Readers:
                 prefix_since(problems, before, f".{key}")
             return result
 
-        self.metadata = metadata
         self.binary = binary
         self.rest_items = rest_items
         self.nested = nested
