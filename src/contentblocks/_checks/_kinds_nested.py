@@ -133,6 +133,7 @@ def _array_lines(plan: WireField, var: str, prefix: str, ns: dict[str, Any]) -> 
 
     At the first item that is not an object (of a known tag, in a union), and for anything but a list, the
     rest is read by ``rest_items`` with the union's body, which words each problem; nothing is read twice.
+    Each item read adds one to ``out``, so its length is the index of the item being read.
     """
     key, union = plan.key, plan.union
     target = f"structure_{plan.accepts[0].__name__}" if union is None else f"union_{union.name}"
@@ -143,12 +144,13 @@ def _array_lines(plan: WireField, var: str, prefix: str, ns: dict[str, Any]) -> 
         find = [f"        tag = item.get({union.key!r})", f"        body = {get}", "        if body is not None:"]
         call, indent = "body", "            "
     return [f"if type({var}) is list:", "    out = []", "    n = len(problems)",
-            f"    for i, item in enumerate({var}):", "        if type(item) is dict:",
+            f"    for item in {var}:", "        if type(item) is dict:",
             *[f"    {line}" for line in find],
             f"    {indent}out.append({call}(item, problems))", f"    {indent}if len(problems) != n:",
-            f"    {indent}    if n < cap:", f"    {indent}        prefix_since(problems, n, f'.{key}[{{i}}]')",
+            f"    {indent}    if n < cap:",
+            f"    {indent}        prefix_since(problems, n, f'.{key}[{{len(out) - 1}}]')",
             f"    {indent}    n = len(problems)", f"    {indent}continue",
-            f"        {var} = rest_items({var}, '.{key}', problems, {target}, i, out)", "        break",
+            f"        {var} = rest_items({var}, '.{key}', problems, {target}, len(out), out)", "        break",
             "    else:", f"        {var} = tuple(out)",
             "else:", f"    {var} = rest_items({var}, '.{key}', problems, {target}, 0, [])"]  # fmt: skip
 
