@@ -297,7 +297,8 @@ class _Binary(Kind):
 
     def structure(self, plan: WireField, var: str, prefix: str, ns: dict[str, Any], limits: Limits) -> list[str]:
         optional = plan.omitted == "none"
-        return [f"{var} = read_binary(raw, {plan.key!r}, problems, {optional}, {plan.rule.nonempty!r})"]
+        args = f"{optional}, {plan.rule.nonempty!r}, native_binary, {limits.max_binary_bytes}"
+        return [f"{var} = read_binary(raw, {plan.key!r}, problems, {args})"]
 
     def written(self, plan: WireField, value: str) -> str:
         return f"binary({value})"

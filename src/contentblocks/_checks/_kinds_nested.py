@@ -150,9 +150,9 @@ def _array_lines(plan: WireField, var: str, prefix: str, ns: dict[str, Any]) -> 
             f"    {indent}    if n < cap:",
             f"    {indent}        prefix_since(problems, n, f'.{key}[{{len(out) - 1}}]')",
             f"    {indent}    n = len(problems)", f"    {indent}continue",
-            f"        {var} = rest_items({var}, '.{key}', problems, {target}, len(out), out)", "        break",
+            f"        {var} = rest_items({var}, '.{key}', problems, {target}, len(out), out, cap)", "        break",
             "    else:", f"        {var} = tuple(out)",
-            "else:", f"    {var} = rest_items({var}, '.{key}', problems, {target}, 0, [])"]  # fmt: skip
+            "else:", f"    {var} = rest_items({var}, '.{key}', problems, {target}, 0, [], cap)"]  # fmt: skip
 
 
 @attrs.frozen
