@@ -403,3 +403,24 @@ def test_the_pure_path_loads_the_benchmark_corpus_the_same(pure):
     outcome = here(text, "conversation")
     assert outcome[0] == "ok"
     assert outcome == pure.loads(text, "conversation")
+
+
+def test_an_array_tagged_at_another_key_is_read_in_the_one_loop(monkeypatch):
+    """A citation's ``other_sources`` (tagged at ``kind``) go through the array's fast loop, not item by item.
+
+    The loop once looked for ``type`` in every union, so each array of citation sources fell to the slow path.
+    """
+    from contentblocks._checks._rules import Limits  # noqa: PLC0415
+    from contentblocks._conversion import _readers  # noqa: PLC0415 - the slow path under watch
+    from contentblocks._conversion._gen import generate_structure_bodies  # noqa: PLC0415
+
+    slow: list[object] = []
+    monkeypatch.setattr(_readers, "plain_container", lambda value: slow.append(value) or plain_container(value))
+    bodies = generate_structure_bodies(Limits(), native_binary=False, replaced={})
+    uri = {"kind": "uri", "value": "https://example.com/a"}
+    problems: list[tuple[str, str]] = []
+    citation = bodies.by_class[cb.Citation]({"source": uri, "other_sources": [uri, uri]}, problems)
+    assert (problems, slow) == ([], [])
+    assert citation.other_sources == (cb.CitedUri(value="https://example.com/a"),) * 2
+    bodies.by_class[cb.Citation]({"source": uri, "other_sources": [uri, {"kind": "page"}]}, problems)
+    assert problems[0][0] == ".other_sources[1].kind"

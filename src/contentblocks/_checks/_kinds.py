@@ -23,7 +23,7 @@ from .._errors import describe_type
 from .._json._freeze import freeze, freeze_metadata
 from .._json._values import EMPTY_OBJECT, JsonObject
 from ._grammar import METADATA_KEY_MIN_CHARS
-from ._patterns import check_base64
+from ._patterns import ascii_identifier, check_base64, uri_match
 
 if TYPE_CHECKING:
     from .._conversion._plan import WireField
@@ -47,6 +47,7 @@ __all__ = [
     "SCALAR",
     "TEXT",
     "TRIMMED",
+    "URI_MATCH",
     "Entry",
     "FastText",
     "Kernel",
@@ -81,19 +82,25 @@ NULL_OPTIONAL = "null is not allowed; omit the key instead"
 class FastText:
     """A text rule's fast check: a condition only valid values meet, and the C kernel that tests the same.
 
-    ``condition`` is Python for the generator to inline: ``{v}`` is the value, ``{max}`` the limit's name and
-    ``surrogate`` the scan for lone surrogates (C where the accelerator is built). ``kernel`` names the C
-    structurer's check for the same condition (one of ``_speedups.STRUCTURER["text_checks"]``); without one,
-    C calls the condition compiled as a Python predicate, and ``_structure_table.fallbacks`` lists the field.
+    ``condition`` is Python for the generator to inline: ``{v}`` is the value, ``{max}`` the limit's name,
+    ``surrogate`` the scan for lone surrogates (C where the accelerator is built) and ``names`` binds any other
+    name it calls. ``kernel`` names the C structurer's check for the same condition (one of
+    ``_speedups.STRUCTURER["text_checks"]``); without one, C calls the condition compiled as a Python predicate,
+    and ``_structure_table.fallbacks`` lists the field.
     """
 
     condition: str
     kernel: str | None = None
+    names: dict[str, Any] = attrs.field(factory=dict, eq=False)
 
 
 FREE = FastText("type({v}) is str and {v} and len({v}) <= {max} and ({v}.isascii() or not surrogate({v}))", "free")
 TRIMMED = FastText(FREE.condition + " and not {v}[0].isspace() and not {v}[-1].isspace()", "trimmed")
-ASCII_IDENTIFIER = FastText("type({v}) is str and ascii_identifier({v}) is not None")
+ASCII_IDENTIFIER = FastText("type({v}) is str and ascii_identifier({v}) is not None",
+                            names={"ascii_identifier": ascii_identifier})
+#: The whole check of a URI but its words: a call of the problem function saved per valid URI.
+URI_MATCH = FastText("type({v}) is str and len({v}) <= {max} and uri_match({v}) is not None",
+                     names={"uri_match": uri_match})
 #: The flags of a field in the C structurer's table.
 FLAG_OPTIONAL, FLAG_REQUIRED, FLAG_NONEMPTY = 1, 2, 4
 
@@ -201,6 +208,7 @@ def bind_text_rule(rule: Rule, var: str, prefix: str, ns: dict[str, Any], limits
     ns[f"{prefix}rule"] = rule
     ns[f"{prefix}max"] = rule.max_chars(limits)
     ns[f"{prefix}problem"] = rule.problem
+    ns.update(rule.fast.names if rule.fast is not None else {})
     return rule.fast_condition(var, f"{prefix}max", f"{prefix}problem")
 
 
@@ -289,7 +297,8 @@ class _Binary(Kind):
 
     def structure(self, plan: WireField, var: str, prefix: str, ns: dict[str, Any], limits: Limits) -> list[str]:
         optional = plan.omitted == "none"
-        return [f"{var} = read_binary(raw, {plan.key!r}, problems, {optional}, {plan.rule.nonempty!r})"]
+        args = f"{optional}, {plan.rule.nonempty!r}, native_binary, {limits.max_binary_bytes}"
+        return [f"{var} = read_binary(raw, {plan.key!r}, problems, {args})"]
 
     def written(self, plan: WireField, value: str) -> str:
         return f"binary({value})"
@@ -336,7 +345,10 @@ class _Metadata(_Json):
         return freeze_metadata(problems, path, value, limits)
 
     def structure(self, plan: WireField, var: str, prefix: str, ns: dict[str, Any], limits: Limits) -> list[str]:
-        return [f"{var} = EMPTY_OBJECT if {plan.key!r} not in raw else read_metadata(raw, problems)"]
+        key = plan.key  # absent (most often) or empty is the one empty object; null is refused
+        return [f"if {key!r} not in raw:", f"    {var} = EMPTY_OBJECT", f"elif raw[{key!r}] is None:",
+                f"    problems.append(('.{key}', NULL_OPTIONAL))", f"    {var} = EMPTY_OBJECT",
+                "else:", f"    {var} = freeze_metadata(problems, '.{key}', raw[{key!r}], limits, freeze)"]  # fmt: skip
 
     def shape(self, plan: WireField) -> str:
         return "nonempty_thawed"

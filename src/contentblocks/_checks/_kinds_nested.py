@@ -128,6 +128,33 @@ def _shorthand_lines(plan: WireField, var: str, prefix: str, ns: dict[str, Any],
              f" + describe_type({var})))"), f"    {var} = ()"]  # fmt: skip
 
 
+def _array_lines(plan: WireField, var: str, prefix: str, ns: dict[str, Any]) -> list[str]:
+    """Read the array in ``var``: a list of objects in one inline loop, calling each item's body by its tag.
+
+    At the first item that is not an object (of a known tag, in a union), and for anything but a list, the
+    rest is read by ``rest_items`` with the union's body, which words each problem; nothing is read twice.
+    Each item read adds one to ``out``, so its length is the index of the item being read.
+    """
+    key, union = plan.key, plan.union
+    target = f"structure_{plan.accepts[0].__name__}" if union is None else f"union_{union.name}"
+    find, call, indent = [], target, "        "
+    if union is not None:  # the member's body called straight away when the tag names one
+        ns[f"{prefix}get"] = ns[f"members_{union.name}"].get
+        get = f"{prefix}get(tag) if type(tag) is str else None"
+        find = [f"        tag = item.get({union.key!r})", f"        body = {get}", "        if body is not None:"]
+        call, indent = "body", "            "
+    return [f"if type({var}) is list:", "    out = []", "    n = len(problems)",
+            f"    for item in {var}:", "        if type(item) is dict:",
+            *[f"    {line}" for line in find],
+            f"    {indent}out.append({call}(item, problems))", f"    {indent}if len(problems) != n:",
+            f"    {indent}    if n < cap:",
+            f"    {indent}        prefix_since(problems, n, f'.{key}[{{len(out) - 1}}]')",
+            f"    {indent}    n = len(problems)", f"    {indent}continue",
+            f"        {var} = rest_items({var}, '.{key}', problems, {target}, len(out), out, cap)", "        break",
+            "    else:", f"        {var} = tuple(out)",
+            "else:", f"    {var} = rest_items({var}, '.{key}', problems, {target}, 0, [], cap)"]  # fmt: skip
+
+
 @attrs.frozen
 class _Many(Kind):
     """A sequence of instances of the class or union the field's items are annotated with."""
@@ -139,12 +166,7 @@ class _Many(Kind):
         return check_items(problems, path, value, plan)
 
     def structure(self, plan: WireField, var: str, prefix: str, ns: dict[str, Any], limits: Limits) -> list[str]:
-        key, union = plan.key, plan.union
-        if union is None:
-            read = f"items({var}, '.{key}', problems, structure_{plan.accepts[0].__name__})"
-        else:
-            ns[f"{prefix}get"] = ns[f"members_{union.name}"].get
-            read = f"tagged_items({var}, '.{key}', problems, {prefix}get, union_{union.name})"
+        key = plan.key
         lines = [f"{var} = raw.get({key!r}, MISSING)"]
         if plan.shorthand is not None:
             lines += _shorthand_lines(plan, var, prefix, ns, limits)
@@ -153,12 +175,12 @@ class _Many(Kind):
         else:
             lines += [f"if {var} is MISSING:", f"    {var} = ()", f"elif {var} is None:",
                       f"    problems.append(('.{key}', NULL_OPTIONAL))", f"    {var} = ()"]  # fmt: skip
+        read = _array_lines(plan, var, prefix, ns)
         if plan.rule.nonempty:
             ns[f"{prefix}empty"] = plan.rule.nonempty
-            return [*lines, "else:", "    before = len(problems)", f"    {var} = {read}",
-                    f"    if not {var} and len(problems) == before:",
-                    f"        problems.append(('.{key}', {prefix}empty))"]  # fmt: skip
-        return [*lines, "else:", f"    {var} = {read}"]
+            read = ["before = len(problems)", *read, f"if not {var} and len(problems) == before:",
+                    f"    problems.append(('.{key}', {prefix}empty))"]  # fmt: skip
+        return [*lines, "else:", *[f"    {line}" for line in read]]
 
     def written(self, plan: WireField, value: str) -> str:
         item = f"unstructure_{plan.accepts[0].__name__}(x)" if plan.union is None else "by_class[type(x)](x)"

@@ -124,6 +124,8 @@ def check_identifier(value: str) -> str | None:
 
 
 _URI = re.compile(URI.python)
+#: A whole URI of at most any length: the match that ``check_uri`` runs once the length is checked.
+uri_match: Callable[[str], object] = _URI.fullmatch
 
 
 def check_uri(value: str, max_chars: int) -> str | None:

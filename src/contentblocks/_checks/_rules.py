@@ -28,6 +28,7 @@ from ._kinds import (
     SCALAR,
     TEXT,
     TRIMMED,
+    URI_MATCH,
     FastText,
     Kind,
     expected_one_of,
@@ -239,7 +240,7 @@ TITLE = Rule(kind=TEXT, problem=check_no_surrounding_space, limit="max_text_char
 REFERENCE = Rule(
     kind=TEXT, problem=check_no_surrounding_space, limit="max_uri_chars", fast=TRIMMED, schema="Reference"
 )
-URI = Rule(kind=TEXT, problem=check_uri, limit="max_uri_chars", schema="Uri")
+URI = Rule(kind=TEXT, problem=check_uri, limit="max_uri_chars", fast=URI_MATCH, schema="Uri")
 URL = Rule(kind=TEXT, problem=check_url, limit="max_uri_chars", schema="Url")
 MEDIA_TYPE = Rule(kind=TEXT, problem=_fixed(check_media_type), schema="MediaType")
 FILENAME = Rule(kind=TEXT, problem=_fixed(check_filename), schema="Filename")

@@ -17,16 +17,16 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from .._checks._patterns import ascii_identifier
 from .._checks._rules import MISSING_KEY, NULL_OPTIONAL, Limits
 from .._errors import describe_type
+from .._json._freeze import freeze_metadata
 from .._json._values import EMPTY_OBJECT, plain_container
 from .._model._wire import ARRAYS, TAGGED, UNIONS, keys_of, listing
 from .._source import run_source
 from . import _kernels
 from ._plan import CLASSES, WireField, nested_classes, union_for, wire_plan
 from ._raw import MISSING, prefix_since, unknown_keys
-from ._readers import Readers, read_text, tagged
+from ._readers import nested, read_binary, read_text, rest_items, tagged
 from ._unchecked import construction, unchecked
 
 __all__ = [
@@ -97,14 +97,13 @@ def generate_structure_bodies(
     The generated functions look their nested bodies up in their namespace when they run, so a class's entry
     there (and in its unions' member tables) is all that changes: the source is the same for every converter.
     """
-    readers = Readers(limits, native_binary=native_binary)
     ns: dict[str, Any] = {
         "MISSING": MISSING, "MISSING_KEY": MISSING_KEY, "NULL_OPTIONAL": NULL_OPTIONAL, "EMPTY_OBJECT": EMPTY_OBJECT,
-        "surrogate": _kernels.find_surrogate, "ascii_identifier": ascii_identifier, "unknown_keys": unknown_keys,
+        "surrogate": _kernels.find_surrogate, "unknown_keys": unknown_keys, "native_binary": native_binary,
         "cap": limits.max_errors, "limits": limits, "freeze": _kernels.freeze, "read_text": read_text,
-        "describe_type": describe_type, "plain_container": plain_container, "read_binary": readers.binary,
-        "read_metadata": readers.metadata, "items": readers.items, "tagged_items": readers.tagged_items,
-        "nested": readers.nested, "prefix_since": prefix_since, "unchecked": unchecked,
+        "describe_type": describe_type, "plain_container": plain_container, "read_binary": read_binary,
+        "freeze_metadata": freeze_metadata, "rest_items": rest_items, "nested": nested, "prefix_since": prefix_since,
+        "unchecked": unchecked,
     }  # fmt: skip
     # The unions' member tables exist before the functions that bind them, and are filled once those exist;
     # the functions look the union bodies up when they run.

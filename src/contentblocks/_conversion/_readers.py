@@ -1,9 +1,10 @@
-"""The readers that generated structure functions call: one closure per kind of field, per converter.
+"""The readers that generated structure functions call for what they do not read inline.
 
-A generated function tests the common, valid value of a field inline (the rule's fast condition) and calls
-one of these only for the rest, or for the kinds that always need a call (binary, metadata, nested objects,
-arrays). Each takes the raw object (or value), the key and the problems list; paths are suffixes relative
-to the object being read (``.text``), which the caller prefixes with its own.
+A generated function tests the common, valid value of a field inline (the rule's fast condition) and reads
+a list of objects in an inline loop; it calls one of these only for the rest, or for the kinds that always
+need a call (binary, nested objects). Each takes the raw object (or value), the key and the
+problems list; paths are suffixes relative to the object being read (``.text``), which the caller prefixes
+with its own.
 """
 
 from __future__ import annotations
@@ -12,14 +13,13 @@ from collections.abc import Callable
 from itertools import islice
 from typing import Any
 
-from .._checks._rules import MISSING_KEY, NULL_OPTIONAL, Limits, Rule, text_problem
+from .._checks._rules import MISSING_KEY, NULL_OPTIONAL, Rule, text_problem
 from .._errors import describe_type, preview
-from .._json._freeze import freeze_metadata
-from .._json._values import EMPTY_OBJECT, plain_container
+from .._json._values import plain_container
 from . import _kernels
 from ._raw import MISSING, Problems, as_object, objects_past_cap, prefix_since
 
-__all__ = ["Body", "Readers", "tag_problem"]
+__all__ = ["Body", "nested", "read_binary", "read_text", "rest_items", "tag_problem", "tagged"]
 
 Body = Callable[[dict[str, Any], Problems], Any]
 
@@ -47,135 +47,83 @@ def read_text(raw: dict[str, Any], key: str, problems: Problems, rule: Rule, max
     return value
 
 
-class Readers:
-    """The readers for one converter's limits and binary mode, as attributes."""
+def read_binary(
+    raw: dict[str, Any], key: str, problems: Problems, optional: bool, nonempty: str, native: bool, max_bytes: int
+) -> Any:
+    """Bytes (base64 text on the JSON wire, ``bytes`` where ``native``), or the raw value where it is wrong.
 
-    def __init__(self, limits: Limits, *, native_binary: bool) -> None:  # noqa: C901, PLR0915 - the closures share locals on purpose
-        max_bytes = limits.max_binary_bytes
-        cap = limits.max_errors
-        freeze = _kernels.freeze
-        decode = _kernels.decode_base64
+    The raw value is returned so that a cross rule sees the key was given.
+    """
+    value = raw.get(key, MISSING)
+    if value is MISSING:
+        if not optional:
+            problems.append((f".{key}", MISSING_KEY))
+        return None
+    if value is None and optional:
+        problems.append((f".{key}", NULL_OPTIONAL))
+        return None
+    if native:
+        if type(value) is not bytes:
+            problems.append((f".{key}", f"expected bytes, got {describe_type(value)}"))
+            return value
+        if len(value) > max_bytes:
+            problems.append((f".{key}", f"more than {max_bytes:,} bytes"))
+            return value
+        decoded: Any = value
+    else:
+        if type(value) is not str:
+            problems.append((f".{key}", f"expected a base64 string, got {describe_type(value)}"))
+            return value
+        decoded = _kernels.decode_base64(value, max_bytes)
+        if type(decoded) is str:
+            problems.append((f".{key}", decoded))
+            return value
+    if nonempty and not decoded:
+        problems.append((f".{key}", nonempty))
+    return decoded
 
-        def metadata(raw: dict[str, Any], problems: Problems) -> Any:
-            value = raw.get("metadata", MISSING)
-            if value is MISSING or (type(value) is dict and not value):
-                return EMPTY_OBJECT
-            if value is None:
-                problems.append((".metadata", NULL_OPTIONAL))
-                return EMPTY_OBJECT
-            return freeze_metadata(problems, ".metadata", value, limits, freeze)
 
-        def binary(raw: dict[str, Any], key: str, problems: Problems, optional: bool, nonempty: str) -> Any:
-            """Bytes, or the raw value where it is wrong (so that a cross rule sees the key was given)."""
-            value = raw.get(key, MISSING)
-            if value is MISSING:
-                if not optional:
-                    problems.append((f".{key}", MISSING_KEY))
-                return None
-            if value is None and optional:
-                problems.append((f".{key}", NULL_OPTIONAL))
-                return None
-            if native_binary:
-                if type(value) is not bytes:
-                    problems.append((f".{key}", f"expected bytes, got {describe_type(value)}"))
-                    return value
-                if len(value) > max_bytes:
-                    problems.append((f".{key}", f"more than {max_bytes:,} bytes"))
-                    return value
-                decoded: Any = value
-            else:
-                if type(value) is not str:
-                    problems.append((f".{key}", f"expected a base64 string, got {describe_type(value)}"))
-                    return value
-                decoded = decode(value, max_bytes)
-                if type(decoded) is str:
-                    problems.append((f".{key}", decoded))
-                    return value
-            if nonempty and not decoded:
-                problems.append((f".{key}", nonempty))
-            return decoded
+def rest_items(value: object, key: str, problems: Problems, body: Body, start: int, out: list[Any], cap: int) -> Any:
+    """An array of objects from ``start`` on, after the items read into ``out``, each by ``body``.
 
-        def items(value: object, key: str, problems: Problems, body: Body) -> tuple[Any, ...]:
-            """An array of objects read by ``body``: a list of dicts in one loop, anything else item by item."""
-            if type(value) is list:
-                out: list[Any] = []
-                append = out.append
-                for i, item in enumerate(value):
-                    if type(item) is not dict:
-                        return _items(value, key, problems, body, i, out)
-                    before = len(problems)
-                    append(body(item, problems))
-                    if len(problems) != before and before < cap:
-                        prefix_since(problems, before, f"{key}[{i}]")
-                return tuple(out)
-            return _items(value, key, problems, body)
+    The generated functions read a list of objects in an inline loop, and call this for the rest at the first
+    item that is not an object (of a known tag), or for a value that is not a list: each problem gets its
+    item's path, until there are ``cap`` problems. The result is a tuple.
+    """
+    kind, array = plain_container(value)
+    if kind != 2:  # an array
+        problems.append((key, f"expected an array, got {describe_type(value)}"))
+        return ()
+    for i, item in enumerate(islice(array, start, None), start):
+        if type(item) is not dict:
+            if len(problems) >= cap:  # the rest is counted, not shown: no paths to work out
+                out.extend(body(obj, problems) for obj in objects_past_cap(array, i, key, problems))
+                break
+            item = as_object(item, f"{key}[{i}]", problems)  # noqa: PLW2901 - the same item, as a dict
+            if item is None:
+                continue
+        before = len(problems)
+        out.append(body(item, problems))
+        if len(problems) != before and before < cap:
+            prefix_since(problems, before, f"{key}[{i}]")
+    return tuple(out)
 
-        def _items(
-            value: object, key: str, problems: Problems, body: Body, start: int = 0, out: list[Any] | None = None
-        ) -> tuple[Any, ...]:
-            """items() from ``start`` on, after the items read into ``out``: each problem gets its item's path."""
-            kind, array = plain_container(value)
-            if kind != 2:  # an array
-                problems.append((key, f"expected an array, got {describe_type(value)}"))
-                return ()
-            out = [] if out is None else out
-            for i, item in enumerate(islice(array, start, None), start):
-                if type(item) is not dict:
-                    if len(problems) >= cap:  # the rest is counted, not shown: no paths to work out
-                        out.extend(body(obj, problems) for obj in objects_past_cap(array, i, key, problems))
-                        break
-                    item = as_object(item, f"{key}[{i}]", problems)  # noqa: PLW2901 - the same item, as a dict
-                    if item is None:
-                        continue
-                before = len(problems)
-                out.append(body(item, problems))
-                if len(problems) != before and before < cap:
-                    prefix_since(problems, before, f"{key}[{i}]")
-            return tuple(out)
 
-        def tagged_items(value: object, key: str, problems: Problems, get: Callable[[str], Any], body: Body) -> Any:
-            """items() for an array of tagged objects, dispatching inline on the tag: the common case in one loop.
-
-            At the first item that is not an object of a known tag, the rest of the array is read by _items()
-            and the tagged ``body``, which words its problem; nothing is read twice.
-            """
-            if type(value) is list:
-                out: list[Any] = []
-                append = out.append
-                for i, item in enumerate(value):
-                    if type(item) is not dict:
-                        return _items(value, key, problems, body, i, out)
-                    tag = item.get("type")
-                    item_body = get(tag) if type(tag) is str else None
-                    if item_body is None:
-                        return _items(value, key, problems, body, i, out)
-                    before = len(problems)
-                    append(item_body(item, problems))
-                    if len(problems) != before and before < cap:
-                        prefix_since(problems, before, f"{key}[{i}]")
-                return tuple(out)
-            return _items(value, key, problems, body)
-
-        def nested(raw: dict[str, Any], key: str, problems: Problems, body: Body) -> Any:
-            value = raw.get(key, MISSING)
-            if type(value) is not dict:
-                if value is MISSING:
-                    problems.append((f".{key}", MISSING_KEY))
-                    return None
-                value = as_object(value, f".{key}", problems)
-                if value is None:
-                    return None
-            before = len(problems)
-            result = body(value, problems)
-            if len(problems) != before:
-                prefix_since(problems, before, f".{key}")
-            return result
-
-        self.metadata = metadata
-        self.binary = binary
-        self.items = items
-        self.tagged_items = tagged_items
-        self.nested = nested
+def nested(raw: dict[str, Any], key: str, problems: Problems, body: Body) -> Any:
+    """The object at ``key`` read by ``body``, its problems' paths under the key."""
+    value = raw.get(key, MISSING)
+    if type(value) is not dict:
+        if value is MISSING:
+            problems.append((f".{key}", MISSING_KEY))
+            return None
+        value = as_object(value, f".{key}", problems)
+        if value is None:
+            return None
+    before = len(problems)
+    result = body(value, problems)
+    if len(problems) != before:
+        prefix_since(problems, before, f".{key}")
+    return result
 
 
 def tagged(

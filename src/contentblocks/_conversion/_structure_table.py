@@ -22,7 +22,7 @@ import functools
 from typing import Any, NamedTuple
 
 from .._checks._grammar import base64_chars
-from .._checks._patterns import ascii_identifier
+from .._checks._kinds import bind_text_rule
 from .._checks._rules import DEFAULT_LIMITS, CrossRule, Limits
 from .._model._wire import TAGGED, UNIONS
 from . import _kernels
@@ -31,8 +31,6 @@ from ._plan import CLASSES, Shorthand, WireField, wire_plan
 __all__ = ["RECORDS", "AllowedTypes", "Bounds", "ClassRecord", "CrossRecord", "Fallback", "FieldRecord",
            "ShorthandRecord", "UnionRecord", "fallbacks", "structurer"]
 
-#: The names a rule's fast condition may use besides the value, its limit and its problem.
-_FAST_NAMES = {"surrogate": _kernels.find_surrogate, "ascii_identifier": ascii_identifier}
 
 
 def _target(plan: WireField) -> int:
@@ -45,9 +43,9 @@ def _predicate(plan: WireField, limits: Limits) -> Any:
 
     Both are the rule's own; the walk has checked that the value is an exact str.
     """
-    ns: dict[str, Any] = {**_FAST_NAMES, "limit": plan.rule.max_chars(limits), "problem": plan.rule.problem}
-    fast = plan.rule.fast_condition("v", "limit", "problem")
-    exec(f"def accepts(v):\n    return ({fast}) or problem(v, limit) is None\n", ns)  # noqa: S102
+    ns: dict[str, Any] = {"surrogate": _kernels.find_surrogate}
+    fast = bind_text_rule(plan.rule, "v", "p_", ns, limits)
+    exec(f"def accepts(v):\n    return ({fast}) or p_problem(v, p_max) is None\n", ns)  # noqa: S102
     return ns["accepts"]
 
 

@@ -109,9 +109,10 @@ def add_node_limit_problem(problems: list[tuple[str, str]], path: str, keys: lis
 # both are generated from this one template, so each check is written once. The scalars are tested in the
 # order they are most common in, each container is copied into its read-only class in one C call, and a
 # container with containers in it is first copied into a plain dict or list that takes each child as it is
-# frozen (setting them on the read-only copy would take a call through the base class for each).
+# frozen (setting them on the read-only copy would take a call through the base class for each). The builtins
+# the loop calls for every item are parameters with themselves as defaults: locals, read in one step.
 _VALID_WALK = """\
-def valid_{kind}(value, depth, max_depth, max_chars, budget):
+def valid_{kind}(value, depth, max_depth, max_chars, budget, type=type, len=len, str=str, float=float, int=int):
     budget[0] -= len(value)
     if budget[0] < 0:
         raise NodeLimit
