@@ -124,6 +124,8 @@ class MetadataHandout:
 
         A key already taken (provider state ``state`` reported) is not handed out again.
         """
+        if not self.values:
+            return None
         flat = {k: self.take(k) for k in self.values
                 if not k.startswith((self.namespace, "contentblocks/")) and k not in self.taken}  # fmt: skip
         if self.kept not in self.values:

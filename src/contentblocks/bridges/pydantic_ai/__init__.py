@@ -149,6 +149,7 @@ def to_messages(
     if not isinstance(conversation, Conversation):
         conversation = Conversation(messages=conversation)
     losses = LossRecorder()
-    conversation = without_search_results(conversation, losses.add, "pydantic-ai")
-    history = write_history(conversation, losses)
+    # the messages, not a new conversation: its rules hold already (a search result becomes a text block)
+    messages = without_search_results(conversation.messages, losses.add, "pydantic-ai")
+    history = write_history(messages, losses)
     return losses.finish(_validated(adapter, history), strict=raising)

@@ -8,7 +8,7 @@ message is one ``ModelResponse``. Every field with no place in pydantic-ai is a 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..._conversion._kernels import thaw
@@ -29,12 +29,12 @@ from ..._model._classes import (
     ToolCallBlock,
     ToolResultBlock,
 )
-from ..._model._conversation import Conversation
-from ...providers._cache import HINT, report_breakpoints
+from ...providers._cache import HINT
 from ...providers._compaction import compaction_state
 from ...providers._contract import ISSUER_KEY, LossRecorder, issued_by
 from ...providers._documents import report_locations
 from ...providers._toolkit import block_path, key_path
+from .._shared import report_breakpoints
 from .._wire import structure
 from ._fields import (
     EXTRA_KEYS,
@@ -48,7 +48,7 @@ from ._fields import (
     provider_of,
 )
 from ._read import REDACTED_ID, stored_citations
-from ._write_items import Metadata, cache_point, file_item, file_object
+from ._write_items import Metadata, cache_point, file_item, file_object, meta_of
 
 __all__ = ["write_history"]
 
@@ -57,7 +57,7 @@ _NO_CACHE_POINT = "pydantic-ai holds cache points only in a user prompt's conten
 
 
 def _user_item(block: Block, path: str, losses: LossRecorder) -> Any:
-    meta = Metadata(block.metadata, path, losses)
+    meta = meta_of(block.metadata, path, losses)
     item: Any
     if isinstance(block, TextBlock):
         if block.citations:
@@ -82,7 +82,7 @@ def _result_content(block: ToolResultBlock | ServerToolResultBlock, path: str, l
     at: list[int] = []  # the index of the block each item comes from (a dropped file leaves none)
     for index, part in enumerate(block.content):
         where = f"{path}.content[{index}]"
-        meta = Metadata(part.metadata, where, losses)
+        meta = meta_of(part.metadata, where, losses)
         if isinstance(part, TextBlock):
             items.append(part.text)
             if part.citations:
@@ -106,7 +106,7 @@ def _result_content(block: ToolResultBlock | ServerToolResultBlock, path: str, l
 
 
 def _tool_return(block: ToolResultBlock, path: str, losses: LossRecorder) -> dict[str, Any]:
-    meta = Metadata(block.metadata, path, losses)
+    meta = meta_of(block.metadata, path, losses)
     part = _return_part(block, path, losses, meta)
     meta.done("on a tool return")
     return part
@@ -131,13 +131,13 @@ def _return_part(block: ToolResultBlock | ServerToolResultBlock, path: str, loss
 def _request_parts(message: Message, index: int, meta: Metadata, losses: LossRecorder) -> list[dict[str, Any]]:
     parts: list[dict[str, Any]] = []
     if message.role in {"system", "developer"}:
-        report_breakpoints(losses.add, message, f"$[{index}]", _NO_CACHE_POINT)
+        report_breakpoints(losses.add, message, index, _NO_CACHE_POINT)
         if message.role == "developer":
             losses.add(f"$[{index}].role", "pydantic-ai has no developer role; written as a system prompt",
                        "content_degraded")
         for position, block in enumerate(message.content):
             path = block_path(index, position)
-            block_meta = Metadata(block.metadata, path, losses)
+            block_meta = meta_of(block.metadata, path, losses)
             if isinstance(block, TextBlock) and block.citations:
                 losses.add(f"{path}.citations", "pydantic-ai keeps citations on model text only", "content_dropped")
             assert isinstance(block, TextBlock)  # noqa: S101 - the role table
@@ -145,19 +145,19 @@ def _request_parts(message: Message, index: int, meta: Metadata, losses: LossRec
                           **block_meta.extras("system-prompt")})
             block_meta.done("on a system prompt")
     elif message.role == "tool":
-        report_breakpoints(losses.add, message, f"$[{index}]", _NO_CACHE_POINT)
+        report_breakpoints(losses.add, message, index, _NO_CACHE_POINT)
         for position, block in enumerate(message.content):
             assert isinstance(block, ToolResultBlock)  # noqa: S101 - the role table
             parts.append(_tool_return(block, block_path(index, position), losses))
     elif meta.take(PART_KIND) == "retry-feedback" and len(message.content) == 1:
         block = message.content[0]
-        report_breakpoints(losses.add, message, f"$[{index}]", _NO_CACHE_POINT)
+        report_breakpoints(losses.add, message, index, _NO_CACHE_POINT)
         content = block.text if isinstance(block, TextBlock) else thaw(getattr(block, "value", None))
         parts.append({"part_kind": "retry-feedback", "content": content, **meta.extras("retry-feedback")})
     elif all(isinstance(b, JsonBlock) and NATIVE in b.metadata and isinstance(b.value, dict) and "part_kind" in b.value
              for b in message.content):
         parts.extend(thaw(block.value) for block in message.content if isinstance(block, JsonBlock))
-        report_breakpoints(losses.add, message, f"$[{index}]", _NO_CACHE_POINT)
+        report_breakpoints(losses.add, message, index, _NO_CACHE_POINT)
     else:
         meta.taken.discard(PART_KIND)
         items = _user_items(message, index, losses)
@@ -310,7 +310,7 @@ _RESPONSE_PARTS: dict[type[Any], Callable[[Any, str, LossRecorder, Metadata], di
 
 def _response_part(block: Block, path: str, losses: LossRecorder) -> dict[str, Any] | None:
     """The response part ``block`` becomes (``None`` when it is dropped), its losses recorded."""
-    meta = Metadata(block.metadata, path, losses)
+    meta = meta_of(block.metadata, path, losses)
     part = _RESPONSE_PARTS[type(block)](block, path, losses, meta)
     meta.done("on this part")
     return part
@@ -349,14 +349,14 @@ def _starts_request(message: Message) -> bool:
     )
 
 
-def write_history(conversation: Conversation, losses: LossRecorder) -> list[dict[str, Any]]:
-    """The history carrying ``conversation``, as the JSON form of pydantic-ai's messages."""
+def write_history(messages: Sequence[Message], losses: LossRecorder) -> list[dict[str, Any]]:
+    """The history carrying ``messages`` (a conversation's), as the JSON form of pydantic-ai's messages."""
     history: list[dict[str, Any]] = []
     request: dict[str, Any] | None = None
-    for index, message in enumerate(conversation.messages):
-        meta = Metadata(message.metadata, f"$[{index}]", losses)
+    for index, message in enumerate(messages):
+        meta = meta_of(message.metadata, f"$[{index}]", losses)
         if message.role == "assistant":
-            report_breakpoints(losses.add, message, f"$[{index}]", _NO_CACHE_POINT)
+            report_breakpoints(losses.add, message, index, _NO_CACHE_POINT)
             written = [_response_part(block, block_path(index, position), losses)
                        for position, block in enumerate(message.content)]
             if parts := [part for part in written if part is not None]:

@@ -18,7 +18,7 @@ from ...providers._documents import report_document_fields
 from .._shared import MetadataHandout
 from ._fields import EXTRA_KEYS, METADATA, NAMESPACE, UPLOADERS, url_kind
 
-__all__ = ["Metadata", "cache_point", "file_item", "file_object"]
+__all__ = ["NOTHING", "Metadata", "cache_point", "file_item", "file_object", "meta_of"]
 
 _TTLS = {300: "5m", 3600: "1h"}
 
@@ -43,7 +43,19 @@ class Metadata(MetadataHandout):
 
     def extras(self, kind: str) -> dict[str, Any]:
         """The ``pydantic_ai/`` fields a part of ``kind`` has, as its fields."""
+        if not self.values:  # most parts: no metadata
+            return {}
         return {key: self.take(NAMESPACE + key) for key in EXTRA_KEYS[kind] if NAMESPACE + key in self.values}
+
+
+#: The handout of every part or message with no metadata (most): it has nothing to hand out, take or report,
+#: so one serves them all (``take`` records only keys it holds, and ``taken`` gains nothing from no values).
+NOTHING = Metadata({}, "$", LossRecorder())
+
+
+def meta_of(metadata: Mapping[str, Any], path: str, losses: LossRecorder) -> Metadata:
+    """The handout of ``metadata`` (at ``path``): ``NOTHING`` when it is empty."""
+    return Metadata(metadata, path, losses) if metadata else NOTHING
 
 
 def file_item(block: FileBlock, path: str, losses: LossRecorder, meta: Metadata) -> dict[str, Any] | None:
