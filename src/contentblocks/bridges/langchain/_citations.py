@@ -22,7 +22,8 @@ from ._fields import REFERENCE_EXTRA
 
 __all__ = ["citations_of", "extras_taken"]
 
-_CITATION_KEYS = frozenset({"type", "url", "title", "start_index", "end_index", "cited_text", "extras"})
+#: The keys of an annotation a neutral citation says all of (its ``extras``, once the reference is taken, none).
+_EXACT_KEYS = frozenset({"type", "url", "title", "start_index", "end_index", "cited_text"})
 
 
 def extras_taken(item: dict[str, Any], *keys: str) -> list[Any]:
@@ -51,9 +52,12 @@ def _citation(raw: object, text: str, in_bytes: bool) -> tuple[dict[str, Any] | 
     """A neutral citation (its wire dict) for one annotation, and whether it says all the annotation says."""
     if not isinstance(raw, dict) or raw.get("type") != "citation":
         return None, False
-    item = dict(raw)
-    (reference,) = extras_taken(item, REFERENCE_EXTRA)
-    exact = set(item) <= _CITATION_KEYS - {"extras"} and ("start_index" in item) == ("end_index" in item)
+    if "extras" in raw:
+        item = dict(raw)
+        (reference,) = extras_taken(item, REFERENCE_EXTRA)
+    else:  # read, not edited: no copy
+        item, reference = raw, None
+    exact = item.keys() <= _EXACT_KEYS and ("start_index" in item) == ("end_index" in item)
     url = item.get("url")
     try:
         if url is not None:
