@@ -48,6 +48,11 @@ def _code_points(text: str, offset: object) -> tuple[Any, bool]:
     return index, len(text[:index].encode("utf-8", "surrogatepass")) == offset
 
 
+def _given(**fields: Any) -> dict[str, Any]:
+    """The fields that are given (``None`` is absent, as the classes read it)."""
+    return {key: value for key, value in fields.items() if value is not None}
+
+
 def _citation(raw: object, text: str, in_bytes: bool) -> tuple[dict[str, Any] | None, bool]:
     """A neutral citation (its wire dict) for one annotation, and whether it says all the annotation says."""
     if not isinstance(raw, dict) or raw.get("type") != "citation":
@@ -59,21 +64,20 @@ def _citation(raw: object, text: str, in_bytes: bool) -> tuple[dict[str, Any] | 
         item, reference = raw, None
     exact = item.keys() <= _EXACT_KEYS and ("start_index" in item) == ("end_index" in item)
     url = item.get("url")
+    if url is not None:
+        source = {"kind": "uri", "value": url}
+        exact &= reference is None
+    elif reference is not None:
+        source = {"kind": "reference", "value": reference}
+    else:
+        return None, False
     try:
-        if url is not None:
-            source = {"kind": "uri", "value": url}
-            exact &= reference is None
-        elif reference is not None:
-            source = {"kind": "reference", "value": reference}
-        else:
-            return None, False
         start, end = item.get("start_index"), item.get("end_index")
         if in_bytes:
             (start, exact_start), (end, exact_end) = _code_points(text, start), _code_points(text, end)
             exact &= exact_start and exact_end
-        fields = {"source": source, "title": item.get("title"), "quote": item.get("cited_text"), "start": start,
-                  "end": end}
-        citation = check({key: value for key, value in fields.items() if value is not None}, Citation)
+        citation = check(_given(source=source, title=item.get("title"), quote=item.get("cited_text"), start=start,
+                                end=end), Citation)  # fmt: skip
     except (ValidationError, TypeError):
         return None, False
     return citation, exact

@@ -12,6 +12,7 @@ kept as ``langchain/<key>``.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 from collections.abc import Callable, Mapping
 from contextvars import ContextVar
@@ -63,7 +64,7 @@ _OUTCOMES = {"success": "succeeded", "error": "failed"}
 #: What a tool message may carry.
 _RESULT_CONTENT = frozenset({"text", "file", "json"})
 
-_TYPE, _KWARGS = NAMESPACE + "type", NAMESPACE + "additional_kwargs"
+_TYPE, _KWARGS, _BARE = NAMESPACE + "type", NAMESPACE + "additional_kwargs", {"type": None, "text": None}.keys()
 #: A block (or message) as its wire dict (see ``.._wire``).
 Wire = dict[str, Any]
 
@@ -74,6 +75,8 @@ def _native(raw: object) -> Wire:
 
 def _rest(item: Mapping[str, Any], metadata: dict[str, Any] | None = None) -> dict[str, Any]:
     """``metadata`` with every key of ``item`` not yet used kept as ``langchain/<key>``."""
+    if not item:  # every key used, as most items have them: ``metadata`` itself, the reader's own
+        return {} if metadata is None else metadata
     return {**(metadata or {}), **{NAMESPACE + key: value for key, value in item.items()}}
 
 
@@ -210,6 +213,9 @@ def _plain(item: str) -> Wire:
 
 def _item(item: object, role: str, origin: Origin) -> Wire:
     """The block one content item becomes in a message of ``role``: its neutral block, or itself kept whole."""
+    if type(item) is dict and item.keys() == _BARE and item["type"] == "text":  # most items: a bare text
+        with contextlib.suppress(ValidationError):  # raised while checking only: then read as any item is
+            return block("text", text=item["text"])
     read: Callable[..., Wire]
     arguments: tuple[Any, ...]
     if isinstance(item, str):
@@ -388,9 +394,10 @@ def _read_messages(history: list[Mapping[str, Any]]) -> list[Wire]:
                 results = []
             messages.append(_message(raw, role))
             calls = [b for b in messages[-1]["content"] if b["type"] == "tool_call"]
-            if calls and placing():
-                _place_calls(raw, calls, f"$[{index}]")
-            names.update((call["tool_call_id"], call["tool_name"]) for call in calls)
+            if calls:
+                if placing():
+                    _place_calls(raw, calls, f"$[{index}]")
+                names.update((call["tool_call_id"], call["tool_name"]) for call in calls)
         except ValidationError as e:
             raise ValidationError([(f"$[{index}]{path[1:]}", problem) for path, problem in e.errors]) from None
     if results:
