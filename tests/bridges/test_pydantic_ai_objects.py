@@ -13,9 +13,11 @@ import json
 from typing import Any
 
 import pytest
+from hypothesis import given
 
 import contentblocks as cb
 from contentblocks.bridges import pydantic_ai as bridge
+from contentblocks.strategies import conversations
 
 messages = pytest.importorskip("pydantic_ai.messages")
 
@@ -92,3 +94,37 @@ def test_a_mapping_shaped_like_a_file_in_a_tools_result_stays_a_mapping() -> Non
     shaped = {"kind": "uploaded-file", "file_id": "file-1", "provider_name": "openai"}
     read = bridge.from_messages(_history([shaped, "done"]))
     assert read[2].content[0].content[0] == cb.JsonBlock(value=shaped)
+
+
+# --- the plain parts the writer builds as objects --------------------------------------------------------------
+
+
+def _plain_history() -> cb.Conversation:
+    call = cb.ToolCallBlock(tool_call_id="c1", tool_name="weather", input={"city": "Paris", "days": [1, 2]})
+    return cb.Conversation(messages=[
+        cb.Message(role="system", content="Be brief."),
+        cb.Message(role="user", content="Weather in Paris?"),
+        cb.Message(role="assistant", content=[cb.ReasoningBlock(text="Look it up.", signature="sig"),
+                                              cb.TextBlock(text="Checking."), call]),
+        cb.Message(role="tool", content=[cb.ToolResultBlock(tool_call_id="c1", tool_name="weather", outcome="succeeded",
+                                                            content=[cb.TextBlock(text="18 C")])]),
+        cb.Message(role="assistant", content=[cb.ToolCallBlock(tool_call_id="c2", tool_name="f", input=[1]),
+                                              cb.ToolCallBlock(tool_call_id="c3", tool_name="g", input=None)]),
+    ])  # fmt: skip
+
+
+def test_plain_parts_are_the_objects_pydantic_ai_builds_from_their_json_form():
+    """A part with nothing kept is built as its object, passed through by pydantic-ai's validator as it is:
+    equal to the one that validator builds from the part's JSON form, timestamps and all."""
+    payload = bridge.to_messages(_plain_history()).payload
+    assert A.validate_python(A.dump_python(payload)) == payload
+    built = [type(part).__name__ for message in payload for part in message.parts]
+    assert built == ["SystemPromptPart", "UserPromptPart", "ThinkingPart", "TextPart", "ToolCallPart",
+                     "ToolReturnPart", "ToolCallPart", "ToolCallPart"]  # fmt: skip
+    assert [part.args for part in payload[-1].parts] == ["[1]", None]
+
+
+@given(conversations())
+def test_what_we_write_equals_what_pydantic_ai_validates_from_its_dump(conversation):
+    payload = bridge.to_messages(conversation).payload
+    assert A.validate_python(A.dump_python(payload)) == payload

@@ -4,15 +4,20 @@ from __future__ import annotations
 
 import importlib.metadata
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from json.encoder import encode_basestring
 from typing import Any
 
 from .._conversion._kernels import thaw
-from ..providers._contract import LossRecorder
+from .._model._classes import Message, SearchResultBlock, ServerToolResultBlock, ToolResultBlock
+from ..providers import _cache
+from ..providers._contract import LossKind, LossRecorder
 from ..providers._extras import PROVIDER_STATE
 
-__all__ = ["MetadataHandout", "require_version"]
+__all__ = ["MetadataHandout", "report_breakpoints", "require_version"]
+
+#: The blocks whose parts may carry breakpoints of their own (``providers._cache`` walks them).
+_HOLDERS = (ToolResultBlock, ServerToolResultBlock, SearchResultBlock)
 
 
 def _version(text: str) -> tuple[int, ...]:
@@ -35,6 +40,42 @@ def require_version(
         msg = (f"contentblocks.bridges.{bridge} is tested with {distribution}{supported}, and {version} is "
                f"installed: pip install 'contentblocks[{extra}]'")  # fmt: skip
         raise ImportError(msg)
+
+
+def _unbroken(message: Message) -> bool:
+    """Whether ``message`` holds no cache breakpoint at any depth, as most do: a flat loop, no generators.
+
+    A search result within a tool result is not looked into: it sends the walk to ``providers._cache``.
+    """
+    if message.cache is not None:
+        return False
+    for block in message.content:
+        if block.cache is not None:
+            return False
+        if type(block) in _HOLDERS:
+            for part in block.content:  # type: ignore[union-attr]
+                if part.cache is not None or type(part) in _HOLDERS:
+                    return False
+    return True
+
+
+def report_breakpoints(loss: Callable[[str, str, LossKind], None], message: Message, index: int, reason: str) -> None:
+    """Report every breakpoint of the message at ``$[index]`` as not sent (``providers._cache.report_breakpoints``).
+
+    The writers with no place for a breakpoint call this on every message; most hold none, and this says so
+    without building the message's path or walking it with generators.
+
+    >>> import contentblocks as cb
+    >>> from contentblocks.providers._contract import LossRecorder
+    >>> losses = LossRecorder()
+    >>> report_breakpoints(losses.add, cb.Message(role="user", content="Hi"), 0, "not sent")
+    >>> cached = cb.Message(role="user", content=[cb.TextBlock(text="Hi", cache=cb.CacheBreakpoint())])
+    >>> report_breakpoints(losses.add, cached, 3, "not sent")
+    >>> [loss.path for loss in losses.losses]
+    ['$[3].content[0].cache']
+    """
+    if not _unbroken(message):
+        _cache.report_breakpoints(loss, message, f"$[{index}]", reason)
 
 
 def _key_path(path: str, key: str) -> str:
@@ -83,6 +124,8 @@ class MetadataHandout:
 
         A key already taken (provider state ``state`` reported) is not handed out again.
         """
+        if not self.values:
+            return None
         flat = {k: self.take(k) for k in self.values
                 if not k.startswith((self.namespace, "contentblocks/")) and k not in self.taken}  # fmt: skip
         if self.kept not in self.values:

@@ -41,6 +41,7 @@ from ...providers._argument_checks import conversation_argument, reading_argumen
 from ...providers._contract import Converted, LossKind, LossRecorder
 from ...providers._search_results import without_search_results
 from .._shared import require_version
+from ._build import Builder
 from ._read import read_history
 from ._write import write_history
 
@@ -59,6 +60,12 @@ def _messages_module() -> Any:
     """``langchain_core.messages``, once the installed version is checked."""
     require_version("langchain", "langchain-core", SUPPORTED, "langchain", _LOWEST, _BELOW)
     return importlib.import_module("langchain_core.messages")
+
+
+@functools.cache
+def _builder(module: Any) -> Builder:
+    """What builds the messages of ``module`` ``to_messages`` writes (checked against their constructors once)."""
+    return Builder(module)
 
 
 def _problem(error: Exception) -> str:
@@ -154,7 +161,7 @@ def to_messages(
     call = "langchain.to_messages"
     conversation_argument(conversation, call)
     raising = strict_argument(strict, call)
-    module = _messages_module()
+    build = _builder(_messages_module())
     messages = conversation.messages if isinstance(conversation, Conversation) else list(conversation)
     messages, paths, local = without_approvals(messages, "LangChain")
     losses = LossRecorder()
@@ -162,7 +169,7 @@ def to_messages(
     built = []
     for path, name, kwargs in write_history(list(messages), losses):
         try:
-            built.append(getattr(module, name)(**kwargs))
+            built.append(build(name, kwargs))
         except Exception as e:  # noqa: BLE001 - pydantic's or LangChain's own refusal of a kept field
             raise ValidationError([(path, f"LangChain refuses this message: {_problem(e)}")]) from None
     losses.losses[:] = restore_paths(losses.losses, paths)

@@ -22,7 +22,8 @@ from ._fields import REFERENCE_EXTRA
 
 __all__ = ["citations_of", "extras_taken"]
 
-_CITATION_KEYS = frozenset({"type", "url", "title", "start_index", "end_index", "cited_text", "extras"})
+#: The keys of an annotation a neutral citation says all of (its ``extras``, once the reference is taken, none).
+_EXACT_KEYS = frozenset({"type", "url", "title", "start_index", "end_index", "cited_text"})
 
 
 def extras_taken(item: dict[str, Any], *keys: str) -> list[Any]:
@@ -47,29 +48,36 @@ def _code_points(text: str, offset: object) -> tuple[Any, bool]:
     return index, len(text[:index].encode("utf-8", "surrogatepass")) == offset
 
 
+def _given(**fields: Any) -> dict[str, Any]:
+    """The fields that are given (``None`` is absent, as the classes read it)."""
+    return {key: value for key, value in fields.items() if value is not None}
+
+
 def _citation(raw: object, text: str, in_bytes: bool) -> tuple[dict[str, Any] | None, bool]:
     """A neutral citation (its wire dict) for one annotation, and whether it says all the annotation says."""
     if not isinstance(raw, dict) or raw.get("type") != "citation":
         return None, False
-    item = dict(raw)
-    (reference,) = extras_taken(item, REFERENCE_EXTRA)
-    exact = set(item) <= _CITATION_KEYS - {"extras"} and ("start_index" in item) == ("end_index" in item)
+    if "extras" in raw:
+        item = dict(raw)
+        (reference,) = extras_taken(item, REFERENCE_EXTRA)
+    else:  # read, not edited: no copy
+        item, reference = raw, None
+    exact = item.keys() <= _EXACT_KEYS and ("start_index" in item) == ("end_index" in item)
     url = item.get("url")
+    if url is not None:
+        source = {"kind": "uri", "value": url}
+        exact &= reference is None
+    elif reference is not None:
+        source = {"kind": "reference", "value": reference}
+    else:
+        return None, False
     try:
-        if url is not None:
-            source = {"kind": "uri", "value": url}
-            exact &= reference is None
-        elif reference is not None:
-            source = {"kind": "reference", "value": reference}
-        else:
-            return None, False
         start, end = item.get("start_index"), item.get("end_index")
         if in_bytes:
             (start, exact_start), (end, exact_end) = _code_points(text, start), _code_points(text, end)
             exact &= exact_start and exact_end
-        fields = {"source": source, "title": item.get("title"), "quote": item.get("cited_text"), "start": start,
-                  "end": end}
-        citation = check({key: value for key, value in fields.items() if value is not None}, Citation)
+        citation = check(_given(source=source, title=item.get("title"), quote=item.get("cited_text"), start=start,
+                                end=end), Citation)  # fmt: skip
     except (ValidationError, TypeError):
         return None, False
     return citation, exact

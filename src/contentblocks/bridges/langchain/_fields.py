@@ -91,9 +91,12 @@ def message_fields(dumped: Mapping[str, Any]) -> dict[str, Any]:
     """
     kept = {}
     for key, value in dumped.items():
-        if key in _MAPPED or (key == "type" and value in _PLAIN_TYPES):
+        if key in _MAPPED:
             continue
-        if key in _DEFAULTS and _DEFAULTS[key] == value and key != "type":
+        if key == "type":
+            if value in _PLAIN_TYPES:
+                continue
+        elif key in _DEFAULTS and _DEFAULTS[key] == value:
             continue
         kept[NAMESPACE + key] = value
     return kept

@@ -12,6 +12,7 @@ kept as ``langchain/<key>``.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 from collections.abc import Callable, Mapping
 from contextvars import ContextVar
@@ -63,6 +64,7 @@ _OUTCOMES = {"success": "succeeded", "error": "failed"}
 #: What a tool message may carry.
 _RESULT_CONTENT = frozenset({"text", "file", "json"})
 
+_TYPE, _KWARGS, _BARE = NAMESPACE + "type", NAMESPACE + "additional_kwargs", {"type": None, "text": None}.keys()
 #: A block (or message) as its wire dict (see ``.._wire``).
 Wire = dict[str, Any]
 
@@ -73,10 +75,14 @@ def _native(raw: object) -> Wire:
 
 def _rest(item: Mapping[str, Any], metadata: dict[str, Any] | None = None) -> dict[str, Any]:
     """``metadata`` with every key of ``item`` not yet used kept as ``langchain/<key>``."""
+    if not item:  # every key used, as most items have them: ``metadata`` itself, the reader's own
+        return {} if metadata is None else metadata
     return {**(metadata or {}), **{NAMESPACE + key: value for key, value in item.items()}}
 
 
 def _text(item: dict[str, Any], origin: Origin) -> Wire:
+    if len(item) == 2:  # ``type`` and ``text`` (else a KeyError, as below): a bare text, most items
+        return block("text", text=item["text"])
     del item["type"]
     text, annotations = item.pop("text"), item.pop("annotations", None)
     citations, exact = citations_of(annotations, text, byte_offsets(origin.provider))
@@ -201,18 +207,27 @@ def _translated(item: dict[str, Any], role: str, origin: Origin) -> Wire | None:
     return revised(read_block, metadata={**read_block.get("metadata", {}), ORIGINAL: item})
 
 
+def _plain(item: str) -> Wire:
+    return block("text", text=item, metadata={PLAIN: True})
+
+
 def _item(item: object, role: str, origin: Origin) -> Wire:
     """The block one content item becomes in a message of ``role``: its neutral block, or itself kept whole."""
+    if type(item) is dict and item.keys() == _BARE and item["type"] == "text":  # most items: a bare text
+        with contextlib.suppress(ValidationError):  # raised while checking only: then read as any item is
+            return block("text", text=item["text"])
+    read: Callable[..., Wire]
+    arguments: tuple[Any, ...]
     if isinstance(item, str):
-        make: Callable[[], Wire] = lambda: block("text", text=item, metadata={PLAIN: True})  # noqa: E731
+        read, arguments = _plain, (item,)
     elif isinstance(item, dict) and "source_type" not in item and item.get("type") in _READERS:
         roles, reader = _READERS[item["type"]]
         if role not in roles:
             return _native(item)
-        make = lambda: reader(dict(item), origin)  # noqa: E731
+        read, arguments = reader, (dict(item), origin)
     elif isinstance(item, dict) and role == "assistant" and item.get("type") in KINDS:
         names = _SERVER_NAMES.get()
-        make = lambda: read_server(item, origin, {} if names is None else names)  # noqa: E731
+        read, arguments = read_server, (item, origin, {} if names is None else names)
     elif isinstance(item, dict) and role == "assistant" and item.get("type") == "non_standard":
         return _redacted(item, origin) or _native(item)
     elif isinstance(item, dict) and role != "system" and item.get("type") not in _PASSED:
@@ -220,11 +235,15 @@ def _item(item: object, role: str, origin: Origin) -> Wire:
     else:
         return _native(item)
     try:
-        return make()
+        return read(*arguments)
     except (ValidationError, KeyError, TypeError):
         # a provider's block under a v1 name (Anthropic's ``image`` with a ``source``, OpenAI's ``file``)
         translated = _translated(item, role, origin) if isinstance(item, dict) and role != "system" else None
         return translated or _native(item)
+
+
+def _invalid(kind: str) -> bool:
+    return kind != "tool_call"
 
 
 def _as_string(content: object, blocks: list[Wire], metadata: dict[str, Any]) -> None:
@@ -235,10 +254,13 @@ def _as_string(content: object, blocks: list[Wire], metadata: dict[str, Any]) ->
     if not isinstance(content, list):
         return
     calls = [b.get("metadata", {}) for b in blocks if b["type"] == "tool_call"]
-    kinds = [call.get(NAMESPACE + "type", "tool_call") for call in calls]
-    if any(UNLISTED in call for call in calls) or kinds != sorted(kinds, key=lambda kind: kind != "tool_call"):
-        return  # a string content holds calls in the lists alone, ``tool_calls`` first
-    others = [b for b in blocks if b["type"] != "tool_call"]
+    if calls:
+        kinds = [call.get(_TYPE, "tool_call") for call in calls]
+        if any(UNLISTED in call for call in calls) or kinds != sorted(kinds, key=_invalid):
+            return  # a string content holds calls in the lists alone, ``tool_calls`` first
+        others = [b for b in blocks if b["type"] != "tool_call"]
+    else:
+        others = blocks
     if not others or (len(others) == 1 and blocks[0] is others[0] and others[0]["type"] == "text"
                       and not others[0].get("citations") and not others[0].get("metadata")):
         metadata[CONTENT_LIST] = True
@@ -261,11 +283,11 @@ def _content(content: object, role: str, origin: Origin) -> list[Wire]:
 def _calls(raw: Mapping[str, Any], blocks: list[Wire], listed: bool, metadata: dict[str, Any]) -> list[Wire]:
     """The tool calls of ``AIMessage.tool_calls`` and ``invalid_tool_calls`` that the content does not hold."""
     held = {b["tool_call_id"] for b in blocks if b["type"] == "tool_call"}
-    for position, b in enumerate(blocks):  # a call in the content that the lists do not name stays out of them
-        if b["type"] == "tool_call" and all(
-            call.get("id") != b["tool_call_id"] for key in ("tool_calls", "invalid_tool_calls") for call in raw[key]
-        ):
-            blocks[position] = revised(b, metadata={**b.get("metadata", {}), UNLISTED: True})
+    if held:  # a call in the content that the lists do not name stays out of them
+        named = [call.get("id") for key in ("tool_calls", "invalid_tool_calls") for call in raw[key]]
+        for position, b in enumerate(blocks):
+            if b["type"] == "tool_call" and b["tool_call_id"] not in named:
+                blocks[position] = revised(b, metadata={**b.get("metadata", {}), UNLISTED: True})
     calls: list[Wire] = []
     for key in ("tool_calls", "invalid_tool_calls"):
         unmapped = []
@@ -286,7 +308,7 @@ def _calls(raw: Mapping[str, Any], blocks: list[Wire], listed: bool, metadata: d
 
 def _message(raw: Mapping[str, Any], role: str) -> Wire:
     metadata = message_fields(raw)
-    kwargs = metadata.get(NAMESPACE + "additional_kwargs")
+    kwargs = metadata.get(_KWARGS)
     if role == "system" and isinstance(kwargs, dict) and kwargs.get(DEVELOPER[0]) == DEVELOPER[1]:
         role = "developer"
         kwargs = {key: value for key, value in kwargs.items() if key != DEVELOPER[0]}
@@ -304,9 +326,10 @@ def _message(raw: Mapping[str, Any], role: str) -> Wire:
             raise fail("$.content", "a system message with no content has no neutral message")
         metadata.pop(CONTENT_LIST, None)
         blocks = [block("json", value=raw["content"], metadata={EMPTY: True})]
-    for position, b in enumerate(blocks):
-        if role in {"system", "developer"} and b["type"] != "text":
-            raise fail(f"$.content[{position}]", "a system message carries text only")
+    if role in {"system", "developer"}:
+        for position, b in enumerate(blocks):
+            if b["type"] != "text":
+                raise fail(f"$.content[{position}]", "a system message carries text only")
     return message(role, blocks, metadata)
 
 
@@ -371,9 +394,10 @@ def _read_messages(history: list[Mapping[str, Any]]) -> list[Wire]:
                 results = []
             messages.append(_message(raw, role))
             calls = [b for b in messages[-1]["content"] if b["type"] == "tool_call"]
-            if calls and placing():
-                _place_calls(raw, calls, f"$[{index}]")
-            names.update((call["tool_call_id"], call["tool_name"]) for call in calls)
+            if calls:
+                if placing():
+                    _place_calls(raw, calls, f"$[{index}]")
+                names.update((call["tool_call_id"], call["tool_name"]) for call in calls)
         except ValidationError as e:
             raise ValidationError([(f"$[{index}]{path[1:]}", problem) for path, problem in e.errors]) from None
     if results:

@@ -30,11 +30,11 @@ from ..._model._classes import (
     ToolCallBlock,
     ToolResultBlock,
 )
-from ...providers._cache import report_breakpoints
 from ...providers._compaction import compaction_summary
 from ...providers._contract import ISSUER_KEY, LossRecorder
-from ...providers._documents import one_per_source, report_document_fields, report_locations, report_other_sources
+from ...providers._documents import report_document_fields, report_locations, report_other_sources
 from ...providers._toolkit import b64encode, block_path
+from .._shared import report_breakpoints
 from .._wire import structure
 from ._citations import citations_of
 from ._fields import (
@@ -54,7 +54,7 @@ from ._fields import (
     byte_offsets,
     origin_of,
 )
-from ._handout import Metadata, finish, meta_of
+from ._handout import NOTHING, Metadata, finish, meta_of
 from ._read import EMPTY, ORIGINAL, UNLISTED, read_item
 from ._server import WRITTEN_CALLS, write_call, write_result
 
@@ -76,27 +76,30 @@ def _annotations(block: TextBlock, meta: Metadata, in_bytes: bool) -> list[dict[
         return kept  # type: ignore[no-any-return]
     meta.taken.discard(NAMESPACE + "annotations")  # edited since it was read (or never read)
     written = []
-    for citation in one_per_source(block.citations):  # an annotation names one source: one per source
-        item: dict[str, Any] = {"type": "citation"}
-        if isinstance(citation.source, CitedUri):
-            item["url"] = citation.source.value
-        else:
-            item["extras"] = {REFERENCE_EXTRA: citation.source.value}
+    for citation in block.citations:  # an annotation names one source: one per source, as ``one_per_source``
+        common: dict[str, Any] = {}
         if citation.title is not None:
-            item["title"] = citation.title
+            common["title"] = citation.title
         if citation.start is not None and citation.end is not None:
             start, end = citation.start, citation.end
             if in_bytes:
                 start, end = (len(block.text[:at].encode("utf-8", "surrogatepass")) for at in (start, end))
-            item.update(start_index=start, end_index=end)
+            common["start_index"], common["end_index"] = start, end
         if citation.quote is not None:
-            item["cited_text"] = citation.quote
-        written.append(item)
+            common["cited_text"] = citation.quote
+        sources = (citation.source, *citation.other_sources) if citation.other_sources else (citation.source,)
+        for source in sources:  # each annotation its own dicts: the caller may edit them
+            item: dict[str, Any] = (
+                {"type": "citation", "url": source.value} if isinstance(source, CitedUri)
+                else {"type": "citation", "extras": {REFERENCE_EXTRA: source.value}}
+            )  # fmt: skip
+            item.update(common)
+            written.append(item)
     return written or None
 
 
 def _text(block: TextBlock, path: str, losses: LossRecorder, meta: Metadata, origin: Origin) -> Any:
-    if meta.take(PLAIN) and not block.citations and set(block.metadata) == {PLAIN}:
+    if meta.values and meta.take(PLAIN) and not block.citations and set(block.metadata) == {PLAIN}:
         return block.text
     item: dict[str, Any] = {"type": "text", "text": block.text}
     if (annotations := _annotations(block, meta, byte_offsets(origin.provider))) is not None:
@@ -189,9 +192,9 @@ _WRITERS: dict[type[Any], Callable[[Any, str, LossRecorder, Metadata, Origin], A
 def _item(block: Block, path: str, losses: LossRecorder, origin: Origin, role: str) -> Any:
     if type(block) is TextBlock and not block.metadata and not block.citations:
         return {"type": "text", "text": block.text}  # most blocks: what ``_text`` writes with nothing to hand out
-    meta = meta_of(block.metadata, path, losses)
-    if not meta.values:
-        return _WRITERS[type(block)](block, path, losses, meta, origin)
+    if not block.metadata:
+        return _WRITERS[type(block)](block, path, losses, NOTHING, origin)
+    meta = Metadata(block.metadata, path, losses)
     original = meta.take(ORIGINAL, ...)
     if original is not ... and read_item(original, role, origin) == block:
         return original  # read through LangChain's translation, and not edited since: written back as it was
@@ -202,6 +205,9 @@ def _item(block: Block, path: str, losses: LossRecorder, origin: Origin, role: s
 
 def _call(block: ToolCallBlock, path: str, losses: LossRecorder) -> tuple[dict[str, Any], dict[str, Any] | None, bool]:
     """A tool call as a content block, its entry in ``tool_calls`` (or ``invalid_tool_calls``), and list-only."""
+    if not block.metadata and type(value := thaw(block.input)) is dict:  # most calls: nothing kept, an object
+        return ({"type": "tool_call", "id": block.tool_call_id, "name": block.tool_name, "args": value},
+                {"id": block.tool_call_id, "name": block.tool_name, "args": value}, False)  # fmt: skip
     meta = meta_of(block.metadata, path, losses)
     kept = bool(meta.values)
     outside = kept and bool(meta.take(OUTSIDE))
@@ -256,32 +262,54 @@ def _single(item: Any) -> Any:
     return [item]
 
 
-def _content(blocks: Sequence[tuple[Block, str]], meta: Metadata, losses: LossRecorder, origin: Origin,
+def _empty(blocks: Sequence[Block]) -> bool:
+    """Whether ``blocks`` are tool calls and one JSON block standing for LangChain's empty content (``EMPTY``)."""
+    for block in blocks:
+        if isinstance(block, JsonBlock) and EMPTY in block.metadata:
+            return sum(not isinstance(other, ToolCallBlock) for other in blocks) == 1
+    return False
+
+
+def _list_calls(kwargs: dict[str, Any], meta: Metadata, valid: list[Any], invalid: list[Any]) -> None:
+    """Put the calls in ``tool_calls`` and ``invalid_tool_calls``, after those kept from LangChain's lists alone."""
+    for key, entries in (("tool_calls", valid), ("invalid_tool_calls", invalid)):
+        more = meta.take(NAMESPACE + key) if meta.values else None
+        if every := entries + more if isinstance(more, list) else entries:
+            kwargs[key] = every
+
+
+def _content(blocks: Sequence[Block], at: str, meta: Metadata, losses: LossRecorder, origin: Origin,
              kwargs: dict[str, Any], role: str) -> Any:
-    """The content of one message (or tool result), its tool calls put in ``kwargs``; a string where it can be."""
+    """The content of one message (or tool result) at ``at``, its tool calls put in ``kwargs``; a string if it can.
+
+    A block's path is built only where a writer may need it: a plain text or tool call with nothing kept (most
+    blocks) is written here, with no path, no handout and no call.
+    """
     kept = bool(meta.values)
-    if not kept and len(blocks) == 1 and type(blocks[0][0]) not in (ToolCallBlock, JsonBlock):
-        return _single(_item(*blocks[0], losses, origin, role))
+    if not kept and len(blocks) == 1 and type(blocks[0]) not in (ToolCallBlock, JsonBlock):
+        block = blocks[0]
+        if type(block) is TextBlock and not block.metadata and not block.citations:
+            return block.text  # the one bare text ``_single`` writes as a string
+        return _single(_item(block, f"{at}.content[0]", losses, origin, role))
     listed = meta.take(CONTENT_LIST) if kept else None
-    others = [block for block, _ in blocks if not isinstance(block, ToolCallBlock)]
-    empty = len(others) == 1 and isinstance(others[0], JsonBlock) and EMPTY in others[0].metadata
-    calls: dict[str, list[dict[str, Any]]] = {"tool_calls": [], "invalid_tool_calls": []}
+    empty = _empty(blocks)
+    valid: list[dict[str, Any]] = []
+    invalid: list[dict[str, Any]] = []
     # each item: (is a call, the call's (content block, in a list, in a list only) or the block's item)
     written: list[tuple[bool, Any]] = []
-    for block, path in blocks:
-        if isinstance(block, ToolCallBlock):
-            item, entry, outside = _call(block, path, losses)
+    for position, block in enumerate(blocks):
+        if type(block) is TextBlock and not block.metadata and not block.citations:
+            written.append((False, {"type": "text", "text": block.text}))  # what ``_text`` writes for it
+        elif isinstance(block, ToolCallBlock):
+            item, entry, outside = _call(block, f"{at}.content[{position}]", losses)
             if entry is not None:
-                calls[f"{item['type']}s"].append(entry)
+                (valid if item["type"] == "tool_call" else invalid).append(entry)
             written.append((True, (item, entry is not None, outside and entry is not None)))
-        elif not empty and (item := _item(block, path, losses, origin, role)) is not None:
+        elif not empty and (item := _item(block, f"{at}.content[{position}]", losses, origin, role)) is not None:
             written.append((False, item))
-    for key, entries in calls.items():
-        more = meta.take(NAMESPACE + key) if kept else None
-        if every := entries + (more if isinstance(more, list) else []):
-            kwargs[key] = every
+    _list_calls(kwargs, meta, valid, invalid)
     if empty:
-        value = thaw(others[0].value)  # type: ignore[union-attr]
+        value = thaw(next(block for block in blocks if isinstance(block, JsonBlock)).value)
         return value if value in ("", []) else ""
     if _plain(written, listed):
         return next((item["text"] for call, item in written if not call), "")
@@ -298,24 +326,27 @@ def _class(meta: Metadata, role: str) -> str:
     return _DEFAULT_CLASS[role]
 
 
-def _message(message: Message, index: int, losses: LossRecorder) -> tuple[str, dict[str, Any]]:
-    meta = meta_of(message.metadata, f"$[{index}]", losses)
-    name = _class(meta, message.role)
-    origin = origin_of(message.metadata.get(_RESPONSE_METADATA)) if meta.values else NO_ORIGIN
-    kwargs: dict[str, Any] = {}
-    blocks = [(block, block_path(index, position)) for position, block in enumerate(message.content)]
+def _message(message: Message, index: int, losses: LossRecorder) -> tuple[str, str, dict[str, Any]]:
+    at = f"$[{index}]"
     role = "system" if message.role == "developer" else message.role
-    kwargs["content"] = _content(blocks, meta, losses, origin, kwargs, role)
-    if meta.values:
-        meta.give_back(kwargs)
+    kwargs: dict[str, Any] = {}
+    if not message.metadata:  # most messages: the role's class, and nothing to give back
+        kwargs["content"] = _content(message.content, at, NOTHING, losses, NO_ORIGIN, kwargs, role)
+        if message.role == "developer":
+            kwargs["additional_kwargs"] = {DEVELOPER[0]: DEVELOPER[1]}
+        return at, _DEFAULT_CLASS[message.role], kwargs
+    meta = Metadata(message.metadata, at, losses)
+    name = _class(meta, message.role)
+    origin = origin_of(message.metadata.get(_RESPONSE_METADATA))
+    kwargs["content"] = _content(message.content, at, meta, losses, origin, kwargs, role)
+    meta.give_back(kwargs)
     if message.role == "developer":
         kwargs["additional_kwargs"] = {**(kwargs.get("additional_kwargs") or {}), DEVELOPER[0]: DEVELOPER[1]}
-    if meta.values:
-        meta.done("on a message")
-    return name, kwargs
+    meta.done("on a message")
+    return at, name, kwargs
 
 
-def _tool_message(block: ToolResultBlock, path: str, losses: LossRecorder) -> tuple[str, dict[str, Any]]:
+def _tool_message(block: ToolResultBlock, path: str, losses: LossRecorder) -> tuple[str, str, dict[str, Any]]:
     meta = meta_of(block.metadata, path, losses)
     name = _class(meta, "tool")
     kwargs: dict[str, Any] = {"tool_call_id": block.tool_call_id, "status": _STATUS[block.outcome]}
@@ -323,12 +354,11 @@ def _tool_message(block: ToolResultBlock, path: str, losses: LossRecorder) -> tu
     if block.outcome in ("denied", "interrupted"):
         losses.add(f"{path}.outcome", f"LangChain has no {block.outcome} outcome; written as an error",
                    "content_degraded")
-    parts = [(part, f"{path}.content[{position}]") for position, part in enumerate(block.content)]
-    kwargs["content"] = _content(parts, meta, losses, NO_ORIGIN, kwargs, "tool")
+    kwargs["content"] = _content(block.content, path, meta, losses, NO_ORIGIN, kwargs, "tool")
     if meta.values:
         meta.give_back(kwargs)
         meta.done("on a tool result")
-    return name, kwargs
+    return path, name, kwargs
 
 
 def write_history(messages: list[Message], losses: LossRecorder) -> list[tuple[str, str, dict[str, Any]]]:
@@ -343,14 +373,14 @@ def write_history(messages: list[Message], losses: LossRecorder) -> list[tuple[s
 def _write_history(messages: list[Message], losses: LossRecorder) -> list[tuple[str, str, dict[str, Any]]]:
     history: list[tuple[str, str, dict[str, Any]]] = []
     for index, message in enumerate(messages):
-        report_breakpoints(losses.add, message, f"$[{index}]", "LangChain messages have no cache breakpoint; not sent")
+        report_breakpoints(losses.add, message, index, "LangChain messages have no cache breakpoint; not sent")
         if message.role != "tool":
-            history.append((f"$[{index}]", *_message(message, index, losses)))
+            history.append(_message(message, index, losses))
             continue
-        meta = meta_of(message.metadata, f"$[{index}]", losses)
         for position, block in enumerate(message.content):
             if isinstance(block, ToolResultBlock):
-                path = block_path(index, position)
-                history.append((path, *_tool_message(block, path, losses)))
-        meta.done("on a tool message (LangChain keeps fields per ToolMessage)")
+                history.append(_tool_message(block, block_path(index, position), losses))
+        if message.metadata:
+            Metadata(message.metadata, f"$[{index}]", losses).done(
+                "on a tool message (LangChain keeps fields per ToolMessage)")
     return history

@@ -149,9 +149,10 @@ def to_messages(
     adapter = _adapter()
     if not isinstance(conversation, Conversation):
         conversation = Conversation(messages=conversation)
-    conversation, paths, local = without_approvals(conversation, "pydantic-ai")
     losses = LossRecorder()
-    conversation = without_search_results(conversation, losses.add, "pydantic-ai")
-    history = write_history(conversation, losses)
+    # the messages, not a new conversation: its rules hold already (a search result becomes a text block)
+    messages, paths, local = without_approvals(conversation.messages, "pydantic-ai")
+    messages = without_search_results(messages, losses.add, "pydantic-ai")
+    history = write_history(messages, losses)
     losses.losses[:] = restore_paths(losses.losses, paths)
     return losses.finish(_validated(adapter, history), strict=raising, before=tuple(local))

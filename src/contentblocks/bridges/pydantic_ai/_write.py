@@ -8,7 +8,7 @@ message is one ``ModelResponse``. Every field with no place in pydantic-ai is a 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..._conversion._kernels import thaw
@@ -16,7 +16,6 @@ from ..._model._classes import (
     Block,
     BytesSource,
     Citation,
-    CitedUri,
     CompactionBlock,
     FileBlock,
     JsonBlock,
@@ -29,12 +28,11 @@ from ..._model._classes import (
     ToolCallBlock,
     ToolResultBlock,
 )
-from ..._model._conversation import Conversation
-from ...providers._cache import HINT, report_breakpoints
+from ...providers._cache import HINT
 from ...providers._compaction import compaction_state
 from ...providers._contract import ISSUER_KEY, LossRecorder, issued_by
-from ...providers._documents import report_locations
 from ...providers._toolkit import block_path, key_path
+from .._shared import report_breakpoints
 from .._wire import structure
 from ._fields import (
     EXTRA_KEYS,
@@ -48,16 +46,26 @@ from ._fields import (
     provider_of,
 )
 from ._read import REDACTED_ID, stored_citations
-from ._write_items import Metadata, cache_point, file_item, file_object
+from ._write_items import (
+    Metadata,
+    cache_point,
+    file_item,
+    file_object,
+    meta_of,
+    parses_to,
+    part_classes,
+    written_citations,
+)
 
 __all__ = ["write_history"]
 
 _OUTCOMES = {"succeeded": "success", "failed": "failed", "denied": "denied", "interrupted": "interrupted"}
+_REQUEST_KEYS = frozenset(EXTRA_KEYS["request"])
 _NO_CACHE_POINT = "pydantic-ai holds cache points only in a user prompt's content; not sent"
 
 
 def _user_item(block: Block, path: str, losses: LossRecorder) -> Any:
-    meta = Metadata(block.metadata, path, losses)
+    meta = meta_of(block.metadata, path, losses)
     item: Any
     if isinstance(block, TextBlock):
         if block.citations:
@@ -82,7 +90,7 @@ def _result_content(block: ToolResultBlock | ServerToolResultBlock, path: str, l
     at: list[int] = []  # the index of the block each item comes from (a dropped file leaves none)
     for index, part in enumerate(block.content):
         where = f"{path}.content[{index}]"
-        meta = Metadata(part.metadata, where, losses)
+        meta = meta_of(part.metadata, where, losses)
         if isinstance(part, TextBlock):
             items.append(part.text)
             if part.citations:
@@ -106,7 +114,7 @@ def _result_content(block: ToolResultBlock | ServerToolResultBlock, path: str, l
 
 
 def _tool_return(block: ToolResultBlock, path: str, losses: LossRecorder) -> dict[str, Any]:
-    meta = Metadata(block.metadata, path, losses)
+    meta = meta_of(block.metadata, path, losses)
     part = _return_part(block, path, losses, meta)
     meta.done("on a tool return")
     return part
@@ -128,66 +136,64 @@ def _return_part(block: ToolResultBlock | ServerToolResultBlock, path: str, loss
     return part
 
 
-def _request_parts(message: Message, index: int, meta: Metadata, losses: LossRecorder) -> list[dict[str, Any]]:
-    parts: list[dict[str, Any]] = []
+def _system_parts(message: Message, index: int, losses: LossRecorder) -> list[Any]:
+    """A system (or developer) message's ``SystemPromptPart``s: as objects where nothing is kept (``part_classes``)."""
+    parts: list[Any] = []
+    report_breakpoints(losses.add, message, index, _NO_CACHE_POINT)
+    if message.role == "developer":
+        losses.add(f"$[{index}].role", "pydantic-ai has no developer role; written as a system prompt",
+                   "content_degraded")
+    for position, block in enumerate(message.content):
+        path = block_path(index, position)
+        block_meta = meta_of(block.metadata, path, losses)
+        if isinstance(block, TextBlock) and block.citations:
+            losses.add(f"{path}.citations", "pydantic-ai keeps citations on model text only", "content_dropped")
+        assert isinstance(block, TextBlock)  # noqa: S101 - the role table
+        if not block_meta.values:
+            parts.append(part_classes().SystemPromptPart(content=block.text))
+            continue
+        parts.append({"part_kind": "system-prompt", "content": block.text, "metadata": block_meta.own(),
+                      **block_meta.extras("system-prompt")})
+        block_meta.done("on a system prompt")
+    return parts
+
+
+def _request_parts(message: Message, index: int, meta: Metadata, losses: LossRecorder) -> list[Any]:
+    """A request message's parts: JSON forms, and objects of the plain parts (``part_classes``)."""
+    parts: list[Any] = []
     if message.role in {"system", "developer"}:
-        report_breakpoints(losses.add, message, f"$[{index}]", _NO_CACHE_POINT)
-        if message.role == "developer":
-            losses.add(f"$[{index}].role", "pydantic-ai has no developer role; written as a system prompt",
-                       "content_degraded")
-        for position, block in enumerate(message.content):
-            path = block_path(index, position)
-            block_meta = Metadata(block.metadata, path, losses)
-            if isinstance(block, TextBlock) and block.citations:
-                losses.add(f"{path}.citations", "pydantic-ai keeps citations on model text only", "content_dropped")
-            assert isinstance(block, TextBlock)  # noqa: S101 - the role table
-            parts.append({"part_kind": "system-prompt", "content": block.text, "metadata": block_meta.own(),
-                          **block_meta.extras("system-prompt")})
-            block_meta.done("on a system prompt")
-    elif message.role == "tool":
-        report_breakpoints(losses.add, message, f"$[{index}]", _NO_CACHE_POINT)
+        return _system_parts(message, index, losses)
+    if message.role == "tool":
+        report_breakpoints(losses.add, message, index, _NO_CACHE_POINT)
         for position, block in enumerate(message.content):
             assert isinstance(block, ToolResultBlock)  # noqa: S101 - the role table
             parts.append(_tool_return(block, block_path(index, position), losses))
     elif meta.take(PART_KIND) == "retry-feedback" and len(message.content) == 1:
         block = message.content[0]
-        report_breakpoints(losses.add, message, f"$[{index}]", _NO_CACHE_POINT)
+        report_breakpoints(losses.add, message, index, _NO_CACHE_POINT)
         content = block.text if isinstance(block, TextBlock) else thaw(getattr(block, "value", None))
         parts.append({"part_kind": "retry-feedback", "content": content, **meta.extras("retry-feedback")})
     elif all(isinstance(b, JsonBlock) and NATIVE in b.metadata and isinstance(b.value, dict) and "part_kind" in b.value
              for b in message.content):
         parts.extend(thaw(block.value) for block in message.content if isinstance(block, JsonBlock))
-        report_breakpoints(losses.add, message, f"$[{index}]", _NO_CACHE_POINT)
+        report_breakpoints(losses.add, message, index, _NO_CACHE_POINT)
     else:
         meta.taken.discard(PART_KIND)
         items = _user_items(message, index, losses)
         listed = meta.take(LISTED)
         content = items[0] if len(items) == 1 and isinstance(items[0], str) and not listed else items
-        if items:  # else every block is reported dropped
+        if items and type(content) is str and not meta.values:
+            parts.append(part_classes().UserPromptPart(content=content))
+        elif items:  # else every block is reported dropped
             parts.append({"part_kind": "user-prompt", "content": content, **meta.extras("user-prompt")})
     return parts
 
 
-def _citation(block: TextBlock, path: str, losses: LossRecorder) -> list[dict[str, Any]]:
-    written = []
-    for index, citation in enumerate(block.citations):
-        excerpts = [] if citation.quote is None else [citation.quote]
-        sources = [{"kind": "web", "url": cited.value, "title": citation.title, "excerpts": excerpts}
-                   if isinstance(cited, CitedUri) else
-                   {"kind": "document", "document_id": cited.value, "title": citation.title, "excerpts": excerpts}
-                   for cited in (citation.source, *citation.other_sources)]  # fmt: skip
-        anchor = None
-        if citation.start is not None and citation.start < citation.end:  # type: ignore[operator]
-            anchor = {"kind": "content", "start": citation.start, "end": citation.end}
-        elif citation.start is not None:
-            losses.add(f"{path}.citations[{index}].start", "pydantic-ai's citation anchors cover at least one "
-                       "character; this empty span is not kept", "content_dropped")
-        written.append({"sources": sources, "anchor": anchor})
-    report_locations(block.citations, path, losses.add, "pydantic-ai's citations")
-    return written
-
-
 def _text_part(block: TextBlock, path: str, losses: LossRecorder, meta: Metadata) -> dict[str, Any] | None:
+    if not meta.values:  # most parts: nothing kept, the neutral citations (if any) written
+        if not block.citations:
+            return part_classes().TextPart(content=block.text)  # type: ignore[no-any-return]
+        return {"part_kind": "text", "content": block.text, "citations": written_citations(block, path, losses) or None}
     part = {"part_kind": "text", "content": block.text, **meta.extras("text")}
     kept = meta.take(NAMESPACE + "citations", ...)
     stored = None if kept is ... else stored_citations(kept)
@@ -195,7 +201,7 @@ def _text_part(block: TextBlock, path: str, losses: LossRecorder, meta: Metadata
         part["citations"] = kept
     else:  # edited since it was read (or never read): the neutral citations are written
         meta.taken.discard(NAMESPACE + "citations")
-        part["citations"] = _citation(block, path, losses) or None
+        part["citations"] = written_citations(block, path, losses) or None
     return part
 
 
@@ -214,7 +220,9 @@ def _provider(meta: Metadata, path: str, losses: LossRecorder) -> str | None:
     return provider
 
 
-def _thinking_part(block: ReasoningBlock, path: str, losses: LossRecorder, meta: Metadata) -> dict[str, Any] | None:
+def _thinking_part(block: ReasoningBlock, path: str, losses: LossRecorder, meta: Metadata) -> Any:
+    if not meta.values and block.redacted is None:  # most parts: text and signature only
+        return part_classes().ThinkingPart(content=block.text or "", signature=block.signature)
     provider = _provider(meta, path, losses)
     part = {"part_kind": "thinking", "content": block.text or "", "signature": block.signature,
             "provider_name": provider, **meta.extras("thinking")}
@@ -256,16 +264,19 @@ def _compaction_part(block: CompactionBlock, path: str, losses: LossRecorder, me
 
 
 def _call_part(block: ToolCallBlock | ServerToolCallBlock, path: str, losses: LossRecorder,
-               meta: Metadata) -> dict[str, Any] | None:  # fmt: skip
+               meta: Metadata) -> Any:  # fmt: skip
     """A ``ToolCallPart``, or for a tool the provider ran a ``NativeToolCallPart`` naming it.
 
     pydantic-ai holds a provider-run tool as data whoever ran it, and sends it back only to that provider: so a
     server call goes as its native part whatever its issuer, and its issuer's state (``state_not_replayed``) not.
     """
     value = thaw(block.input)
+    if not meta.values and type(block) is ToolCallBlock:  # most calls: nothing kept
+        args = value if value is None or isinstance(value, dict) else json.dumps(value)
+        return part_classes().ToolCallPart(tool_name=block.tool_name, args=args, tool_call_id=block.tool_call_id)
     text = meta.take(NAMESPACE + "args")
-    if isinstance(text, str) and _parses_to(text, value):
-        args: Any = text
+    if isinstance(text, str) and parses_to(text, value):
+        args = text
     else:  # pydantic-ai's args are an object, null, or JSON text
         meta.taken.discard(NAMESPACE + "args")
         args = value if value is None or isinstance(value, dict) else json.dumps(value)
@@ -310,22 +321,17 @@ _RESPONSE_PARTS: dict[type[Any], Callable[[Any, str, LossRecorder, Metadata], di
 
 def _response_part(block: Block, path: str, losses: LossRecorder) -> dict[str, Any] | None:
     """The response part ``block`` becomes (``None`` when it is dropped), its losses recorded."""
-    meta = Metadata(block.metadata, path, losses)
+    meta = meta_of(block.metadata, path, losses)
     part = _RESPONSE_PARTS[type(block)](block, path, losses, meta)
     meta.done("on this part")
     return part
-def _parses_to(text: str, value: Any) -> bool:
-    try:
-        parsed = json.loads(text)
-    except ValueError:
-        return isinstance(value, str) and text == value
-    return json.dumps(parsed, sort_keys=True) == json.dumps(value, sort_keys=True)
-
-
 def _user_items(message: Message, index: int, losses: LossRecorder) -> list[Any]:
     """A user prompt's content: each block's item, then a ``CachePoint`` where the block or message has a breakpoint."""
     items: list[Any] = []
     for position, block in enumerate(message.content):
+        if type(block) is TextBlock and not block.metadata and not block.citations and block.cache is None:
+            items.append(block.text)  # most blocks: what ``_user_item`` writes for them, with no path
+            continue
         path = block_path(index, position)
         item = _user_item(block, path, losses)
         if item is not None:
@@ -344,19 +350,21 @@ def _user_items(message: Message, index: int, losses: LossRecorder) -> list[Any]
 
 
 def _starts_request(message: Message) -> bool:
+    if not message.metadata:
+        return False
     return REQUEST in message.metadata or METADATA in message.metadata or any(
         not key.startswith((NAMESPACE, "contentblocks/")) for key in message.metadata
     )
 
 
-def write_history(conversation: Conversation, losses: LossRecorder) -> list[dict[str, Any]]:
-    """The history carrying ``conversation``, as the JSON form of pydantic-ai's messages."""
+def write_history(messages: Sequence[Message], losses: LossRecorder) -> list[dict[str, Any]]:
+    """The history carrying ``messages`` (a conversation's), as the JSON form of pydantic-ai's messages."""
     history: list[dict[str, Any]] = []
     request: dict[str, Any] | None = None
-    for index, message in enumerate(conversation.messages):
-        meta = Metadata(message.metadata, f"$[{index}]", losses)
+    for index, message in enumerate(messages):
+        meta = meta_of(message.metadata, f"$[{index}]", losses)
         if message.role == "assistant":
-            report_breakpoints(losses.add, message, f"$[{index}]", _NO_CACHE_POINT)
+            report_breakpoints(losses.add, message, index, _NO_CACHE_POINT)
             written = [_response_part(block, block_path(index, position), losses)
                        for position, block in enumerate(message.content)]
             if parts := [part for part in written if part is not None]:
@@ -370,7 +378,7 @@ def write_history(conversation: Conversation, losses: LossRecorder) -> list[dict
         else:
             if request is None or _starts_request(message):
                 fields = meta.take(REQUEST, {})
-                if not isinstance(fields, dict) or set(fields) - set(EXTRA_KEYS["request"]):
+                if not isinstance(fields, dict) or not fields.keys() <= _REQUEST_KEYS:
                     meta.taken.discard(REQUEST)  # reported below, not written
                     fields = {}
                 request = {"kind": "request", "parts": [], "metadata": meta.own(), **fields}

@@ -25,14 +25,14 @@ from ..._model._classes import (
     UrlSource,
 )
 from ..._model._conversation import Conversation
-from ...providers._cache import report_breakpoints
 from ...providers._compaction import compaction_summary
 from ...providers._contract import LossRecorder
 from ...providers._documents import report_document_fields
 from ...providers._toolkit import b64encode, block_path
+from .._shared import report_breakpoints
 from ._model_read import AS_STRING, EMPTY_REASON, OUTPUT, default_output
 from ._ui_write import result_text
-from ._values import NAMESPACE, NATIVE, Meta, reasoning_metadata
+from ._values import NAMESPACE, NATIVE, Meta, meta_of, reasoning_metadata
 
 __all__ = ["write_model"]
 
@@ -133,7 +133,7 @@ def _sendable(block: FileBlock) -> bool:
 
 def _item(block: Block, path: str, losses: LossRecorder) -> dict[str, Any] | None:
     """One part of a ``content`` output."""
-    meta = Meta(block.metadata, path, losses)
+    meta = meta_of(block.metadata, path, losses)
     item: dict[str, Any] | None
     if isinstance(block, TextBlock):
         item = {"type": "text", "text": block.text, **meta.fields(_OPTIONS)}
@@ -180,7 +180,7 @@ def _output(block: ToolResultBlock | ServerToolResultBlock, path: str, losses: L
             reason = ""
         return {"type": kind} if reason is None else {"type": kind, "reason": reason}
     if kind in {"json", "error-json"}:
-        Meta(content[0].metadata, f"{path}.content[0]", losses).done("in a tool output")
+        meta_of(content[0].metadata, f"{path}.content[0]", losses).done("in a tool output")
         return {"type": kind, "value": thaw(content[0].value)}  # type: ignore[union-attr]
     if kind in {"text", "error-text"}:
         return {"type": kind, "value": result_text(block, path, losses, "this output") or ""}
@@ -193,7 +193,7 @@ def _output(block: ToolResultBlock | ServerToolResultBlock, path: str, losses: L
 
 def _result(block: ToolResultBlock | ServerToolResultBlock, path: str, losses: LossRecorder) -> dict[str, Any]:
     """A ``tool-result`` part: in a tool message for a client tool, in the assistant message for a provider-run one."""
-    meta = Meta(block.metadata, path, losses)
+    meta = meta_of(block.metadata, path, losses)
     if type(block) is ServerToolResultBlock:
         meta.state(_SDK)
     kind = default_output(block.outcome, [_KINDS[type(item)] for item in block.content])
@@ -250,7 +250,7 @@ _PARTS: dict[type[Any], Any] = {TextBlock: _text, RefusalBlock: _text, Reasoning
 def _part(block: Block, path: str, losses: LossRecorder) -> dict[str, Any] | None:
     if isinstance(block, ToolResultBlock | ServerToolResultBlock):
         return _result(block, path, losses)
-    meta = Meta(block.metadata, path, losses)
+    meta = meta_of(block.metadata, path, losses)
     part: dict[str, Any] | None = _PARTS[type(block)](block, path, losses, meta)
     meta.done("on this part")
     return part
@@ -267,7 +267,7 @@ def _system(message: Message, index: int, losses: LossRecorder) -> str:
             losses.add(path, "the SDK's system message is one text; joined to the block before", "content_degraded")
         if block.citations:
             losses.add(f"{path}.citations", "the SDK's system message holds no citations", "content_dropped")
-        Meta(block.metadata, path, losses).done("on a system message's text")
+        meta_of(block.metadata, path, losses).done("on a system message's text")
     return "\n".join(texts)
 
 
@@ -279,7 +279,7 @@ def _done(meta: Meta) -> list[dict[str, Any]]:
 
 def _message(message: Message, index: int, losses: LossRecorder) -> list[dict[str, Any]]:
     path = f"$[{index}]"
-    meta = Meta(message.metadata, path, losses)
+    meta = meta_of(message.metadata, path, losses)
     role = message.role
     if role == "developer":
         losses.add(f"{path}.role", "the SDK has no developer role; written as a system message", "content_degraded")
@@ -318,6 +318,6 @@ def write_model(conversation: Conversation, losses: LossRecorder) -> list[dict[s
     """The ``ModelMessage`` list carrying ``conversation``."""
     out: list[dict[str, Any]] = []
     for index, message in enumerate(conversation.messages):
-        report_breakpoints(losses.add, message, f"$[{index}]", _NO_BREAKPOINT)
+        report_breakpoints(losses.add, message, index, _NO_BREAKPOINT)
         out.extend(_message(message, index, losses))
     return out

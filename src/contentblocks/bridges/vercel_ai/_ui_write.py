@@ -28,13 +28,13 @@ from ..._model._classes import (
     UrlSource,
 )
 from ..._model._conversation import Conversation
-from ...providers._cache import report_breakpoints
 from ...providers._compaction import compaction_summary
 from ...providers._contract import LossRecorder
 from ...providers._documents import report_document_fields
 from ...providers._toolkit import block_path, data_url
+from .._shared import report_breakpoints
 from ._ui_read import approval_id
-from ._values import METADATA, NAMESPACE, NATIVE, Meta, reasoning_metadata
+from ._values import METADATA, NAMESPACE, NATIVE, Meta, meta_of, reasoning_metadata
 
 __all__ = ["result_text", "write_ui"]
 
@@ -127,7 +127,7 @@ _PARTS: dict[type[Any], Any] = {TextBlock: _text, RefusalBlock: _text, Reasoning
 
 
 def _part(block: Block, path: str, losses: LossRecorder) -> dict[str, Any] | None:
-    meta = Meta(block.metadata, path, losses)
+    meta = meta_of(block.metadata, path, losses)
     part = _PARTS[type(block)](block, path, losses, meta)
     meta.done("on this part")
     return part  # type: ignore[no-any-return]
@@ -154,7 +154,7 @@ def result_text(block: ToolResultBlock | ServerToolResultBlock, path: str, losse
             losses.add(where, f"the SDK holds {what} as text; this file is not written", "content_dropped")
         if isinstance(part, TextBlock | JsonBlock) and len(texts) > 1:
             losses.add(where, f"the SDK holds {what} as one text; joined to the part before", "content_degraded")
-        Meta(part.metadata, where, losses).done(f"in {what}")
+        meta_of(part.metadata, where, losses).done(f"in {what}")
     return "\n".join(texts) if texts else None
 
 
@@ -168,7 +168,7 @@ def _succeeded(block: ToolResultBlock | ServerToolResultBlock, path: str, losses
     items = []
     for index, part in enumerate(block.content):
         where = f"{path}.content[{index}]"
-        Meta(part.metadata, where, losses).done("in a tool output")
+        meta_of(part.metadata, where, losses).done("in a tool output")
         if isinstance(part, TextBlock):
             _citations(part, where, losses)
         if isinstance(part, FileBlock):
@@ -194,7 +194,7 @@ def _succeeded(block: ToolResultBlock | ServerToolResultBlock, path: str, losses
 def _output(block: ToolResultBlock | ServerToolResultBlock, path: str, losses: LossRecorder,
             approval: Any) -> dict[str, Any]:  # fmt: skip
     """The fields a tool part takes from its result (``approval``: the one its call kept, if any)."""
-    meta = Meta(block.metadata, path, losses)
+    meta = meta_of(block.metadata, path, losses)
     if type(block) is ServerToolResultBlock:
         meta.state(_SDK)
     fields: dict[str, Any] = {"state": _STATES[block.outcome]}
@@ -227,7 +227,7 @@ class _Writer:
 
     def message(self, index: int, message: Message) -> None:
         path = f"$[{index}]"
-        meta = Meta(message.metadata, path, self.losses)
+        meta = meta_of(message.metadata, path, self.losses)
         if message.role == "tool":
             self.results(index, message)
             meta.done("on a tool message (its results go into their calls' parts)")
@@ -295,7 +295,7 @@ class _Writer:
                     name != result.tool_name):
                 self.losses.add(path, "the SDK keeps a provider-run result in its call's part, and no call of this id "
                                 "and tool is in its UIMessage; not written", "content_dropped")
-                Meta(result.metadata, path, self.losses).drop()
+                meta_of(result.metadata, path, self.losses).drop()
                 continue
             before = message.content[position - 1] if position else None
             if not (type(before) is ServerToolCallBlock and before.tool_call_id == result.tool_call_id):
@@ -312,7 +312,7 @@ class _Writer:
             if part is None or part["state"] in _STATES.values():
                 self.losses.add(path, "the SDK keeps a result in its call's part, and no call of this id is in "
                                 "the assistant message before; not written", "content_dropped")
-                Meta(block.metadata, path, self.losses).drop()
+                meta_of(block.metadata, path, self.losses).drop()
                 continue
             part.update(_output(block, path, self.losses, part.get("approval")))
             placed.append(block.tool_call_id)
@@ -337,7 +337,7 @@ def write_ui(conversation: Conversation, losses: LossRecorder) -> list[dict[str,
     """The ``UIMessage`` list carrying ``conversation``."""
     writer = _Writer(losses)
     for index, message in enumerate(conversation.messages):
-        report_breakpoints(losses.add, message, f"$[{index}]", "a UIMessage has no cache breakpoint; not sent")
+        report_breakpoints(losses.add, message, index, "a UIMessage has no cache breakpoint; not sent")
         writer.message(index, message)
     writer.reorders()
     return writer.out

@@ -42,6 +42,7 @@ __all__ = [
     "file_url",
     "json_value",
     "kept",
+    "meta_of",
     "metadata_in",
     "native",
     "reasoning_block",
@@ -252,6 +253,8 @@ class Meta(MetadataHandout):
 
     def fields(self, *names: str) -> dict[str, Any]:
         """The ``vercel_ai/<name>`` keys present, as the part's fields, then the kept unknown fields."""
+        if not self.values:  # most parts: no metadata
+            return {}
         written = {name: self.take(NAMESPACE + name) for name in names if NAMESPACE + name in self.values}
         extra = self.take(EXTRA)
         if isinstance(extra, dict):
@@ -259,6 +262,15 @@ class Meta(MetadataHandout):
         else:
             self.taken.discard(EXTRA)
         return written
+
+
+def meta_of(metadata: Mapping[str, Any], path: str, losses: LossRecorder) -> Meta:
+    """The handout of ``metadata`` (at ``path``); one shared empty handout for the many parts with none.
+
+    It has nothing to hand out, take or report: ``take`` records only keys it holds, and ``done`` reports only
+    keys it holds, whatever its ``taken`` gathers.
+    """
+    return Meta(metadata, path, losses) if metadata else _NOTHING
 
 
 #: A message's ``metadata`` when it cannot be spread over neutral keys (not an object, or a namespaced key).
@@ -274,3 +286,6 @@ def metadata_in(value: object) -> dict[str, Any]:
     ):
         return dict(value)
     return {METADATA: value}
+
+
+_NOTHING = Meta({}, "$", LossRecorder())
