@@ -100,10 +100,10 @@ def test_check_leaves_its_input_alone() -> None:
 def test_result_counts_messages_and_blocks() -> None:
     """A valid result counts messages and blocks by kind, tool results' parts included, in a read-only mapping."""
     result = cb.Checker().check(example())
-    assert result.messages == 13
-    assert result.blocks == {"compaction": 1, "file": 3, "json": 2, "reasoning": 2, "refusal": 1, "search_result": 1,
-                             "server_tool_call": 1, "server_tool_result": 1, "text": 10, "tool_call": 3,
-                             "tool_result": 3}
+    assert result.messages == 14
+    assert result.blocks == {"approval_request": 1, "approval_response": 1, "compaction": 1, "file": 3, "json": 2,
+                             "reasoning": 2, "refusal": 1, "search_result": 1, "server_tool_call": 1,
+                             "server_tool_result": 1, "text": 10, "tool_call": 3, "tool_result": 3}
     assert result.ok
     assert not result.unreadable
     with pytest.raises(TypeError, match="read-only"):

@@ -21,6 +21,7 @@ import contentblocks as cb
 from contentblocks.bridges import langchain as bridge
 from contentblocks.bridges.langchain._build import Builder
 from contentblocks.bridges.langchain._write import write_history
+from contentblocks.providers._approvals import without_approvals
 from contentblocks.providers._contract import LossRecorder
 from contentblocks.providers._search_results import without_search_results
 from contentblocks.strategies import conversations
@@ -38,7 +39,8 @@ def _state(message: Any) -> tuple[Any, ...]:
 
 def _assert_built_as_constructed(conversation: cb.Conversation) -> None:
     losses = LossRecorder()
-    messages = without_search_results(list(conversation.messages), losses.add, "LangChain")
+    messages, _, _ = without_approvals(conversation.messages, "LangChain")  # as ``to_messages`` does
+    messages = without_search_results(list(messages), losses.add, "LangChain")
     build = Builder(lc)
     for _, name, kwargs in write_history(list(messages), losses):
         assert _state(build(name, copy.deepcopy(kwargs))) == _state(getattr(lc, name)(**copy.deepcopy(kwargs)))

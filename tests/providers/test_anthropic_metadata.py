@@ -113,7 +113,8 @@ def test_metadata_is_sent_only_where_the_request_type_has_it(conversation):
     assert_documented(REASONS, written.losses.losses)
     # an entry sent changed (a cache_control over the limit, or raised to the lifetime of a later one) is reported
     reported = {loss.path for loss in written.losses.losses if loss.kind in {"metadata_not_sent", "hint_not_sent"}}
-    dropped = {loss.path for loss in written.losses.losses if loss.kind in {"content_dropped", "state_not_replayed"}}
+    dropped = {loss.path for loss in written.losses.losses
+               if loss.kind in {"content_dropped", "state_not_replayed", "approval_not_sent"}}
     found = natives(conversation, written.payload, written.origins)
     for i, message in enumerate(conversation):
         for key in message.metadata:  # no message-level field takes metadata
