@@ -193,11 +193,20 @@ def test_a_tool_part_becomes_a_call_and_a_result_after_it():
     assert after.content[3].metadata["vercel_ai/state"] == "input-streaming"
 
 
-def test_a_denied_approval_is_a_denied_result_with_its_reason():
+def test_each_approval_state_reads_as_its_blocks():
+    """A tool part's approval is a request right after its call and a decision first in the step's tool message;
+    a denial is a denied result with its reason; an agent loop sees only the approved call without a result."""
     conversation = bridge.from_ui_messages(UI["approvals"])
-    denied = conversation[2].content[0]
+    step, answers = conversation[1], conversation[2]
+    asks = [(b.approval_id, b.tool_call_id) for b in step.content if isinstance(b, cb.ApprovalRequestBlock)]
+    assert asks == [("ap1", "c1"), ("ap2", "c2"), ("ap3", "c3"), ("ap4", "c4")]
+    decided = [(b.approval_id, b.approved, b.reason) for b in answers.content if isinstance(b, cb.ApprovalResponseBlock)]
+    assert decided == [("ap1", False, "Not that folder."), ("ap3", True, None), ("ap4", True, "ok")]
+    denied = answers.tool_results()[0]
     assert (denied.outcome, denied.content[0].text) == ("denied", "Not that folder.")
-    assert conversation[1].content[0].metadata["vercel_ai/approval"] == {"id": "ap1", "approved": False}
+    assert [call.tool_call_id for call in conversation.pending_tool_calls()] == ["c3"]
+    assert [ask.approval_id for ask in conversation.pending_approvals()] == ["ap2"]
+    assert "vercel_ai/approval" not in step.content[1].metadata
 
 
 def test_a_signature_in_provider_metadata_is_the_reasoning_signature():
@@ -375,17 +384,35 @@ def _result_content(block: dict[str, Any], dropped: set[int], marks: dict[str, s
 
 
 def _placed(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Messages as the UI form reads them back: each step's results in a tool message right after it."""
-    results = {block["tool_call_id"]: block for m in messages if m["role"] == "tool" for block in m["content"]}
+    """Messages as the UI form reads them back: each request right after its call, and each step's decisions,
+    then its results, in a tool message right after it (the SDK keeps all of them in the call's part)."""
+    tools = [block for m in messages if m["role"] in ("tool", "user") for block in m["content"]]
+    results = {block["tool_call_id"]: block for block in tools if block["type"] == "tool_result"}
+    decisions = {block["approval_id"]: block for block in tools if block["type"] == "approval_response"}
     out = []
     for message in messages:
         if message["role"] == "tool":
             continue
-        out.append(message)
-        if message["role"] == "assistant":
-            ids = [block["tool_call_id"] for block in message["content"] if block["type"] == "tool_call"]
-            if answered := [results[i] for i in ids if i in results]:
-                out.append({"role": "tool", "content": answered})
+        if message["role"] == "user":
+            content = [block for block in message["content"] if block["type"] != "approval_response"]
+            if content:
+                out.append({**message, "content": content})
+            continue
+        if message["role"] != "assistant":
+            out.append(message)
+            continue
+        asks = {block["tool_call_id"]: block for block in message["content"] if block["type"] == "approval_request"}
+        content = []
+        for block in message["content"]:
+            if block["type"] != "approval_request":
+                content.append(block)
+            if block["type"] == "tool_call" and block["tool_call_id"] in asks:
+                content.append(asks[block["tool_call_id"]])
+        out.append({**message, "content": content})
+        ids = [block["tool_call_id"] for block in content if block["type"] == "tool_call"]
+        decided = [decisions[asks[i]["approval_id"]] for i in ids if i in asks and asks[i]["approval_id"] in decisions]
+        if answered := decided + [results[i] for i in ids if i in results]:
+            out.append({"role": "tool", "content": answered})
     return out
 
 
@@ -399,16 +426,19 @@ def _expected(conversation: cb.Conversation, losses: tuple[cb.providers.Loss, ..
     compacted = compactions_as_text(raw, dropped)
     # a provider-run result apart from its call reads back right after it (the UI form keeps it in the call's part)
     moved = {id(node[key]) for loss in losses if loss.kind == "order_changed" and form == "ui"
-             for node, key in [_locate(raw, loss.path)]}
+             for node, key in [_locate(raw, loss.path)] if node[key].get("type") == "server_tool_result"}
     for loss in sorted(losses, key=lambda loss: loss.kind not in ("metadata_not_sent", "state_not_replayed")):
         if loss.kind == "order_changed" or under(compacted, loss.path):
             continue
         node, key = _locate(raw, loss.path)  # keys before their blocks
+        if key == "approved":  # a decision on a denied call reads back as a denial
+            node[key] = False
+            continue
         if loss.kind in ("metadata_not_sent", "hint_not_sent", "state_not_replayed") or key in {
-                "citations", "filename", "signature", "redacted", "title", "context", "citable", "location"}:
+                "citations", "filename", "signature", "redacted", "title", "context", "citable", "location", "reason"}:
             del node[key]
             if loss.kind != "hint_not_sent" and key not in {"citations", "filename", "signature", "redacted", "title",
-                                                             "context", "citable", "location"} and node == {}:
+                                                             "context", "citable", "location", "reason"} and node == {}:
                 holder, name = _locate(raw, loss.path.rsplit(".metadata[", 1)[0] + ".metadata")
                 del holder[name]
             if key in {"signature", "redacted"} and not any(node.get(k) for k in ("text", "signature", "redacted")):

@@ -37,7 +37,6 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..._model._conversation import Conversation
-from ...providers._approvals import restore_paths, without_approvals
 from ...providers._argument_checks import conversation_argument, reading_argument, strict_argument
 from ...providers._contract import Converted, LossKind, LossRecorder
 from ...providers._search_results import without_search_results
@@ -111,12 +110,9 @@ def to_ui_messages(
     raising = strict_argument(strict, call)
     if not isinstance(conversation, Conversation):
         conversation = Conversation(messages=conversation)
-    conversation, paths, local = without_approvals(conversation, "a UIMessage")
     losses = LossRecorder()
     conversation = without_search_results(conversation, losses.add, "the SDK")
-    written = write_ui(conversation, losses)
-    losses.losses[:] = restore_paths(losses.losses, paths)
-    return losses.finish(written, strict=raising, before=tuple(local))
+    return losses.finish(write_ui(conversation, losses), strict=raising)
 
 
 def from_model_messages(messages: Any) -> Conversation:

@@ -137,7 +137,32 @@ def _outcome(part: Part, state: str, approval: dict[str, Any] | None) -> tuple[l
     return content, metadata, approval
 
 
-def _tool(part: Part) -> tuple[Wire, Wire | None]:
+#: The states a tool part's approval reads as blocks in: a request, then a decision (all but the first).
+_ASKED = {"approval-requested": False, "approval-responded": True, "output-available": True, "output-error": True,
+          "output-denied": True}
+
+
+def _approvals(part: Part, state: str, given: dict[str, Any] | None, kept: dict[str, Any] | None) -> list[Wire]:
+    """A client tool part's approval as a request and (decided) a decision; ``[]`` where it stays metadata.
+
+    ``given`` is the part's ``approval``, ``kept`` what the call would keep of it (nothing for the default a writer
+    gives a denial). An approval with fields of its own, or one that does not fit its state, stays metadata.
+    """
+    if given is None or kept is None or set(given) - {"id", "approved", "reason"} or state not in _ASKED:
+        return []
+    if _ASKED[state] != (type(given.get("approved")) is bool) or (not _ASKED[state] and "reason" in given):
+        return []
+    call_id, approval = part.raw["toolCallId"], given["id"]
+    request = placed(block("approval_request", approval_id=approval, tool_call_id=call_id), part.path,
+                     approval_id="approval", tool_call_id="toolCallId")
+    if not _ASKED[state]:
+        return [request]
+    return [request, placed(block("approval_response", approval_id=approval, approved=given["approved"],
+                                  reason=given.get("reason") or None), part.path, approval_id="approval")]
+
+
+def _tool(part: Part) -> tuple[Wire, Wire | None, list[Wire]]:
+    """A tool part's call, its result (when finished) and its approval's request and decision (when it has them)."""
     kind = part.raw["type"]
     name = part.string("toolName") if kind == "dynamic-tool" else kind[5:]
     call_id, state = part.string("toolCallId"), part.string("state")
@@ -145,25 +170,29 @@ def _tool(part: Part) -> tuple[Wire, Wire | None]:
         raise fail(f"{part.path}.state", f"expected one of {', '.join(STATES)}")
     metadata = _call_metadata(part, state)
     call_input = part.value("input")
-    content, result_metadata, approval = _outcome(part, state, _approval(part))
-    if approval is not None:
+    given = _approval(part)
+    content, result_metadata, approval = _outcome(part, state, given)
+    asks = [] if part.raw.get("providerExecuted") is True else _approvals(part, state, given, approval)
+    if asks and state in ("approval-requested", "approval-responded"):
+        del metadata[NAMESPACE + "state"]  # the approval's blocks say it
+    elif approval is not None and not asks:
         metadata[NAMESPACE + "approval"] = approval
     metadata.update(part.rest())
     if metadata.get(NAMESPACE + "providerExecuted") is True:  # a tool the provider ran: both blocks in the step
         del metadata[NAMESPACE + "providerExecuted"]
         call = block("server_tool_call", tool_call_id=call_id, tool_name=name, input=call_input, metadata=metadata)
         if state not in _OUTCOMES:
-            return call, None
+            return call, None, []
         return call, block("server_tool_result", tool_call_id=call_id, tool_name=name, outcome=_OUTCOMES[state],
-                           content=content, metadata=result_metadata)
+                           content=content, metadata=result_metadata), []
     # the part holds both blocks: a rule across messages either breaks is reported at the part's own fields
     names = {"tool_call_id": "toolCallId", "tool_name": "toolName" if kind == "dynamic-tool" else "type"}
     call = placed(block("tool_call", tool_call_id=call_id, tool_name=name, input=call_input, metadata=metadata),
                   part.path, **names)
     if state not in _OUTCOMES:
-        return call, None
+        return call, None, asks
     return call, placed(block("tool_result", tool_call_id=call_id, tool_name=name, outcome=_OUTCOMES[state],
-                              content=content, metadata=result_metadata), part.path, **names)
+                              content=content, metadata=result_metadata), part.path, **names), asks
 
 
 _PARTS: Mapping[str, Callable[[Part], Wire]] = {
@@ -194,6 +223,7 @@ class _Steps:
 
     def __init__(self) -> None:
         self.steps: list[tuple[list[Wire], list[Wire], bool]] = []
+        self.decisions: list[list[Wire]] = []  # each step's decisions, which its tool message holds first
 
     def add(self, part: Part, kind: str) -> None:
         if kind == "step-start":
@@ -203,13 +233,17 @@ class _Steps:
                 self.steps[-1][0].append(native(part.raw, part.path))  # a step-start opening an empty step
             else:
                 self.steps.append(([], [], True))
+                self.decisions.append([])
             return
         if not self.steps:
             self.steps.append(([], [], False))
+            self.decisions.append([])
         blocks, results, _ = self.steps[-1]
         if kind == "dynamic-tool" or kind.startswith("tool-"):
-            call, result = _tool(part)
+            call, result, asks = _tool(part)
             blocks.append(call)
+            blocks.extend(asks[:1])  # the request, right after its call
+            self.decisions[-1].extend(asks[1:])
             if result is not None:  # a provider-run tool's result stays in the step, after its call
                 (blocks if result["type"] == "server_tool_result" else results).append(result)
         else:
@@ -219,18 +253,20 @@ class _Steps:
         steps = self.steps
         if steps and not steps[-1][0]:  # a trailing step-start: kept in the step before (or alone)
             steps.pop()
+            self.decisions.pop()
             if steps:
                 steps[-1][0].append(block("json", value={"type": "step-start"}, metadata={NATIVE: True}))
             else:
                 steps.append(([block("json", value={"type": "step-start"}, metadata={NATIVE: True})], [], False))
+                self.decisions.append([])
         out = []
         for index, (blocks, results, started) in enumerate(steps):
             own = dict(metadata) if index == 0 else {}
             if not started:
                 own[NAMESPACE + "step_start"] = False
             out.append(wire_message("assistant", blocks, own))
-            if results:
-                out.append(wire_message("tool", results))
+            if results or self.decisions[index]:
+                out.append(wire_message("tool", [*self.decisions[index], *results]))
         return out
 
 

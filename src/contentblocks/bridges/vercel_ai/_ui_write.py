@@ -12,6 +12,8 @@ from typing import Any
 
 from ..._conversion._kernels import thaw
 from ..._model._classes import (
+    ApprovalRequestBlock,
+    ApprovalResponseBlock,
     Block,
     BytesSource,
     CompactionBlock,
@@ -44,6 +46,8 @@ _NATIVE_PARTS = frozenset({"source-url", "source-document", "step-start", "dynam
 _STATES = {"succeeded": "output-available", "failed": "output-error", "denied": "output-denied",
            "interrupted": "output-error"}
 _SDK = "the Vercel AI SDK"  # how loss reasons name the target
+
+_APPROVALS = frozenset({ApprovalRequestBlock, ApprovalResponseBlock})
 
 
 def _text(block: TextBlock | RefusalBlock, path: str, losses: LossRecorder, meta: Meta) -> dict[str, Any]:
@@ -224,8 +228,65 @@ class _Writer:
         self.calls: dict[tuple[str, bool], dict[str, Any]] = {}
         self.steps: list[tuple[int, list[str]]] = []  # each assistant message: its index, its calls' ids
         self.placed: list[tuple[int, list[str]]] = []  # each tool message: its index, the ids it placed
+        #: each approval request written and not yet decided: its call's part, its message's index, its path
+        self.asked: dict[str, tuple[dict[str, Any], int, str]] = {}
+        self.decided: list[tuple[dict[str, Any], ApprovalResponseBlock, str]] = []  # each decision, where it went
 
     def message(self, index: int, message: Message) -> None:
+        """Write one message; its approvals then go into the tool parts of their calls."""
+        self.write(index, message)
+        if _APPROVALS.intersection(map(type, message.content)):
+            self.approvals(index, message)
+
+    def approvals(self, index: int, message: Message) -> None:
+        """Each request into its call's part (``approval-requested``), each decision into the same part.
+
+        The SDK keeps a client call's approval in its tool part: a request reads back right after its call, and a
+        decision first in the tool message after the call's step; any other place is reported ``order_changed``.
+        A request of a provider-run call, or one whose call is not in this message's parts, has no place.
+        """
+        for at, block in enumerate(message.content):
+            path = block_path(index, at)
+            if type(block) is ApprovalRequestBlock:
+                part = self.calls.get((block.tool_call_id, False))
+                if message.role != "assistant" or part is None or "approval" in part or part.get("state") not in (
+                        "input-available", *_STATES.values()):
+                    self.losses.add(path, "a UIMessage holds an approval only in the part of a client tool call of "
+                                    "its message; not written", "approval_not_sent")
+                    meta_of(block.metadata, path, self.losses).drop()
+                    continue
+                before = message.content[at - 1] if at else None
+                if not (type(before) is ToolCallBlock and before.tool_call_id == block.tool_call_id):
+                    self.losses.add(path, "the SDK keeps an approval request in its call's part; read back right "
+                                    "after the call", "order_changed")
+                part["approval"] = {"id": block.approval_id}
+                if part["state"] == "input-available":
+                    part["state"] = "approval-requested"
+                self.asked[block.approval_id] = (part, index, path)
+                meta_of(block.metadata, path, self.losses).done("on an approval request")
+            elif type(block) is ApprovalResponseBlock:
+                self.decide(index, message, at, block)
+
+    def decide(self, index: int, message: Message, at: int, block: ApprovalResponseBlock) -> None:
+        path = block_path(index, at)
+        asked = self.asked.pop(block.approval_id, None)
+        if asked is None:
+            self.losses.add(path, "a UIMessage holds a decision only in the part of the call its request names; "
+                            "not written", "approval_not_sent")
+            meta_of(block.metadata, path, self.losses).drop()
+            return
+        part, step, _ = asked
+        first = all(type(b) is ApprovalResponseBlock for b in message.content[:at])
+        if not (message.role == "tool" and index == step + 1 and first):
+            self.losses.add(path, "the SDK keeps a decision in its call's part; read back first in the tool "
+                            "message after the call's step", "order_changed")
+        part["approval"]["approved"] = block.approved
+        if part["state"] == "approval-requested":
+            part["state"] = "approval-responded"
+        self.decided.append((part, block, path))
+        meta_of(block.metadata, path, self.losses).done("on an approval decision")
+
+    def write(self, index: int, message: Message) -> None:
         path = f"$[{index}]"
         meta = meta_of(message.metadata, path, self.losses)
         if message.role == "tool":
@@ -238,7 +299,7 @@ class _Writer:
         # a provider-run tool's result goes into its call's part (``server_results``), as the SDK keeps it
         results = [(at, b) for at, b in enumerate(message.content) if isinstance(b, ServerToolResultBlock)]
         parts = [_part(block, block_path(index, at), self.losses) for at, block in enumerate(message.content)
-                 if type(block) is not ServerToolResultBlock]
+                 if type(block) is not ServerToolResultBlock and type(block) not in _APPROVALS]
         written = [part for part in parts if part is not None]
         starts = NAMESPACE + "id" in message.metadata or METADATA in message.metadata or any(
             not key.startswith((NAMESPACE, "contentblocks/")) for key in message.metadata)
@@ -306,6 +367,8 @@ class _Writer:
     def results(self, index: int, message: Message) -> None:
         placed = []
         for position, block in enumerate(message.content):
+            if type(block) is ApprovalResponseBlock:
+                continue  # see ``approvals``
             assert isinstance(block, ToolResultBlock)  # noqa: S101 - the role table
             path = block_path(index, position)
             part = self.calls.get((block.tool_call_id, False))
@@ -317,6 +380,33 @@ class _Writer:
             part.update(_output(block, path, self.losses, part.get("approval")))
             placed.append(block.tool_call_id)
         self.placed.append((index, placed))
+
+    def settle(self) -> None:
+        """Give each decision its reason, once every result is in: a denied part holds one, its result's."""
+        for part, block, path in self.decided:
+            approval = part["approval"]
+            if part["state"] != "output-denied":
+                if block.reason is not None:
+                    approval["reason"] = block.reason
+                continue
+            if block.approved:
+                self.losses.add(f"{path}.approved", "the SDK's denied part holds a denial; this approval reads back "
+                                "as one", "content_degraded")
+                approval["approved"] = False
+            if block.reason is not None and block.reason != approval.get("reason"):
+                self.losses.add(f"{path}.reason", "the SDK holds one reason for a denial, its result's; this one is "
+                                "not written", "content_dropped")
+
+    def undecided(self) -> None:
+        """Take back each request left without a decision on a call that ended: the SDK has no such part."""
+        for part, _, path in self.asked.values():
+            if part["state"] in _STATES.values():
+                approval = part.pop("approval")
+                if part["state"] == "output-denied":  # the denial the SDK requires, under the id a writer gives one
+                    reason = {"reason": approval["reason"]} if "reason" in approval else {}
+                    part["approval"] = {"id": approval_id(part["toolCallId"]), "approved": False, **reason}
+                self.losses.add(path, "a UIMessage holds a finished call's approval only with its decision; not "
+                                "written", "approval_not_sent")
 
     def reorders(self) -> None:
         """Report each tool message that does not read back where it was: right after its calls' step."""
@@ -339,5 +429,7 @@ def write_ui(conversation: Conversation, losses: LossRecorder) -> list[dict[str,
     for index, message in enumerate(conversation.messages):
         report_breakpoints(losses.add, message, index, "a UIMessage has no cache breakpoint; not sent")
         writer.message(index, message)
+    writer.settle()
+    writer.undecided()
     writer.reorders()
     return writer.out
