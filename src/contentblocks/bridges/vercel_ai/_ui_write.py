@@ -255,8 +255,7 @@ class _Writer:
                                     "its message; not written", "approval_not_sent")
                     meta_of(block.metadata, path, self.losses).drop()
                     continue
-                before = message.content[at - 1] if at else None
-                if not (type(before) is ToolCallBlock and before.tool_call_id == block.tool_call_id):
+                if not _after_its_call(message.content, at, ToolCallBlock, block.tool_call_id):
                     self.losses.add(path, "the SDK keeps an approval request in its call's part; read back right "
                                     "after the call", "order_changed")
                 part["approval"] = {"id": block.approval_id}
@@ -358,8 +357,7 @@ class _Writer:
                                 "and tool is in its UIMessage; not written", "content_dropped")
                 meta_of(result.metadata, path, self.losses).drop()
                 continue
-            before = message.content[position - 1] if position else None
-            if not (type(before) is ServerToolCallBlock and before.tool_call_id == result.tool_call_id):
+            if not _after_its_call(message.content, position, ServerToolCallBlock, result.tool_call_id):
                 self.losses.add(path, "the SDK keeps a provider-run result in its call's part; read back right after "
                                 "the call", "order_changed")
             part.update(_output(result, path, self.losses, part.get("approval")))
@@ -416,6 +414,12 @@ class _Writer:
             if ids and step_at.get(index - 1) != ids:
                 self.losses.add(f"$[{index}]", "the SDK keeps results in their calls' parts; read back as one tool "
                                 "message after the calls' step, in call order", "order_changed")
+
+
+def _after_its_call(content: tuple[Block, ...], at: int, kind: type, call_id: str) -> bool:
+    """Whether block ``at`` of ``content`` comes right after its call, a block of ``kind`` with ``call_id``."""
+    before = content[at - 1] if at else None
+    return type(before) is kind and before.tool_call_id == call_id  # type: ignore[union-attr]
 
 
 def _ran(part: dict[str, Any]) -> bool:
