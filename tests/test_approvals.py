@@ -271,3 +271,13 @@ def test_vercel_writes_a_users_decision_in_a_tool_message_and_says_so():
     assert written.payload[-1] == {"role": "tool", "content": [
         {"type": "tool-approval-response", "approvalId": "ap_1", "approved": True}]}
     assert [(loss.path, loss.kind) for loss in written.losses] == [("$[2].content[0]", "order_changed")]
+
+
+def test_a_bridge_refusal_after_a_message_of_decisions_points_at_the_message_as_given():
+    """LangChain refuses a kept field: its path is in the conversation given, not in what was written."""
+    from contentblocks.bridges import langchain  # noqa: PLC0415 - LangChain is an optional extra
+
+    broken = cb.Message(role="user", content="x", metadata={"langchain/id": [1]})
+    with pytest.raises(cb.ValidationError) as error:
+        langchain.to_messages([*history(YES), broken])
+    assert error.value.errors[0][0] == "$[3]"

@@ -31,12 +31,13 @@ from __future__ import annotations
 
 import functools
 import importlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..._errors import ValidationError
+from ..._model._classes import Message
 from ..._model._conversation import Conversation
-from ...providers._approvals import restore_paths, without_approvals
+from ...providers._approvals import restore_path, writing_without_approvals
 from ...providers._argument_checks import conversation_argument, reading_argument, strict_argument
 from ...providers._contract import Converted, LossKind, LossRecorder
 from ...providers._search_results import without_search_results
@@ -162,15 +163,18 @@ def to_messages(
     conversation_argument(conversation, call)
     raising = strict_argument(strict, call)
     build = _builder(_messages_module())
-    messages = conversation.messages if isinstance(conversation, Conversation) else list(conversation)
-    messages, paths, local = without_approvals(messages, "LangChain")
+    messages = conversation.messages if isinstance(conversation, Conversation) else tuple(conversation)
     losses = LossRecorder()
-    messages = without_search_results(messages, losses.add, "LangChain")
+
+    def write(kept: Sequence[Message]) -> list[tuple[str, str, dict[str, Any]]]:
+        return list(write_history(list(without_search_results(kept, losses.add, "LangChain")), losses))
+
+    history, paths = writing_without_approvals(messages, losses.losses, "LangChain", write)
     built = []
-    for path, name, kwargs in write_history(list(messages), losses):
+    for path, name, kwargs in history:
         try:
             built.append(build(name, kwargs))
         except Exception as e:  # noqa: BLE001 - pydantic's or LangChain's own refusal of a kept field
-            raise ValidationError([(path, f"LangChain refuses this message: {_problem(e)}")]) from None
-    losses.losses[:] = restore_paths(losses.losses, paths)
-    return losses.finish(built, strict=raising, before=tuple(local))
+            where = path if paths is None else restore_path(path, paths)
+            raise ValidationError([(where, f"LangChain refuses this message: {_problem(e)}")]) from None
+    return losses.finish(built, strict=raising)

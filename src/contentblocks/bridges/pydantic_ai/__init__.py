@@ -30,12 +30,13 @@ from __future__ import annotations
 import functools
 import importlib
 import warnings
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..._errors import ValidationError
+from ..._model._classes import Message
 from ..._model._conversation import Conversation
-from ...providers._approvals import restore_paths, without_approvals
+from ...providers._approvals import writing_without_approvals
 from ...providers._argument_checks import conversation_argument, reading_argument, strict_argument
 from ...providers._contract import Converted, LossKind, LossRecorder
 from ...providers._search_results import without_search_results
@@ -150,9 +151,10 @@ def to_messages(
     if not isinstance(conversation, Conversation):
         conversation = Conversation(messages=conversation)
     losses = LossRecorder()
-    # the messages, not a new conversation: its rules hold already (a search result becomes a text block)
-    messages, paths, local = without_approvals(conversation.messages, "pydantic-ai")
-    messages = without_search_results(messages, losses.add, "pydantic-ai")
-    history = write_history(messages, losses)
-    losses.losses[:] = restore_paths(losses.losses, paths)
-    return losses.finish(_validated(adapter, history), strict=raising, before=tuple(local))
+
+    def write(kept: Sequence[Message]) -> Any:
+        # the messages, not a new conversation: its rules hold already (a search result becomes a text block)
+        return write_history(without_search_results(kept, losses.add, "pydantic-ai"), losses)
+
+    history, _ = writing_without_approvals(conversation.messages, losses.losses, "pydantic-ai", write)
+    return losses.finish(_validated(adapter, history), strict=raising)
