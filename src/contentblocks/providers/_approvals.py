@@ -27,6 +27,7 @@ from ._toolkit import key_path
 
 __all__ = [
     "APPROVAL_BLOCKS",
+    "Keep",
     "MessagesT",
     "PathMap",
     "restore_path",
@@ -39,8 +40,8 @@ __all__ = [
 PathT = TypeVar("PathT", Loss, Rejection)
 T = TypeVar("T")
 
-APPROVAL_BLOCKS = (ApprovalRequestBlock, ApprovalResponseBlock)
-_APPROVALS = frozenset(APPROVAL_BLOCKS)
+#: The approval blocks' classes (a set, for a C-speed test of a message's block types).
+APPROVAL_BLOCKS = frozenset({ApprovalRequestBlock, ApprovalResponseBlock})
 
 MessagesT = TypeVar("MessagesT", bound=Sequence[Message])
 #: For each message written, its index in the caller's conversation and, per block kept, the block's index there.
@@ -79,7 +80,7 @@ def without_approvals(
     >>> [(loss.path, loss.kind) for loss in losses]
     [('$[0].content[0]', 'approval_not_sent'), ('$[1].content[0]', 'approval_not_sent')]
     """
-    approvals = _APPROVALS
+    approvals = APPROVAL_BLOCKS
     if all(approvals.isdisjoint(map(type, m.content)) for m in messages):
         return messages, None, []
     losses: list[Loss] = []

@@ -30,6 +30,7 @@ from ..._model._classes import (
     UrlSource,
 )
 from ..._model._conversation import Conversation
+from ...providers._approvals import APPROVAL_BLOCKS
 from ...providers._compaction import compaction_summary
 from ...providers._contract import LossRecorder
 from ...providers._documents import report_document_fields
@@ -46,8 +47,6 @@ _NATIVE_PARTS = frozenset({"source-url", "source-document", "step-start", "dynam
 _STATES = {"succeeded": "output-available", "failed": "output-error", "denied": "output-denied",
            "interrupted": "output-error"}
 _SDK = "the Vercel AI SDK"  # how loss reasons name the target
-
-_APPROVALS = frozenset({ApprovalRequestBlock, ApprovalResponseBlock})
 
 
 def _text(block: TextBlock | RefusalBlock, path: str, losses: LossRecorder, meta: Meta) -> dict[str, Any]:
@@ -235,7 +234,7 @@ class _Writer:
     def message(self, index: int, message: Message) -> None:
         """Write one message; its approvals then go into the tool parts of their calls."""
         self.write(index, message)
-        if _APPROVALS.intersection(map(type, message.content)):
+        if APPROVAL_BLOCKS.intersection(map(type, message.content)):
             self.approvals(index, message)
 
     def approvals(self, index: int, message: Message) -> None:
@@ -298,7 +297,7 @@ class _Writer:
         # a provider-run tool's result goes into its call's part (``server_results``), as the SDK keeps it
         results = [(at, b) for at, b in enumerate(message.content) if isinstance(b, ServerToolResultBlock)]
         parts = [_part(block, block_path(index, at), self.losses) for at, block in enumerate(message.content)
-                 if type(block) is not ServerToolResultBlock and type(block) not in _APPROVALS]
+                 if type(block) is not ServerToolResultBlock and type(block) not in APPROVAL_BLOCKS]
         written = [part for part in parts if part is not None]
         starts = NAMESPACE + "id" in message.metadata or METADATA in message.metadata or any(
             not key.startswith((NAMESPACE, "contentblocks/")) for key in message.metadata)

@@ -23,15 +23,15 @@ from typing import Any
 
 from ..._errors import ValidationError
 from ..._model._classes import ApprovalRequestBlock, ApprovalResponseBlock, Message, ServerToolCallBlock
-from .._approvals import MessagesT, PathMap, without_approvals
+from .._approvals import Keep, MessagesT, PathMap, without_approvals
 from .._arguments import RAW_ARGUMENTS, read_arguments
 from .._contract import ISSUER_KEY, Loss, issuer_matches
 from .._toolkit import raw_arguments
 from ._fields import ISSUER, NS, TARGET
 from ._server import SERVER_LABEL
 
-__all__ = ["CALL_FIELDS", "RESPONSE_ID", "SCOPE", "local_approvals", "native_approvals", "read_request",
-           "read_response", "request_item", "response_item"]
+__all__ = ["CALL_FIELDS", "RESPONSE_ID", "SCOPE", "kept_natively", "local_approvals", "native_approvals",
+           "read_request", "read_response", "request_item", "response_item"]
 
 #: Metadata of a decision: the input item's own ``id``, when it had one.
 RESPONSE_ID = f"{NS}/id"
@@ -89,8 +89,13 @@ SCOPE = " but for the MCP calls OpenAI proposes"
 
 def local_approvals(messages: MessagesT, issuer: str) -> tuple[MessagesT, PathMap | None, list[Loss]]:
     """``messages`` without the approvals that do not go back natively (see ``providers._approvals``)."""
+    return without_approvals(messages, TARGET, kept_natively(messages, issuer), SCOPE)
+
+
+def kept_natively(messages: Sequence[Message], issuer: str) -> Keep:
+    """Keeps the approvals that go back as OpenAI's items (``native_approvals``), for ``without_approvals``."""
     native = native_approvals(messages, issuer)
-    return without_approvals(messages, TARGET, lambda block, _message, _index: block.approval_id in native, SCOPE)
+    return lambda block, _message, _index: block.approval_id in native
 
 
 def native_approvals(messages: Sequence[Message], issuer: str) -> frozenset[str]:

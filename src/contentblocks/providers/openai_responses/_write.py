@@ -41,7 +41,7 @@ from .._server_tools import SERVER_BLOCKS
 from .._shapes import fits
 from .._toolkit import b64encode, key_path, raw_arguments
 from ._annotations import annotations_for, kept_annotations
-from ._approvals import CALL_FIELDS, RESPONSE_ID, SCOPE, native_approvals, request_item, response_item
+from ._approvals import CALL_FIELDS, RESPONSE_ID, SCOPE, kept_natively, request_item, response_item
 from ._fields import NS, TARGET, WIRE, flags
 from ._files import write_file
 from ._native import FLAG, IMAGE_CALL, ITEM_TYPE
@@ -404,8 +404,7 @@ class Writer(ServerWriting):
 
     def write(self, messages: Sequence[Message]) -> dict[str, Any]:
         """The ``instructions`` and ``input`` of a request carrying ``messages`` (see ``_approvals`` for approvals)."""
-        native = native_approvals(messages, self.issuer)
-        keep = lambda block, _message, _index: block.approval_id in native  # noqa: E731 - a one-line predicate
+        keep = kept_natively(messages, self.issuer)
         return writing_without_approvals(messages, self.losses.losses, TARGET, self._write, keep, SCOPE)[0]
 
     def _write(self, messages: Sequence[Message]) -> dict[str, Any]:
