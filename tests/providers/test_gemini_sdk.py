@@ -93,7 +93,10 @@ def test_snake_case_dumps_are_read_for_what_they_are():
     assert image.source == cb.BytesSource(data=b"\x89PNG\xfb\xff")
     assert (code.tool_name, code.input) == ("code_execution", {"code": "print(1)", "language": "PYTHON"})
     assert (result.tool_call_id, type(result)) == (code.tool_call_id, cb.ServerToolResultBlock)
-    assert server_call.value == {"id": "tc", "toolType": "GOOGLE_SEARCH_WEB", "args": {"q": "Zürich"}}
+    assert (type(server_call), server_call.tool_call_id, server_call.tool_name) == (
+        cb.ServerToolCallBlock, "tc", "web_search"
+    )
+    assert (server_call.input, server_call.metadata["gemini/toolType"]) == ({"q": "Zürich"}, "GOOGLE_SEARCH_WEB")
     assert text.metadata["gemini/videoMetadata"] == {"fps": 2.0}
     assert [text.text[c.start : c.end] for c in text.citations] == ["21 °C"]
     assert (reply.stop_reason, reply.provider_stop_reason) == ("tool_use", "STOP")

@@ -97,6 +97,7 @@ BOOKKEEPING: frozenset[str] = frozenset(
         "openai/quality",
         "openai/size",
         "anthropic/citations",
+        "gemini/toolType",
         "contentblocks/seal",
     }
 )

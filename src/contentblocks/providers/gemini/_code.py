@@ -26,6 +26,7 @@ from ..._model._classes import Outcome, ServerToolCallBlock, ServerToolResultBlo
 from .._arguments import raw_input
 from .._contract import ISSUER_KEY
 from .._toolkit import build, identifier
+from ._tool_parts import TOOL_TYPE
 from ._wire import NS
 
 __all__ = ["CODE_EXECUTION", "OUTCOME", "native_code", "read_code", "read_result"]
@@ -67,7 +68,7 @@ def read_result(
 
     A result with no code in view keeps its own id, or takes ``call_id``.
     """
-    codes = [c for c in pending if type(c) is ServerToolCallBlock]
+    codes = [c for c in pending if type(c) is ServerToolCallBlock and TOOL_TYPE not in c.metadata]
     result_id = identifier(result, "id", path, optional=True)
     match = next((c for c in codes if c.tool_call_id == result_id), None) if result_id is not None else None
     if match is None and result_id is None and codes:

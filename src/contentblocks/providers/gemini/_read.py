@@ -24,6 +24,7 @@ from .._contract import ISSUER_KEY
 from .._toolkit import b64decode, build, fail, field, identifier, is_filename, reroot, within
 from ._code import read_code
 from ._code import read_result as read_code_result
+from ._tool_parts import read_tool_call, read_tool_response
 from ._wire import DATA_KINDS, FILE_PART_EXTRAS, NS, PART_EXTRAS, RESPONSE_EXTRAS
 
 __all__ = ["GENERATED", "ISSUER", "NS", "SIG", "content_blocks", "read_contents", "tool_response"]
@@ -191,8 +192,14 @@ def _call(fc: Mapping[str, Any], where: str, call_id: str, meta: dict[str, Any])
         raise ValidationError(at_args, omitted=e.omitted) from None
 
 
-def part_block(part: Mapping[str, Any], path: str, issuer: str, pending: list[ToolCallBlock], call_id: str) -> Block:
-    """The block for one part; ``pending`` holds the calls not yet answered, ``call_id`` the id for one without."""
+def part_block(
+    part: Mapping[str, Any], path: str, issuer: str, pending: list[ToolCallBlock], call_id: str, *, model: bool = True
+) -> Block:
+    """The block for one part; ``pending`` holds the calls not yet answered, ``call_id`` the id for one without.
+
+    A server-side tool invocation (``toolCall``, ``toolResponse``) is a block of its own in a ``model`` content,
+    where Gemini puts it; elsewhere it stays the JSON block it always was.
+    """
     kinds = [k for k in DATA_KINDS if k in part]
     if len(kinds) > 1:
         raise fail(path, f"a part holds one kind of content; this one holds {kinds[0]} and {kinds[1]}")
@@ -226,6 +233,10 @@ def part_block(part: Mapping[str, Any], path: str, issuer: str, pending: list[To
         return read_code(part[kind], where, meta, pending, call_id, issuer)
     if kind == "codeExecutionResult" and type(part[kind]) is dict:
         return read_code_result(part[kind], where, meta, pending, call_id, issuer)
+    if kind == "toolCall" and model and type(part[kind]) is dict:
+        return read_tool_call(part[kind], where, meta, pending, call_id, issuer)
+    if kind == "toolResponse" and model and type(part[kind]) is dict:
+        return read_tool_response(part[kind], where, meta, pending, call_id, issuer)
     value, flags = raw_input(part[kind], JSON_TEXT)  # a part no block holds is kept as its JSON text
     return build(JsonBlock, where, value=value, metadata={**meta, f"{NS}/part": kind, **flags})
 
@@ -237,8 +248,10 @@ def content_blocks(
     parts = content.get("parts")
     if not parts:
         raise fail(f"{path}.parts", "required field missing" if parts is None else "a content needs at least one part")
-    blocks = [part_block(p, f"{path}.parts[{j}]", issuer, pending, f"{ids}{j}") for j, p in enumerate(parts)]
     model = content.get("role") == "model"
+    blocks = [
+        part_block(p, f"{path}.parts[{j}]", issuer, pending, f"{ids}{j}", model=model) for j, p in enumerate(parts)
+    ]
     for j, block in enumerate(blocks):
         if isinstance(block, ToolResultBlock) if model else not isinstance(block, _USER_BLOCKS):
             what = kind_name(type(block))

@@ -22,7 +22,7 @@ from ..._model._classes import (
     UrlSource,
 )
 from .._approvals import writing_without_approvals
-from .._arguments import object_input, text_of, value_of
+from .._arguments import JSON_TEXT, RAW_ARGUMENTS, object_input, text_of, value_of
 from .._cache import report_breakpoints
 from .._compaction import compaction_as_text
 from .._contract import ISSUER_KEY, issued_by, issuer_matches
@@ -38,6 +38,7 @@ from ._code import OUTCOME, native_code
 from ._grounding import GROUNDING_TOOLS
 from ._pairing import Pairing, Written
 from ._read import GENERATED, NS, SIG, tool_response
+from ._tool_parts import TOOL_TYPE, native_tool_part
 from ._wire import CALL_EXTRAS, FILE_PART_EXTRAS, JSON_KINDS, PART_EXTRAS, RESPONSE_EXTRAS
 
 __all__ = ["TARGET", "Writer"]
@@ -70,7 +71,7 @@ class Writer(PayloadWriter):
 
     namespace = NS
     target = TARGET
-    own_state = frozenset({SIG})
+    own_state = frozenset({SIG, TOOL_TYPE})
 
     def __init__(self, issuer: str) -> None:
         super().__init__()
@@ -201,17 +202,20 @@ class Writer(PayloadWriter):
         Gemini's own grounding (Google Search, URL context) becomes nothing, as a request has no place for it.
         """
         if isinstance(block, SERVER_BLOCKS):
-            if block.tool_name in GROUNDING_TOOLS and issued_to(block, self.issuer):
+            own = issued_to(block, self.issuer)
+            tool_part = TOOL_TYPE in block.metadata
+            if own and not tool_part and block.tool_name in GROUNDING_TOOLS:
                 # grounding is response-only (a request has no groundingMetadata): nothing Gemini takes is lost
                 self.report(where, block.metadata, {GENERATED, GROUNDING_TOOLS[block.tool_name]})
                 return []
-            native = native_code(block) if issued_to(block, self.issuer) else None
+            native = (native_tool_part(block) if tool_part else native_code(block)) if own else None
             if native is None:
                 readable_parts = readable(block, where, self.loss, TARGET, self.own_state)
                 return [one for item, at in readable_parts for one in self.parts(item, at, role)]
             code: dict[str, Any] = {native[0]: native[1]}
             self._signature(code, block, where)
-            self.finish(code, block.metadata, where, PART_EXTRAS, frozenset({SIG, GENERATED, OUTCOME}))
+            skip = frozenset({SIG, GENERATED, OUTCOME, TOOL_TYPE, JSON_TEXT, RAW_ARGUMENTS})
+            self.finish(code, block.metadata, where, PART_EXTRAS, skip)
             return [(code, block, where)]
         part = self.part(block, where, role)
         return [(part, block, where)] if part else []
