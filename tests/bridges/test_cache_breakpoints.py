@@ -55,8 +55,8 @@ CONVERSATION = cb.Conversation(messages=[
 
 @pytest.mark.parametrize(
     "write",
-    [langchain.to_messages, openai_agents.to_items, vercel_ai.to_ui_messages, vercel_ai.to_model_messages],
-    ids=["langchain", "openai_agents", "vercel_ui", "vercel_model"],
+    [langchain.to_messages, vercel_ai.to_ui_messages, vercel_ai.to_model_messages],
+    ids=["langchain", "vercel_ui", "vercel_model"],
 )
 def test_other_bridges_report_each_breakpoint(write):
     try:
@@ -65,3 +65,16 @@ def test_other_bridges_report_each_breakpoint(write):
         pytest.skip(str(error))
     hints = [(loss.path, loss.kind) for loss in converted.losses]
     assert hints == [("$[0].content[0].cache", "hint_not_sent"), ("$[0].cache", "hint_not_sent")]
+
+
+def test_the_agents_sdk_items_carry_openais_own_breakpoints():
+    """Its items are the Responses API's input items: a breakpoint is a part's ``prompt_cache_breakpoint``."""
+    try:
+        converted = openai_agents.to_items(CONVERSATION)
+    except ImportError as error:  # the framework is not installed
+        pytest.skip(str(error))
+    (item,) = converted.payload
+    assert item["content"] == [{"type": "input_text", "text": "a", "prompt_cache_breakpoint": {"mode": "explicit"}}]
+    # the message's breakpoint falls on the same part, which carries its block's own
+    assert [(loss.path, loss.kind) for loss in converted.losses] == [("$[0].cache", "hint_not_sent")]
+    assert openai_agents.from_items(converted.payload)[0].content[0].cache == C()

@@ -250,7 +250,7 @@ def test_the_sdk_validates_what_we_write_and_it_reads_back_without_loss(conversa
 def test_what_only_run_items_hold_is_reported_as_not_sent(conversation, agent):
     """An agent name on every message is reported once per message, as metadata not sent, and nothing else moves."""
     named = cb.Conversation(messages=[
-        cb.Message(role=m.role, content=m.content, metadata={**m.metadata, "openai_agents/agent": agent})
+        cb.Message(role=m.role, content=m.content, cache=m.cache, metadata={**m.metadata, "openai_agents/agent": agent})
         for m in conversation])  # fmt: skip
     result, plain = bridge.to_items(named), bridge.to_items(conversation)
     assert result.payload == plain.payload

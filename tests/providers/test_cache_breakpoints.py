@@ -1,4 +1,4 @@
-"""Cache breakpoints through the adapters: Anthropic reads and writes ``cache_control``, the others report.
+"""Cache breakpoints through the adapters: Anthropic and OpenAI read and write theirs, the others report.
 
 Golden payloads are the request bodies of Anthropic's prompt-caching guide
 (https://docs.claude.com/en/docs/build-with-claude/prompt-caching: the "Pride and Prejudice" system prompt with
@@ -9,6 +9,8 @@ with the request type the SDK gives (``anthropic.types.CacheControlEphemeralPara
 from __future__ import annotations
 
 import copy
+import functools
+import json
 
 import attrs
 import pytest
@@ -170,21 +172,22 @@ PATHS = ["$[0].cache", "$[1].content[0].cache", "$[2].content[0].cache", "$[3].c
 
 
 @pytest.mark.parametrize(
-    ("adapter", "page"),
-    [(openai_chat, "openai_chat.md"), (openai_responses, "openai_responses.md"), (gemini, "gemini.md")],
-    ids=["openai_chat", "openai_responses", "gemini"],
-)
-def test_targets_without_breakpoints_report_each_one(adapter, page):
-    converted = adapter.to_provider(HISTORY, strict=True)  # a hint is no content: strict does not raise
+    ("write", "page"),
+    [(functools.partial(openai_chat.to_provider, dialect=dialect), "openai_chat.md")
+     for dialect in ("deepseek", "moonshot", "vllm", "ollama")] + [(gemini.to_provider, "gemini.md")],
+    ids=["deepseek", "moonshot", "vllm", "ollama", "gemini"],
+)  # fmt: skip
+def test_targets_without_breakpoints_report_each_one(write, page):
+    converted = write(HISTORY, strict=True)  # a hint is no content: strict does not raise
     hints = [loss for loss in converted.losses if loss.kind == "hint_not_sent"]
     assert [loss.path for loss in hints] == PATHS
     assert_documented(documented_reasons(page), hints)
     assert "hint_not_sent" not in CONTENT_LOSSES
     with pytest.raises(cb.providers.LossError):
-        adapter.to_provider(HISTORY, strict=["hint_not_sent"])
+        write(HISTORY, strict=["hint_not_sent"])
     bare = cb.Conversation(messages=[cb.Message(role=m.role, content=[
         uncached(b) for b in m.content]) for m in HISTORY])
-    assert adapter.to_provider(bare).payload == converted.payload  # nothing else changes
+    assert write(bare).payload == converted.payload  # nothing else changes
 
 
 def test_anthropic_keeps_them_across_a_switch_from_another_provider():
@@ -235,13 +238,20 @@ def test_anthropic_marks_the_text_parts_of_a_search_result():
     assert back[0].content[0] == _search_result(C(ttl=3600), None, C(ttl=3600), cache=C())
 
 
-@pytest.mark.parametrize("adapter", [openai_chat, openai_responses, gemini], ids=["chat", "responses", "gemini"])
-def test_a_search_result_sent_as_text_keeps_one_breakpoint_and_reports_every_one(adapter):
-    """The text a search result becomes carries its own breakpoint, else its last part's; none goes unreported."""
+@pytest.mark.parametrize(
+    ("adapter", "sent"),
+    [(openai_chat, "$[0].cache.ttl"), (openai_responses, "$[0].cache.ttl"), (gemini, "$[0].cache")],
+    ids=["chat", "responses", "gemini"],
+)
+def test_a_search_result_sent_as_text_keeps_one_breakpoint_and_reports_every_one(adapter, sent):
+    """The text a search result becomes carries its own breakpoint, else its last part's; none goes unreported.
+
+    OpenAI marks the text with it (a minute's lifetime is sent as 30m, reported); Gemini has none to mark.
+    """
     message = cb.Message(role="user", content=[_search_result(C(), C(ttl=60))])
     converted = adapter.to_provider([message])
     hints = sorted(loss.path for loss in converted.losses if loss.kind == "hint_not_sent")
-    assert hints == ["$[0].content[0].cache", "$[0].content[0].content[0].cache"]
+    assert hints == [sent.replace("$[0]", "$[0].content[0]"), "$[0].content[0].content[0].cache"]
 
 
 def test_a_verbatim_server_result_reports_the_breakpoints_of_its_parts():
@@ -263,10 +273,18 @@ def test_every_target_without_breakpoints_reports_those_inside_a_provider_run_to
 
     call, result, text = _anthropic_reply(CODE_CALL, CODE_RESULT).content
     cached = attrs.evolve(result, content=[attrs.evolve(result.content[0], cache=C())])
-    for adapter in (openai_chat, openai_responses, gemini):
-        converted = adapter.to_provider([QUESTION, cb.Message(role="assistant", content=[call, cached, text])])
-        hints = [loss.path for loss in converted.losses if loss.kind == "hint_not_sent"]
-        assert hints == ["$[1].content[1].content[0].cache"], adapter
+    history = [QUESTION, cb.Message(role="assistant", content=[call, cached, text])]
+    converted = gemini.to_provider(history)
+    hints = [loss.path for loss in converted.losses if loss.kind == "hint_not_sent"]
+    assert hints == ["$[1].content[1].content[0].cache"]
+    # OpenAI marks the text the result becomes: a Chat text part, a Responses input text of the assistant's
+    chat = openai_chat.to_provider(history)
+    assert [loss for loss in chat.losses if loss.kind == "hint_not_sent"] == []
+    parts = chat.payload["messages"][1]["content"]
+    assert [part.get("prompt_cache_breakpoint") for part in parts].count({"mode": "explicit"}) == 1
+    responses = openai_responses.to_provider(history)
+    assert [loss for loss in responses.losses if loss.kind == "hint_not_sent"] == []
+    assert '"prompt_cache_breakpoint": {"mode": "explicit"}' in json.dumps(responses.payload)
 
 
 def test_a_one_hour_breakpoint_after_a_five_minute_one_raises_the_earlier_one():

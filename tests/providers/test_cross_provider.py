@@ -33,12 +33,12 @@ def stable_part(reason: str) -> str:
 
 
 def test_anthropic_to_openai_chat_losses():
-    """Thinking, signatures, a failed outcome and a cache breakpoint are exactly what the trip loses here."""
+    """Thinking, signatures, a failed outcome and a tool call's breakpoint are exactly what the trip loses here."""
     converted = openai_chat.to_provider(anthropic_fixture("thinking_and_tools.json"))
     assert [(loss.path, stable_part(loss.reason)) for loss in converted.losses] == [
-        ("$[1].content[4].cache", "this adapter does not write Chat Completions"),
         ("$[1].content[0]", "Chat Completions takes no reasoning back"),
         ("$[1].content[1]", "Chat Completions takes no reasoning back"),
+        ("$[1].content[4].cache", "Chat Completions takes prompt_cache_breakpoint on text"),  # on a tool call
         ("$[2].content[1].outcome", "Chat Completions tool messages have no status"),
     ]
     messages = converted.payload["messages"]
@@ -53,7 +53,6 @@ def test_anthropic_media_to_openai_chat_losses():
         # a search result is text before the writer runs (its losses come first), never a JSON part
         ("$[2].content[1].content[1]", "Chat Completions has no search result block"),
         ("$[2].content[1].content[1].citable", "Chat Completions has no search result block"),
-        ("$[2].content[1].cache", "this adapter does not write Chat Completions"),
         ("$[2].content[0].content[1]", "Chat Completions tool messages carry text only"),
         ("$[2].content[1].content[0]", "Chat Completions tool messages carry text only"),
         (

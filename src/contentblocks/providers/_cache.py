@@ -1,9 +1,9 @@
 """Cache breakpoints on the way to a provider: where a conversation holds them, and reporting those not sent.
 
 A breakpoint (``cache`` on a block or a message, ``cb.CacheBreakpoint``) is a hint: the provider may cache the
-prompt up to and including what carries it. Anthropic writes it as ``cache_control``, and so does the Chat
-adapter's ``openrouter`` dialect on content parts; every other writer reports each one as ``hint_not_sent``, with
-its own reason (OpenAI's ``prompt_cache_breakpoint`` is not written yet), and sends everything else as before.
+prompt up to and including what carries it. Anthropic writes it as ``cache_control`` on its blocks; OpenAI's
+``prompt_cache_breakpoint`` and OpenRouter's ``cache_control`` go on content parts (``_part_breakpoints``); every
+other writer reports each one as ``hint_not_sent``, with its own reason, and sends everything else as before.
 What the model reads never changes, so no ``strict=True`` raises on it.
 
 >>> import contentblocks as cb

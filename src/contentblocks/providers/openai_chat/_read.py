@@ -26,6 +26,7 @@ from ..._model._classes import (
 from ..._model._conversation import Conversation
 from .._extras import take_extras
 from .._media import lower_media_type
+from .._part_breakpoints import OPENAI_CHAT, OPENROUTER, read_markers
 from .._positions import position
 from .._toolkit import (
     OCTET,
@@ -46,7 +47,6 @@ from .._toolkit import (
     read_data_url,
     require,
 )
-from ._cache import read_breakpoints
 from ._dialects import Dialect, read_reasoning
 from ._keys import (
     ANNOTATED,
@@ -345,4 +345,5 @@ def read_conversation(payload: object, dialect: Dialect) -> Conversation:
     raws = field(payload, "messages", list, "$")
     messages = [_message(raw, f"$.messages[{i}]", names, dialect) for i, raw in enumerate(raws)]
     conversation = Conversation(messages=tuple(messages))
-    return read_breakpoints(conversation) if dialect == "openrouter" else conversation
+    form = OPENROUTER if dialect == "openrouter" else OPENAI_CHAT if dialect == "openai" else None
+    return conversation if form is None else read_markers(conversation, form)

@@ -32,10 +32,10 @@ from .._compaction import compaction_as_text
 from .._documents import report_document_fields
 from .._media import lower_media_type
 from .._native import foreign_reason, foreign_state
+from .._part_breakpoints import OPENAI_CHAT, OPENROUTER, Breakpoints
 from .._search_results import without_search_results
 from .._server_tools import SERVER_BLOCKS, readable
 from .._toolkit import OCTET, b64encode, data_url, json_text, raw_arguments
-from ._cache import Breakpoints
 from ._dialects import SPECS, Dialect, tool_turns
 from ._keys import (
     ALLOWED,
@@ -62,11 +62,8 @@ __all__ = ["Sent", "ToolResultFiles", "write_conversation"]
 ToolResultFiles = Literal["drop", "user_message"]
 
 _FORMATS = {media_type: fmt for fmt, media_type in AUDIO_FORMATS.items()}
-#: Chat Completions marks breakpoints with ``prompt_cache_breakpoint`` on text parts (gpt-5.6 and later, the SDK's
-#: ``ChatCompletionContentPartTextParam``); the adapter does not write it yet.
-_NO_BREAKPOINT = (
-    "this adapter does not write Chat Completions' prompt_cache_breakpoint (gpt-5.6 and later) yet; not sent"
-)
+#: The dialects whose server takes a breakpoint on content parts, and its form.
+_BREAKPOINTS = {"openai": OPENAI_CHAT, "openrouter": OPENROUTER}
 _TEXT_FLAGS = frozenset({ANNOTATED, OTHER_ANNOTATIONS})
 _CALL_FLAGS = frozenset({f"{NS}/arguments", f"{NS}/invalid_arguments", CUSTOM})
 _CONTENT = (TextBlock, JsonBlock, RefusalBlock)  # what goes into an assistant message's content
@@ -96,13 +93,13 @@ class _Writer(ReasoningWriter):
         self.moved_from = ""
         self.messages: list[dict[str, Any]] = []
         self.sent: list[Sent] = []
-        #: OpenRouter's breakpoints, marked as the parts are written (``None``: no dialect writes them)
-        self.cache = Breakpoints(self.loss) if dialect == "openrouter" else None
+        #: The breakpoints, marked as the parts are written (``None``: the dialect's server has none)
+        self.cache = Breakpoints(self.loss, _BREAKPOINTS[dialect]) if dialect in _BREAKPOINTS else None
 
     def part(
         self, native: dict[str, Any], metadata: Mapping[str, Any], path: str, skip: frozenset[str] = frozenset()
     ) -> dict[str, Any]:
-        """A content part with the extras its part type accepts (and, for OpenRouter, its block's breakpoint)."""
+        """A content part with the extras its part type accepts (and its block's breakpoint, where it takes one)."""
         part = self.finish(native, metadata, path, ALLOWED[native["type"]], skip)
         if self.cache is not None:
             self.cache.part(part, path)
@@ -351,7 +348,8 @@ class _Writer(ReasoningWriter):
         for i, message in enumerate(conversation):
             path = f"$[{i}]"
             if self.cache is None:
-                report_breakpoints(self.loss, message, path, _NO_BREAKPOINT)
+                reason = f"the {self.dialect} dialect's server takes no cache breakpoint in a request; not sent"
+                report_breakpoints(self.loss, message, path, reason)
             else:
                 self.cache.expect(message, path)
             self.message(message, i, path)

@@ -53,6 +53,7 @@ from .._argument_checks import (
     string_argument,
 )
 from .._contract import Converted, LossKind, Rejection, Reply
+from .._part_breakpoints import OPENAI_RESPONSES, read_markers
 from .._provenance import with_provenance
 from .._toolkit import fail, field, obj, plain
 from .._usage import read_usage
@@ -136,7 +137,7 @@ def from_provider(payload: Mapping[str, Any]) -> Conversation:
         items = [{"role": "user", "content": items}]
     if not isinstance(items, list):
         raise fail("$.input", "expected a list of items or a string")
-    return read_items(items, head, "$.input", REQUEST_ITEMS)
+    return read_markers(read_items(items, head, "$.input", REQUEST_ITEMS), OPENAI_RESPONSES)
 
 
 def from_response(response: object) -> Reply:

@@ -30,12 +30,12 @@ from ..._model._classes import (
 )
 from .._approvals import writing_without_approvals
 from .._arguments import text_of, value_of
-from .._cache import report_breakpoints
 from .._compaction import compaction_as_text
 from .._contract import ISSUER_KEY, issued_by, issuer_matches
 from .._documents import report_locations, report_other_sources
 from .._extras import BOOKKEEPING
 from .._native import RESPONSES, foreign_reason, foreign_state, replay_refusal
+from .._part_breakpoints import OPENAI_RESPONSES, Breakpoints
 from .._search_results import without_search_results
 from .._server_tools import SERVER_BLOCKS
 from .._shapes import fits
@@ -47,19 +47,15 @@ from ._files import write_file
 from ._native import FLAG, IMAGE_CALL, ITEM_TYPE
 from ._server import ServerWriting
 
-#: The Responses API marks breakpoints with ``prompt_cache_breakpoint`` on input text, image and file parts (gpt-5.6
-#: and later, the SDK's ``ResponseInputTextParam``); the adapter does not write it yet.
-_NO_BREAKPOINT = (
-    "this adapter does not write the Responses API's prompt_cache_breakpoint (gpt-5.6 and later) yet; not sent"
-)
-
 #: Reasoning flags: where a block's text sat in its item, and the item's shape.
 REASONING = ("id", "reasoning_part", "text", "content")
 
 
 def is_plain(blocks: Sequence[Block]) -> bool:
-    """Whether ``blocks`` is one text block with no citations and no metadata (a string's worth of content)."""
-    return len(blocks) == 1 and type(blocks[0]) is TextBlock and not blocks[0].metadata and not blocks[0].citations
+    """Whether ``blocks`` is one text block with no citations, metadata or breakpoint (a string's worth of content)."""
+    if len(blocks) != 1 or type(blocks[0]) is not TextBlock:
+        return False
+    return not blocks[0].metadata and not blocks[0].citations and blocks[0].cache is None
 
 
 def sends_reasoning(block: ReasoningBlock, target: str) -> bool:
@@ -81,6 +77,8 @@ class Writer(ServerWriting):
         self.issuer = issuer
         #: the calls of the assistant message being written that an approval request proposes, by id
         self.proposed: dict[str, ServerToolCallBlock] = {}
+        #: the breakpoints, marked on the input parts as they are written
+        self.cache = Breakpoints(self.loss, OPENAI_RESPONSES)
 
     def position_label(self, position: str) -> str:
         """Input and output messages are both a message to the reader of a loss."""
@@ -147,8 +145,12 @@ class Writer(ServerWriting):
             elif type(block) is JsonBlock:
                 reason = "JSON content is written as JSON text (input_text); reads back as text"
                 text = self.as_json_text(block, where, reason, "tool" if tool_output else "user")
-                if text is not None:
-                    out.append({"type": "input_text", "text": text})
+                if text is None:
+                    continue
+                out.append({"type": "input_text", "text": text})
+            else:
+                continue
+            self.cache.part(out[-1], where)
         return out
 
     def decision(self, block: ApprovalResponseBlock, where: str, *, alone: bool) -> dict[str, Any]:
@@ -211,6 +213,7 @@ class Writer(ServerWriting):
                     self.loss(key_path(where, f"{NS}/{key}"), self.misfit("output_message")(key), "metadata_not_sent")
             skip = flags(meta, "id", "status", "phase", "annotations", "part")
             parts.append(self.extras(part, meta, where, part["type"], skip))
+            self.cache.part(parts[-1], where)  # an input text of the assistant's takes one, its output none
         item["content"] = parts
         item.setdefault("status", "completed")
         return item
@@ -325,11 +328,13 @@ class Writer(ServerWriting):
             message["content"] = block.text
             if f"{NS}/type" in meta and meta[f"{NS}/type"] is None:
                 del message["type"]
+            self.cache.last(message, where, "content", "input_text")  # its breakpoint makes the text a part
             return [self.extras(message, meta, where, "easy_message", flags(meta, "content", "type"))]
         if type(block) is RefusalBlock:
             self.loss(where, "a refusal needs an output message item id; written as assistant text", "content_degraded")
             self.report(where, meta)
             message["content"] = block.text
+            self.cache.last(message, where, "content", "input_text")
             return [message]
         if type(block) is JsonBlock:
             text = self.as_json_text(
@@ -338,6 +343,7 @@ class Writer(ServerWriting):
             if text is None:
                 return []
             message["content"] = text
+            self.cache.last(message, where, "content", "input_text")
             return [message]
         if type(block) is FileBlock and (image := self.generated_image(block, where)) is not None:
             return [image]
@@ -398,6 +404,7 @@ class Writer(ServerWriting):
             else:
                 output = self.input_parts(block.content, where, tool_output=True)
             item = {"type": "function_call_output", "call_id": block.tool_call_id, "output": output}
+            self.cache.last(item, where, "output", "input_text")  # the result's own breakpoint, after its parts
             items.append(self.extras(item, meta, where, "function_call_output", flags(meta, "output_list")))
         self.report(path, message.metadata)
         return items
@@ -413,10 +420,12 @@ class Writer(ServerWriting):
         items: list[Any] = []
         for i, message in enumerate(messages):
             path = f"$[{i}]"
-            report_breakpoints(self.loss, message, path, _NO_BREAKPOINT)
-            # a leading plain system message is the instructions, unless its metadata says more than bookkeeping
+            self.cache.expect(message, path)
+            written = len(items)
+            # a leading plain system message is the instructions, unless its metadata says more than bookkeeping or
+            # it holds a breakpoint (instructions take none; a system message item's input text does)
             plain_system = message.role == "system" and not message.metadata.keys() - self.others_bookkeeping
-            if i == 0 and plain_system and is_plain(message.content):
+            if i == 0 and plain_system and is_plain(message.content) and message.cache is None:
                 payload["instructions"] = message.content[0].text  # type: ignore[union-attr]
             elif message.role == "assistant":
                 items.extend(self.assistant_items(message, path))
@@ -426,5 +435,9 @@ class Writer(ServerWriting):
                 items.extend(self.user_items(message, path))
             else:
                 items.append(self.message_item(message, path))
+            last = items[-1] if len(items) > written and isinstance(items[-1], dict) else None
+            key = "output" if last is not None and last.get("type") == "function_call_output" else "content"
+            self.cache.last(last, path, key, "input_text")
+            self.cache.done(path)
         payload["input"] = items
         return payload
