@@ -16,7 +16,7 @@ What the model reads never changes, so no ``strict=True`` raises on it.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from .._model._classes import (
     Block,
@@ -29,7 +29,10 @@ from .._model._classes import (
 from ._contract import LossKind
 
 __all__ = [
+    "EPHEMERAL",
+    "EXPLICIT",
     "HINT",
+    "MarkerForm",
     "breakpoints",
     "ephemeral_breakpoint",
     "ephemeral_control",
@@ -77,37 +80,51 @@ def report_breakpoints(loss: Callable[[str, str, LossKind], None], message: Mess
         loss(where, reason, HINT)
 
 
-# Anthropic's form, which OpenRouter takes too: ``{"type": "ephemeral"}``, with ``"ttl": "5m"`` or ``"1h"``.
-_TTLS = {"5m": 300, "1h": 3600}
-_NAMES = {seconds: name for name, seconds in _TTLS.items()}
-#: A time to live up to this many seconds is sent as ``5m``, a longer one as ``1h`` (the nearer of the two).
-_MIDPOINT = (300 + 3600) // 2
+class MarkerForm(NamedTuple):
+    """A provider's object marking a breakpoint: the member that tags it, and the lifetimes its ``ttl`` names.
 
-
-def ephemeral_breakpoint(control: object) -> CacheBreakpoint | None:
-    """The breakpoint an ephemeral ``cache_control`` stands for, or None for any other form (kept as metadata).
-
-    >>> ephemeral_breakpoint({"type": "ephemeral", "ttl": "1h"}), ephemeral_breakpoint({"type": "persistent"})
-    (CacheBreakpoint(ttl=3600), None)
+    Anthropic's (which OpenRouter takes too) is ``{"type": "ephemeral"}`` with ``"ttl": "5m"`` or ``"1h"``; OpenAI's
+    ``{"mode": "explicit"}`` with ``"ttl": "30m"`` or ``"12h"``. A time to live the form does not name is sent as the
+    nearest one it does (the shorter at a tie).
     """
-    if not isinstance(control, Mapping) or control.get("type") != "ephemeral" or not control.keys() <= {"type", "ttl"}:
-        return None
-    if "ttl" not in control:
-        return CacheBreakpoint()
-    seconds = _TTLS.get(control["ttl"]) if type(control["ttl"]) is str else None
-    return None if seconds is None else CacheBreakpoint(ttl=seconds)
+
+    tag: tuple[str, str]
+    ttls: Mapping[str, int]
+
+    def read(self, marker: object) -> CacheBreakpoint | None:
+        """The breakpoint ``marker`` stands for, or None for a value of another form (kept as metadata).
+
+        >>> EPHEMERAL.read({"type": "ephemeral", "ttl": "1h"}), EPHEMERAL.read({"type": "persistent"})
+        (CacheBreakpoint(ttl=3600), None)
+        """
+        key, value = self.tag
+        if not isinstance(marker, Mapping) or marker.get(key) != value or not marker.keys() <= {key, "ttl"}:
+            return None
+        if "ttl" not in marker:
+            return CacheBreakpoint()
+        seconds = self.ttls.get(marker["ttl"]) if type(marker["ttl"]) is str else None
+        return None if seconds is None else CacheBreakpoint(ttl=seconds)
+
+    def write(self, cache: CacheBreakpoint) -> tuple[dict[str, Any], bool]:
+        """The marker for ``cache``, and whether it says the same (a lifetime the form names, or none).
+
+        >>> EPHEMERAL.write(CacheBreakpoint(ttl=600)), EXPLICIT.write(CacheBreakpoint(ttl=43200))
+        (({'type': 'ephemeral', 'ttl': '5m'}, False), ({'mode': 'explicit', 'ttl': '12h'}, True))
+        """
+        key, value = self.tag
+        if cache.ttl is None:
+            return {key: value}, True
+        ttl = cache.ttl
+        name = min(self.ttls, key=lambda n: (abs(self.ttls[n] - ttl), self.ttls[n]))
+        return {key: value, "ttl": name}, self.ttls[name] == ttl
 
 
-def ephemeral_control(cache: CacheBreakpoint) -> tuple[dict[str, Any], bool]:
-    """The ``cache_control`` for ``cache``, and whether it says the same (a time to live of 5m or 1h, or none).
-
-    >>> ephemeral_control(CacheBreakpoint(ttl=600))
-    ({'type': 'ephemeral', 'ttl': '5m'}, False)
-    """
-    if cache.ttl is None:
-        return {"type": "ephemeral"}, True
-    name = _NAMES.get(cache.ttl) or ("5m" if cache.ttl <= _MIDPOINT else "1h")
-    return {"type": "ephemeral", "ttl": name}, cache.ttl in _NAMES
+#: Anthropic's ``cache_control`` (https://docs.claude.com/en/docs/build-with-claude/prompt-caching).
+EPHEMERAL = MarkerForm(("type", "ephemeral"), {"5m": 300, "1h": 3600})
+#: OpenAI's ``prompt_cache_breakpoint`` (the SDK's ``PromptCacheBreakpoint``, gpt-5.6 and later).
+EXPLICIT = MarkerForm(("mode", "explicit"), {"30m": 1800, "12h": 43200})
+ephemeral_breakpoint = EPHEMERAL.read
+ephemeral_control = EPHEMERAL.write
 
 
 def longer_first(marked: Sequence[tuple[dict[str, Any], str]], report: Callable[[str], None]) -> None:

@@ -29,48 +29,17 @@ CacheBreakpoint(ttl=43200)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import attrs
 
 from .._model._classes import Block, CacheBreakpoint, Message, ToolResultBlock
 from .._model._conversation import Conversation
-from ._cache import HINT, breakpoints, ephemeral_breakpoint, ephemeral_control, longer_first
+from ._cache import EPHEMERAL, EXPLICIT, HINT, breakpoints, longer_first
 from ._contract import LossKind
 
 __all__ = ["OPENAI_CHAT", "OPENAI_RESPONSES", "OPENROUTER", "Breakpoints", "PartForm", "read_markers"]
-
-# OpenAI's lifetimes (``PromptCacheBreakpoint.ttl``), and the time to live past which the longer one is nearer.
-_TTLS = {"30m": 1800, "12h": 43200}
-_NAMES = {seconds: name for name, seconds in _TTLS.items()}
-_MIDPOINT = (1800 + 43200) // 2
-
-
-def explicit_breakpoint(marker: object) -> CacheBreakpoint | None:
-    """The breakpoint an OpenAI ``prompt_cache_breakpoint`` stands for, or None for a value of no known form.
-
-    >>> explicit_breakpoint({"mode": "explicit", "ttl": "30m"}), explicit_breakpoint({"mode": "implicit"})
-    (CacheBreakpoint(ttl=1800), None)
-    """
-    if not isinstance(marker, Mapping) or marker.get("mode") != "explicit" or not marker.keys() <= {"mode", "ttl"}:
-        return None
-    if "ttl" not in marker:
-        return CacheBreakpoint()
-    seconds = _TTLS.get(marker["ttl"]) if type(marker["ttl"]) is str else None
-    return None if seconds is None else CacheBreakpoint(ttl=seconds)
-
-
-def explicit_marker(cache: CacheBreakpoint) -> tuple[dict[str, Any], bool]:
-    """The ``prompt_cache_breakpoint`` for ``cache``, and whether it says the same (a lifetime OpenAI has, or none).
-
-    >>> explicit_marker(CacheBreakpoint(ttl=3600))
-    ({'mode': 'explicit', 'ttl': '30m'}, False)
-    """
-    if cache.ttl is None:
-        return {"mode": "explicit"}, True
-    name = _NAMES.get(cache.ttl) or ("30m" if cache.ttl <= _MIDPOINT else "12h")
-    return {"mode": "explicit", "ttl": name}, cache.ttl in _NAMES
 
 
 class PartForm(NamedTuple):
@@ -95,11 +64,11 @@ class PartForm(NamedTuple):
 
 
 OPENROUTER = PartForm(
-    "cache_control", "openai/cache_control", ephemeral_breakpoint, ephemeral_control, None, "content parts",
+    "cache_control", "openai/cache_control", EPHEMERAL.read, EPHEMERAL.write, None, "content parts",
     "OpenRouter", "5 minutes or 1 hour", limit=4, longer_first=True,
 )  # fmt: skip
 OPENAI_CHAT = PartForm(
-    "prompt_cache_breakpoint", "openai/prompt_cache_breakpoint", explicit_breakpoint, explicit_marker,
+    "prompt_cache_breakpoint", "openai/prompt_cache_breakpoint", EXPLICIT.read, EXPLICIT.write,
     frozenset({"text", "image_url", "input_audio", "file"}), "text, image, audio and file parts", "Chat Completions",
     "30 minutes or 12 hours",
 )  # fmt: skip

@@ -26,7 +26,7 @@ from ..._model._classes import Outcome, ServerToolCallBlock, ServerToolResultBlo
 from .._arguments import raw_input
 from .._contract import ISSUER_KEY
 from .._toolkit import build, identifier
-from ._tool_parts import TOOL_TYPE
+from ._tool_parts import answered
 from ._wire import NS
 
 __all__ = ["CODE_EXECUTION", "OUTCOME", "native_code", "read_code", "read_result"]
@@ -68,13 +68,8 @@ def read_result(
 
     A result with no code in view keeps its own id, or takes ``call_id``.
     """
-    codes = [c for c in pending if type(c) is ServerToolCallBlock and TOOL_TYPE not in c.metadata]
     result_id = identifier(result, "id", path, optional=True)
-    match = next((c for c in codes if c.tool_call_id == result_id), None) if result_id is not None else None
-    if match is None and result_id is None and codes:
-        match = codes[-1]
-    if match is not None:
-        pending.remove(match)
+    match = answered(pending, result_id, tool_parts=False)
     call_id = match.tool_call_id if match is not None else result_id or call_id
     if result_id is None:
         meta[_GENERATED] = True

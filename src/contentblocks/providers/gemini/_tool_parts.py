@@ -36,7 +36,7 @@ from .._contract import ISSUER_KEY
 from .._toolkit import build, identifier
 from ._wire import NS
 
-__all__ = ["TOOL_TYPE", "native_tool_part", "read_tool_call", "read_tool_response"]
+__all__ = ["TOOL_TYPE", "answered", "native_tool_part", "read_tool_call", "read_tool_response"]
 
 #: The native ``toolType`` of a block read from a ``toolCall`` or ``toolResponse`` part (``None`` when it had none).
 TOOL_TYPE = f"{NS}/toolType"
@@ -69,6 +69,21 @@ def _own_id(native: Mapping[str, Any], path: str, meta: dict[str, Any], call_id:
     return call_id
 
 
+def answered(pending: list[Any], own: str | None, *, tool_parts: bool) -> ServerToolCallBlock | None:
+    """The call a result of id ``own`` answers, taken out of ``pending`` (``None`` when it answers none in view).
+
+    That is the call of that id, or, for a result without one, the latest call not yet answered; among the calls
+    of ``toolCall`` parts, or among those of code execution, as ``tool_parts`` says.
+    """
+    calls = [c for c in pending if type(c) is ServerToolCallBlock and (TOOL_TYPE in c.metadata) is tool_parts]
+    match = next((c for c in calls if c.tool_call_id == own), None) if own is not None else None
+    if match is None and own is None and calls:
+        match = calls[-1]
+    if match is not None:
+        pending.remove(match)
+    return match
+
+
 def read_tool_call(
     native: Mapping[str, Any], path: str, meta: dict[str, Any], pending: list[Any], call_id: str, issuer: str
 ) -> ServerToolCallBlock:
@@ -88,13 +103,8 @@ def read_tool_response(
     native: Mapping[str, Any], path: str, meta: dict[str, Any], pending: list[Any], call_id: str, issuer: str
 ) -> ServerToolResultBlock:
     """A ``toolResponse`` part's block, answering the ``toolCall`` of its id (or the latest one, when it has none)."""
-    calls = [c for c in pending if type(c) is ServerToolCallBlock and TOOL_TYPE in c.metadata]
     own = identifier(native, "id", path, optional=True)
-    match = next((c for c in calls if c.tool_call_id == own), None) if own is not None else None
-    if match is None and own is None and calls:
-        match = calls[-1]
-    if match is not None:
-        pending.remove(match)
+    match = answered(pending, own, tool_parts=True)
     result_id = _own_id(native, path, meta, match.tool_call_id if match is not None else call_id)
     tool_type = native.get("toolType")
     content = []
