@@ -12,7 +12,9 @@ The mix follows what agent transcripts look like:
 - a rare refusal, a rare compaction (an Anthropic summary with its signature, or OpenAI's encrypted item), and
   metadata on about one block in ten;
 - now and then a web search the provider ran: its call, and its result as text citing each hit's URL, with
-  Anthropic's native result (and its encrypted content) in the metadata, as the adapter reads one.
+  Anthropic's native result (and its encrypted content) in the metadata, as the adapter reads one;
+- now and then a tool call that asks for approval: a request right after it, and the decision first in the tool
+  message that answers it (one in five a denial with its reason, the call's result then denied).
 
 Only ``random.Random(seed)`` is used, so a size and seed always give the same corpus (no Hypothesis, no clock).
 
@@ -242,6 +244,20 @@ def _tool_result(rng: random.Random, call: dict[str, Any]) -> dict[str, Any]:
     return _maybe_metadata(rng, block)
 
 
+def _approval(
+    rng: random.Random, assistant: list[dict[str, Any]], call: dict[str, Any], result: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """Ask for approval of ``call`` (the request goes right after it): the decision and the call's result."""
+    approval_id = f"apr_{_token(rng, 20)}"
+    assistant.insert(assistant.index(call) + 1,
+                     {"type": "approval_request", "approval_id": approval_id, "tool_call_id": call["tool_call_id"]})
+    if rng.random() < 0.8:
+        return [{"type": "approval_response", "approval_id": approval_id, "approved": True}, result]
+    reason = _sentence(rng)
+    decision = {"type": "approval_response", "approval_id": approval_id, "approved": False, "reason": reason}
+    return [decision, {**result, "outcome": "denied", "content": [{"type": "text", "text": reason}]}]
+
+
 def _user_turn(rng: random.Random) -> list[dict[str, Any]]:
     content = [_text_block(rng, cite=0.1) for _ in range(rng.choices([1, 2], weights=[80, 20])[0])]
     roll = rng.random()
@@ -275,6 +291,7 @@ def conversation(n_blocks: int, seed: int = 0) -> list[dict[str, Any]]:
     # compactions draw from their own generator, so that every other block of the corpus is as it was before them
     compactions = random.Random(f"contentblocks-bench-compaction-{seed}")
     searches = random.Random(f"contentblocks-bench-server-tools-{seed}")  # the same, for provider-run tools
+    approvals = random.Random(f"contentblocks-bench-approvals-{seed}")  # and for approvals
     messages: list[dict[str, Any]] = [{"role": "system", "content": [{"type": "text", "text": _text(rng, (2, 4))}]}]
     count = 1
     next_call = [0]
@@ -292,7 +309,10 @@ def conversation(n_blocks: int, seed: int = 0) -> list[dict[str, Any]]:
             calls = [b for b in assistant if b["type"] == "tool_call"]
             if not calls:
                 break
-            turn.append(("tool", [_tool_result(rng, call) for call in calls]))
+            results = [_tool_result(rng, call) for call in calls]
+            if approvals.random() < 0.06:
+                results[:1] = _approval(approvals, assistant, calls[0], results[0])
+            turn.append(("tool", results))
         for role, content in turn:
             message: dict[str, Any] = {"role": role, "content": content}
             if rng.random() < 0.05:

@@ -31,10 +31,10 @@ URI_PATTERN_RUST = r"^[A-Za-z][A-Za-z0-9+.\-]*:\S+$"
 ROLE_TAGS: dict[str, frozenset[str]] = {
     "system": frozenset({"text"}),
     "developer": frozenset({"text"}),
-    "user": frozenset({"text", "file", "json", "search_result"}),
+    "user": frozenset({"text", "file", "json", "search_result", "approval_response"}),
     "assistant": frozenset({"text", "refusal", "file", "reasoning", "tool_call", "json", "compaction",
-                            "server_tool_call", "server_tool_result"}),
-    "tool": frozenset({"tool_result"}),
+                            "server_tool_call", "server_tool_result", "approval_request"}),
+    "tool": frozenset({"tool_result", "approval_response"}),
 }
 
 _B64 = {c: i for i, c in enumerate("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")}

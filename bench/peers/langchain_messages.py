@@ -18,7 +18,8 @@ only name, args, id and type of a tool call); a tool result's own metadata and t
 a JSON block's metadata and any JSON value that is not an object (``non_standard`` holds a dict); the
 difference between a failed and a denied tool result (``status`` is ``success`` or ``error``); which tool
 results came in one message (a message's metadata goes with its first result); the ``developer`` role (a
-``SystemMessage``). Content blocks are typed dicts, which langchain does not check: the load checks the
+``SystemMessage``); approval requests and decisions (langchain's human-in-the-loop keeps them in a graph's
+interrupts and the ``Command`` that resumes it, not in messages, so they are left out, as the bridge does). Content blocks are typed dicts, which langchain does not check: the load checks the
 message fields' types and nothing inside the content, so none of the wire format's rules is checked.
 """
 
@@ -112,13 +113,14 @@ def _messages(message: dict[str, Any]) -> list[BaseMessage]:
     role, content = message["role"], message["content"]
     kwargs = {"additional_kwargs": {"metadata": message["metadata"]}} if "metadata" in message else {}
     if role == "tool":
+        results = [result for result in content if result["type"] == "tool_result"]  # no approval decisions
         return [ToolMessage(content=[_result_part(p) for p in result["content"]], tool_call_id=result["tool_call_id"],
                             name=result["tool_name"], status=_STATUS[result["outcome"]], **(kwargs if i == 0 else {}))
-                for i, result in enumerate(content)]
+                for i, result in enumerate(results)]
     if role == "assistant":
         calls = [{"type": "tool_call", "name": b["tool_name"], "args": b["input"], "id": b["tool_call_id"]}
                  for b in content if b["type"] == "tool_call"]
-        blocks = [_block(b) for b in content if b["type"] != "tool_call"]
+        blocks = [_block(b) for b in content if b["type"] not in ("tool_call", "approval_request")]
         return [AIMessage(content=blocks, tool_calls=calls, **kwargs)]
     message_type = HumanMessage if role == "user" else SystemMessage
     return [message_type(content=[_block(b) for b in content], **kwargs)]

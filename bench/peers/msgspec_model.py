@@ -151,6 +151,19 @@ class ServerToolResultBlock(_Struct, tag="server_tool_result"):
     metadata: Metadata = {}
 
 
+class ApprovalRequestBlock(_Struct, tag="approval_request"):
+    approval_id: Identifier
+    tool_call_id: Identifier
+    metadata: Metadata = {}
+
+
+class ApprovalResponseBlock(_Struct, tag="approval_response"):
+    approval_id: Identifier
+    approved: bool
+    reason: NonEmpty | None = None
+    metadata: Metadata = {}
+
+
 class CompactionBlock(_Struct, tag="compaction"):
     summary: NonEmpty | None = None
     metadata: Metadata = {}
@@ -158,7 +171,8 @@ class CompactionBlock(_Struct, tag="compaction"):
 
 Block = (
     TextBlock | RefusalBlock | FileBlock | ReasoningBlock | ToolCallBlock | ToolResultBlock | JsonBlock
-    | SearchResultBlock | CompactionBlock | ServerToolCallBlock | ServerToolResultBlock
+    | SearchResultBlock | CompactionBlock | ServerToolCallBlock | ServerToolResultBlock | ApprovalRequestBlock
+    | ApprovalResponseBlock
 )
 TAGS: dict[type, str] = {cls: cls.__struct_config__.tag for cls in Block.__args__}  # type: ignore[attr-defined]
 

@@ -25,7 +25,9 @@ mapping; the ``developer`` role (a ``SystemPromptPart``); a filename (it takes t
 ``identifier``, which is otherwise a hash of the content); an empty citation span (pydantic-ai's anchors
 need ``start < end``: the citation keeps no anchor); a provider reference without a provider
 (``UploadedFile`` needs one: ``openai`` is named) and Gemini's name for its provider (``google``); the place of
-a refusal among the blocks (it becomes a property of the whole response). The rules it does not check:
+a refusal among the blocks (it becomes a property of the whole response); approval requests and decisions
+(pydantic-ai keeps them in ``DeferredToolRequests`` and ``DeferredToolResults``, outside the history, so they are
+left out, as the bridge does). The rules it does not check:
 identifiers, media types, URLs and URIs, canonical base64, non-empty strings, citation spans, the role table,
 tool-call pairing, JSON value limits, unknown keys.
 """
@@ -143,6 +145,8 @@ def _response(content: list[dict[str, Any]], metadata: dict[str, Any] | None) ->
             refusal = block["text"]
         elif kind == "compaction":
             parts.append(_compaction(block))
+        elif kind == "approval_request":  # outside the history in pydantic-ai (see the module)
+            continue
         elif kind == "server_tool_call":
             parts.append(NativeToolCallPart(tool_name=block["tool_name"], args=block["input"],
                                             tool_call_id=block["tool_call_id"], provider_name=_issuer(block),
@@ -188,7 +192,7 @@ def _request(role: str, content: list[dict[str, Any]], metadata: dict[str, Any] 
         parts = [ToolReturnPart(tool_name=b["tool_name"], content=[_result_item(p) for p in b["content"]],
                                 tool_call_id=b["tool_call_id"], outcome=_OUTCOMES[b["outcome"]],
                                 metadata=b.get("metadata"), timestamp=TIMESTAMP)
-                 for b in content]
+                 for b in content if b["type"] == "tool_result"]  # an approval decision is outside the history
     return ModelRequest(parts=parts, timestamp=TIMESTAMP, metadata=metadata)
 
 

@@ -198,9 +198,25 @@ class ServerToolResultBlock(_Model):
     metadata: Metadata = {}
 
 
+class ApprovalRequestBlock(_Model):
+    type: Literal["approval_request"]
+    approval_id: Identifier
+    tool_call_id: Identifier
+    metadata: Metadata = {}
+
+
+class ApprovalResponseBlock(_Model):
+    type: Literal["approval_response"]
+    approval_id: Identifier
+    approved: bool
+    reason: NonEmpty | None = None
+    metadata: Metadata = {}
+
+
 Block = Annotated[
     TextBlock | RefusalBlock | FileBlock | ReasoningBlock | ToolCallBlock | ToolResultBlock | JsonBlock
-    | SearchResultBlock | CompactionBlock | ServerToolCallBlock | ServerToolResultBlock,
+    | SearchResultBlock | CompactionBlock | ServerToolCallBlock | ServerToolResultBlock | ApprovalRequestBlock
+    | ApprovalResponseBlock,
     Field(discriminator="type"),
 ]
 
