@@ -235,3 +235,18 @@ def test_a_result_no_tool_response_holds_goes_as_readable_content():
     converted = gemini.to_provider(cb.Conversation(messages=messages))
     assert converted.payload["contents"][1]["parts"][1:3] == [{"text": "Utqiagvik"}, {"text": "Alaska"}]
     assert ("$[1].content[1]", "content_degraded") in {(loss.path, loss.kind) for loss in converted.losses}
+
+
+@pytest.mark.parametrize(
+    "part",
+    [{"toolCall": {"id": "a b", "toolType": "GOOGLE_SEARCH_WEB"}}, {"toolResponse": {"id": "", "response": {}}}],
+    ids=["an id with a space", "an empty id"],
+)
+def test_a_part_with_an_id_no_block_holds_stays_its_json_block_and_the_reply_reads(part):
+    """A reply is never refused for it: the part is kept verbatim, as before Gemini 3, and goes back as it came."""
+    reply = {"candidates": [{"content": {"role": "model", "parts": [part]}, "finishReason": "STOP"}]}
+    (block,) = gemini.from_response(reply).message.content
+    assert (type(block), block.metadata["gemini/part"]) == (cb.JsonBlock, next(iter(part)))
+    history = cb.Conversation(messages=[cb.Message(role="user", content="go"), gemini.from_response(reply).message])
+    converted = gemini.to_provider(history, strict=True)
+    assert converted.payload["contents"][1]["parts"] == [part]

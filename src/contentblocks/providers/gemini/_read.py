@@ -198,7 +198,7 @@ def part_block(
     """The block for one part; ``pending`` holds the calls not yet answered, ``call_id`` the id for one without.
 
     A server-side tool invocation (``toolCall``, ``toolResponse``) is a block of its own in a ``model`` content,
-    where Gemini puts it; elsewhere it stays the JSON block it always was.
+    where Gemini puts it; elsewhere, or with an id no block holds, it stays the JSON block it always was.
     """
     kinds = [k for k in DATA_KINDS if k in part]
     if len(kinds) > 1:
@@ -233,10 +233,12 @@ def part_block(
         return read_code(part[kind], where, meta, pending, call_id, issuer)
     if kind == "codeExecutionResult" and type(part[kind]) is dict:
         return read_code_result(part[kind], where, meta, pending, call_id, issuer)
-    if kind == "toolCall" and model and type(part[kind]) is dict:
-        return read_tool_call(part[kind], where, meta, pending, call_id, issuer)
-    if kind == "toolResponse" and model and type(part[kind]) is dict:
-        return read_tool_response(part[kind], where, meta, pending, call_id, issuer)
+    if kind in ("toolCall", "toolResponse") and model and type(part[kind]) is dict:
+        read = read_tool_call if kind == "toolCall" else read_tool_response
+        try:
+            return read(part[kind], where, dict(meta), pending, call_id, issuer)
+        except ValidationError:  # an id no block holds: the part stays the JSON block it was before Gemini 3
+            pass
     value, flags = raw_input(part[kind], JSON_TEXT)  # a part no block holds is kept as its JSON text
     return build(JsonBlock, where, value=value, metadata={**meta, f"{NS}/part": kind, **flags})
 
