@@ -22,11 +22,12 @@ import functools
 from typing import Any, NamedTuple
 
 from .._checks._grammar import base64_chars
+from .._checks._instances import Shorthand
 from .._checks._kinds import bind_text_rule
 from .._checks._rules import DEFAULT_LIMITS, CrossRule, Limits
 from .._model._wire import TAGGED, UNIONS
 from . import _kernels
-from ._plan import CLASSES, Shorthand, WireField, wire_plan
+from ._plan import CLASSES, WireField, wire_plan
 
 __all__ = ["RECORDS", "AllowedTypes", "Bounds", "ClassRecord", "CrossRecord", "Fallback", "FieldRecord",
            "ShorthandRecord", "UnionRecord", "fallbacks", "structurer"]
