@@ -150,14 +150,12 @@ def _cross(names: list[str], cross: CrossRule) -> CrossRecord:
     fields = tuple(names.index(f) for f in cross.fields)
     given = tuple(names.index(f) for f in cross.given)
     form = cross.cannot_fail
-    if form is None:
-        return CrossRecord(cross.check, fields, given, "never", None)
-    if form.form == "empty":
-        return CrossRecord(cross.check, fields, given, "empty", names.index(form.field))
-    if form.form == "allowed_types":
+    arg: int | AllowedTypes | None = None
+    if form is not None and form.form == "empty":
+        arg = names.index(form.field)
+    elif form is not None and form.form == "allowed_types":
         arg = AllowedTypes(names.index(form.field), names.index(form.items), form.allowed)
-        return CrossRecord(cross.check, fields, given, "allowed_types", arg)
-    return CrossRecord(cross.check, fields, given, form.form, None)
+    return CrossRecord(cross.check, fields, given, "never" if form is None else form.form, arg)
 
 
 def _class(cls: type, limits: Limits, can: dict[str, Any], out: list[Fallback]) -> ClassRecord:
