@@ -37,8 +37,8 @@ def test_every_field_of_every_wire_class_names_its_rule():
 
 def test_the_role_and_outcome_choices_are_the_literal_types():
     """The roles and outcomes a value may take are the ``Role`` and ``Outcome`` literals, and the role table's keys."""
-    role = next(p for p in plan_of(cb.Message)[0] if p.name == "role")
-    outcome = next(p for p in plan_of(cb.ToolResultBlock)[0] if p.name == "outcome")
+    role = next(p for p in plan_of(cb.Message)[0] if p.key == "role")
+    outcome = next(p for p in plan_of(cb.ToolResultBlock)[0] if p.key == "outcome")
     assert role.rule.choices == typing.get_args(cb.Role) == tuple(_model.ROLE_BLOCKS)
     assert outcome.rule.choices == typing.get_args(cb.Outcome)
 
@@ -123,7 +123,7 @@ def test_every_rule_has_a_schema_definition_and_every_cross_rule_a_schema():
         fields, cross_rules = plan_of(cls)
         for plan in fields:
             if plan.rule.kind.name not in ("choice", "one", "many"):
-                assert plan.rule.schema in DEFINITIONS, (cls.__name__, plan.name)
+                assert plan.rule.schema in DEFINITIONS, (cls.__name__, plan.key)
         for cross in cross_rules:
             assert cross in _schema._CROSS, cls.__name__
 

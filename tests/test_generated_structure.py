@@ -60,7 +60,7 @@ def _field_value(value: Any, plan: Any) -> Any:
         return [construct(item, plan.accepts) for item in items] if container == 2 else value
     if kind == "binary":
         if type(value) is not str or type(decoded := check_base64(value, DEFAULT_LIMITS.max_binary_bytes)) is str:
-            raise WireOnlyError(plan.name)
+            raise WireOnlyError(plan.key)
         return decoded
     return value
 
@@ -80,14 +80,14 @@ def construct(raw: Any, accepts: tuple[type, ...]) -> Any:
         raise WireOnlyError("keys")
     kwargs = {}
     for plan in plan_of(cls)[0]:
-        if plan.name not in obj:
-            if plan.default is attrs.NOTHING or plan.name in ALWAYS_WRITTEN.get(cls, ()):
-                raise WireOnlyError(plan.name)
+        if plan.key not in obj:
+            if plan.default is attrs.NOTHING or plan.key in ALWAYS_WRITTEN.get(cls, ()):
+                raise WireOnlyError(plan.key)
             continue
-        value = obj[plan.name]
+        value = obj[plan.key]
         if value is None and plan.default is not attrs.NOTHING and plan.rule.kind.name not in ("json", "metadata"):
-            raise WireOnlyError(plan.name)  # a key that may be left out is never null
-        kwargs[plan.name] = _field_value(value, plan)
+            raise WireOnlyError(plan.key)  # a key that may be left out is never null
+        kwargs[plan.key] = _field_value(value, plan)
     return cls(**kwargs)
 
 

@@ -237,13 +237,13 @@ def test_a_key_that_removes_itself_while_read_ends_in_pythons_runtime_error():
 
 def test_an_exception_of_the_library_goes_through(monkeypatch):
     """Without a foreign key in the value, an exception raised while structuring it is not turned into a problem."""
-    from contentblocks._conversion import _structure  # noqa: PLC0415 - patched for this test only
+    from contentblocks._conversion import _readers  # noqa: PLC0415 - patched for this test only
 
     converter = cb.make_converter()
 
     def broken(_value: object) -> None:
         raise LookupError("a bug")
 
-    monkeypatch.setattr(_structure, "as_object", lambda *_args: broken(None))
+    monkeypatch.setattr(_readers, "as_object", lambda *_args: broken(None))
     with pytest.raises(LookupError, match="a bug"):
         converter.structure([{"role": "user", "content": "hi"}, ()], cb.Conversation)

@@ -402,7 +402,7 @@ def test_a_kernel_the_walk_does_not_have_runs_as_a_predicate_and_is_listed():
 
     plan = wire_plan(cb.TextBlock)[0][0]
     rule = attrs.evolve(plan.rule, fast=FastText(FREE.condition, "no_such_kernel"))
-    unknown = attrs.evolve(plan, plan=attrs.evolve(plan.plan, rule=rule))
+    unknown = attrs.evolve(plan, rule=rule)
     out: list[_structure_table.Fallback] = []
     entry = _structure_table._field(cb.TextBlock, unknown, DEFAULT_LIMITS, speedups.STRUCTURER, out)
     assert entry is not None

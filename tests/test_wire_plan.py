@@ -1,6 +1,6 @@
 """The wire plan against every backend that reads it: the generated code, the C table and the schema.
 
-``_plan.wire_plan`` derives each field's wire facts once (required, left out when, union, shorthand). Each
+``_plan.wire_plan`` extends each field's plan with its wire facts once (required, left out when, union). Each
 backend must do what the plan says; these tests fail when one of them derives a fact of its own differently.
 """
 

@@ -62,7 +62,7 @@ def test_every_event_field_names_its_rule(cls):
     """Every field of every event carries its rule in its metadata, and the event runs the blocks' one check."""
     for field in attrs.fields(cls):
         assert isinstance(field.metadata.get("rule"), Rule), (cls.__name__, field.name)
-    assert [plan.name for plan in plan_of(cls)[0]] == [field.name for field in attrs.fields(cls)]
+    assert [plan.key for plan in plan_of(cls)[0]] == [field.name for field in attrs.fields(cls)]
     assert cls.__attrs_post_init__ is _Event.__attrs_post_init__, cls.__name__
 
 

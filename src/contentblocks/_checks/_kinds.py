@@ -112,7 +112,7 @@ def _ref(name: str) -> dict[str, Any]:
 def _absent(var: str, key: str, plan: WireField, none: str = "None") -> list[str]:
     """Read the key into ``var``: ``none`` where an optional key is absent, a missing-key problem elsewhere."""
     read = [f"{var} = raw.get({key!r}, MISSING)", f"if {var} is MISSING:"]
-    if plan.omitted == "none":
+    if plan.optional:
         return [*read, f"    {var} = {none}"]
     return [*read, f"    problems.append(('.{key}', MISSING_KEY))"]
 
@@ -189,7 +189,7 @@ class _Text(Kind):
         return text_problem(rule, value, rule.max_chars(limits))
 
     def structure(self, plan: WireField, var: str, prefix: str, ns: dict[str, Any], limits: Limits) -> list[str]:
-        key, optional = plan.key, plan.omitted == "none"
+        key, optional = plan.key, plan.optional
         fast = bind_text_rule(plan.rule, var, prefix, ns, limits)
         slow = f"{var} = read_text(raw, {key!r}, problems, {prefix}rule, {prefix}max, {optional})"
         if optional:
@@ -200,7 +200,7 @@ class _Text(Kind):
     def table(self, plan: WireField, limits: Limits, predicate: Predicate) -> Entry:
         fast = plan.rule.fast
         check = fast.kernel if fast is not None and fast.kernel is not None else predicate(plan, limits)
-        return Kernel("string", FLAG_OPTIONAL if plan.omitted == "none" else 0, check, plan.rule.max_chars(limits))
+        return Kernel("string", FLAG_OPTIONAL if plan.optional else 0, check, plan.rule.max_chars(limits))
 
 
 def bind_text_rule(rule: Rule, var: str, prefix: str, ns: dict[str, Any], limits: Limits) -> str:
@@ -254,7 +254,7 @@ class _Flag(Kind):
         return None if type(value) is bool else f"expected a boolean, got {describe_type(value)}"
 
     def table(self, plan: WireField, limits: Limits, predicate: Predicate) -> Entry:
-        return Kernel("flag", FLAG_OPTIONAL if plan.omitted == "none" else 0)
+        return Kernel("flag", FLAG_OPTIONAL if plan.optional else 0)
 
 
 @attrs.frozen
@@ -296,7 +296,7 @@ class _Binary(Kind):
         return rule.nonempty if rule.nonempty and decoded == b"" else decoded
 
     def structure(self, plan: WireField, var: str, prefix: str, ns: dict[str, Any], limits: Limits) -> list[str]:
-        optional = plan.omitted == "none"
+        optional = plan.optional
         args = f"{optional}, {plan.rule.nonempty!r}, native_binary, {limits.max_binary_bytes}"
         return [f"{var} = read_binary(raw, {plan.key!r}, problems, {args})"]
 
@@ -307,7 +307,7 @@ class _Binary(Kind):
         return "optional_binary" if plan.omitted else "binary"
 
     def table(self, plan: WireField, limits: Limits, predicate: Predicate) -> Entry:
-        flags = (FLAG_OPTIONAL if plan.omitted == "none" else 0) | (FLAG_NONEMPTY if plan.rule.nonempty else 0)
+        flags = (FLAG_OPTIONAL if plan.optional else 0) | (FLAG_NONEMPTY if plan.rule.nonempty else 0)
         return Kernel("binary", flags)
 
     def schema(self, plan: WireField, limits: Limits) -> dict[str, Any]:

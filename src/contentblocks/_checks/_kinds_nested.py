@@ -60,8 +60,8 @@ class _One(Kind):
 
     def structure(self, plan: WireField, var: str, prefix: str, ns: dict[str, Any], limits: Limits) -> list[str]:
         key, union = plan.key, plan.union
-        if plan.omitted == "none":  # absent is None; null is refused; anything else is read as when required
-            required = self.structure(attrs.evolve(plan, omitted=""), var, prefix, ns, limits)
+        if plan.optional:  # absent is None; null is refused; anything else is read as when required
+            required = self.structure(attrs.evolve(plan, optional=False, omitted=""), var, prefix, ns, limits)
             return [f"{var} = raw.get({key!r}, MISSING)", f"if {var} is MISSING:", f"    {var} = None",
                     f"elif {var} is None:", f"    problems.append(('.{key}', NULL_OPTIONAL))",
                     "else:", *[f"    {line}" for line in required]]  # fmt: skip
@@ -85,7 +85,7 @@ class _One(Kind):
         return "optional_object" if plan.omitted else "object"
 
     def table(self, plan: WireField, limits: Limits, predicate: Predicate) -> Entry:
-        return Kernel("one", FLAG_OPTIONAL if plan.omitted == "none" else 0)
+        return Kernel("one", FLAG_OPTIONAL if plan.optional else 0)
 
     def schema(self, plan: WireField, limits: Limits) -> dict[str, Any]:
         return _target(plan)
@@ -98,7 +98,7 @@ def check_items(problems: Problems, path: str, value: Any, plan: FieldPlan) -> t
         if not value:
             problems.append((path, "must not be empty"))
             return ()
-        return (plan.shorthand(text=value),)
+        return (plan.shorthand.cls(text=value),)
     if not isinstance(value, (list, tuple)):
         either = "a string or " if plan.shorthand is not None else ""
         problems.append((path, f"expected {either}a list of {rule.items}, got {describe_type(value)}"))

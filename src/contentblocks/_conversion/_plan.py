@@ -1,8 +1,9 @@
 """The wire plan: each field's wire facts, derived once from the declarations and the wire description.
 
-``_model_check.plan_of`` reads a class's declarations (each field's rule, its default, the classes it may
-hold); this module adds what the wire makes of them: the key, whether it is required, when it is left out on
-the way out, the union a nested value is told apart in, and the class a string stands for. The generator
+``_checks._instances.plan_of`` reads a class's declarations into one record per field (its key, rule and
+default, the classes it may hold, the instance a string stands for); this module extends that record with what
+the wire makes of them: whether the key is required, when it is left out on the way out, and the union a
+nested value is told apart in. The generator
 (``_gen``), the C structurer's table (``_structure_table``) and the schema (``_schema``) read these facts,
 and none of them derives its own.
 """
@@ -10,15 +11,14 @@ and none of them derives its own.
 from __future__ import annotations
 
 import functools
-from typing import Any
 
 import attrs
 
 from .._checks._instances import FieldPlan, plan_of
-from .._checks._rules import CrossRule, Rule
+from .._checks._rules import CrossRule
 from .._model._wire import ALWAYS_WRITTEN, UNIONS, Union
 
-__all__ = ["CLASSES", "Shorthand", "WireField", "nested_classes", "union_for", "wire_plan"]
+__all__ = ["CLASSES", "WireField", "nested_classes", "union_for", "wire_plan"]
 
 
 def union_for(classes: tuple[type, ...]) -> Union | None:
@@ -31,61 +31,25 @@ def union_for(classes: tuple[type, ...]) -> Union | None:
 
 
 @attrs.frozen(kw_only=True)
-class Shorthand:
-    """A string that stands for one instance of ``cls``: it fills field ``text`` (the one without a default).
-
-    ``defaults`` holds every field's default, None in the text field's place.
-    """
-
-    cls: type
-    text: FieldPlan
-    index: int
-    defaults: tuple[Any, ...]
-
-
-@attrs.frozen(kw_only=True)
-class WireField:
-    """One field of a class as the wire carries it.
+class WireField(FieldPlan):
+    """One field of a class as the wire carries it: its plan (``key``, ``rule``...) and its wire facts.
 
     ``omitted`` says when its key is left out on the way out: ``"none"`` (an optional value, absent as None),
     ``"empty"`` (a default that is empty: ``()``, empty metadata) or ``""`` (always written). A required key
     must be present on the way in; every other key may be left out. ``union`` is the union that tells the
-    classes of a nested value apart (None for one class), ``shorthand`` the class a string stands for.
+    classes of a nested value apart (None for one class).
     """
 
-    plan: FieldPlan
-    key: str
     required: bool
     omitted: str
     union: Union | None
-    shorthand: Shorthand | None
-
-    @property
-    def rule(self) -> Rule:
-        """The field's declared rule."""
-        return self.plan.rule
-
-    @property
-    def accepts(self) -> tuple[type, ...]:
-        """The classes a nested value (or an item) may be."""
-        return self.plan.accepts
-
-
-def _shorthand(plan: FieldPlan) -> Shorthand | None:
-    if plan.shorthand is None:
-        return None
-    fields = plan_of(plan.shorthand)[0]
-    index = next(i for i, p in enumerate(fields) if p.default is attrs.NOTHING)
-    defaults = tuple(None if i == index else p.default for i, p in enumerate(fields))
-    return Shorthand(cls=plan.shorthand, text=fields[index], index=index, defaults=defaults)
 
 
 def _field(cls: type, plan: FieldPlan) -> WireField:
-    required = plan.default is attrs.NOTHING or plan.name in ALWAYS_WRITTEN.get(cls, ())
+    required = plan.default is attrs.NOTHING or plan.key in ALWAYS_WRITTEN.get(cls, ())
     omitted = "none" if plan.optional else "" if required else "empty"
     union = union_for(plan.accepts) if plan.accepts else None
-    return WireField(plan=plan, key=plan.name, required=required, omitted=omitted, union=union,
-                     shorthand=_shorthand(plan))  # fmt: skip
+    return WireField(**attrs.asdict(plan, recurse=False), required=required, omitted=omitted, union=union)
 
 
 @functools.cache

@@ -10,7 +10,6 @@ with its own.
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import islice
 from typing import Any
 
 from .._checks._rules import MISSING_KEY, NULL_OPTIONAL, Rule, text_problem
@@ -83,29 +82,44 @@ def read_binary(
     return decoded
 
 
-def rest_items(value: object, key: str, problems: Problems, body: Body, start: int, out: list[Any], cap: int) -> Any:
+def rest_items(
+    value: object, key: str, problems: Problems, body: Body, start: int, out: list[Any], cap: int,
+    fast: Callable[[int], int] | None = None, *, consume: bool = False,
+) -> Any:  # fmt: skip
     """An array of objects from ``start`` on, after the items read into ``out``, each by ``body``.
 
     The generated functions read a list of objects in an inline loop, and call this for the rest at the first
     item that is not an object (of a known tag), or for a value that is not a list: each problem gets its
-    item's path, until there are ``cap`` problems. The result is a tuple.
+    item's path, until there are ``cap`` problems. The result is a tuple. A conversation's array of messages
+    is read here whole: ``fast`` (the C walk) takes the valid items from an index on and says where it stopped,
+    and with ``consume`` each item is dropped from the array once it is read.
     """
     kind, array = plain_container(value)
     if kind != 2:  # an array
         problems.append((key, f"expected an array, got {describe_type(value)}"))
         return ()
-    for i, item in enumerate(islice(array, start, None), start):
+    i = start
+    while True:
+        if fast is not None:
+            i = fast(i)
+        if i >= len(array):
+            break
+        item = array[i]
         if type(item) is not dict:
             if len(problems) >= cap:  # the rest is counted, not shown: no paths to work out
                 out.extend(body(obj, problems) for obj in objects_past_cap(array, i, key, problems))
                 break
-            item = as_object(item, f"{key}[{i}]", problems)  # noqa: PLW2901 - the same item, as a dict
+            item = as_object(item, f"{key}[{i}]", problems)
             if item is None:
+                i += 1
                 continue
         before = len(problems)
         out.append(body(item, problems))
         if len(problems) != before and before < cap:
             prefix_since(problems, before, f"{key}[{i}]")
+        if consume:
+            array[i] = None
+        i += 1
     return tuple(out)
 
 

@@ -22,8 +22,8 @@ from .._model._conversation import Conversation, conversation_problems
 from .._model._wire import TAGGED, UNIONS, Union
 from ._gen import CLASSES, generate_structure_bodies, structure_bodies
 from ._kernels import MISS
-from ._raw import MISSING, Problems, as_object, foreign_key, objects_past_cap, prefix_since
-from ._readers import Body
+from ._raw import MISSING, Problems, as_object, foreign_key
+from ._readers import Body, rest_items
 from ._structure_table import structurer
 from ._unchecked import unchecked
 
@@ -185,8 +185,16 @@ class StructureHooks:
         kind, array = plain_container(value)
         if kind != 2:  # an array
             raise self.fail([("", f"expected an array of messages, got {describe_type(value)}")])
+        out: list[Message] = []
+        fast = None
+        if self.fast_objects is not None and type(array) is list:  # the C walk takes the valid messages
+            walk, index = self.fast_objects, self.message_index
+
+            def fast(i: int) -> int:
+                return walk(array, i, out, index, consume)  # type: ignore[no-any-return]
+
         try:
-            messages = self._messages(array, problems, consume=consume)
+            messages = rest_items(array, "", problems, self.message, 0, out, self.max_errors, fast, consume=consume)
         except Exception:
             self.refuse_foreign(value)
             raise
@@ -196,37 +204,4 @@ class StructureHooks:
                 raise ValidationError(problems, max_errors=self.max_errors)
         if problems:
             raise self.fail(problems)
-        return unchecked(Conversation)(tuple(messages))  # type: ignore[no-any-return]
-
-    def _messages(self, array: Any, problems: Problems, *, consume: bool) -> list[Message]:
-        """The messages of ``array`` (see ``conversation``), their problems added to ``problems``."""
-        message = self.message
-        messages: list[Message] = []
-        cap = self.max_errors
-        fast = self.fast_objects if type(array) is list else None
-        i = 0
-        while True:
-            if fast is not None:  # the C walk takes the valid messages from i on, and stops at any other
-                i = fast(array, i, messages, self.message_index, consume)
-            if i >= len(array):
-                break
-            item = array[i]
-            raw: dict[str, Any] | None
-            if type(item) is dict:
-                raw = item
-            elif len(problems) >= cap:  # the rest is counted, not shown: no paths to work out
-                messages.extend(message(obj, problems) for obj in objects_past_cap(array, i, "", problems))
-                break
-            else:
-                raw = as_object(item, f"[{i}]", problems)
-                if raw is None:
-                    i += 1
-                    continue
-            before = len(problems)
-            messages.append(message(raw, problems))
-            if len(problems) != before and before < cap:
-                prefix_since(problems, before, f"[{i}]")
-            if consume:
-                array[i] = None
-            i += 1
-        return messages
+        return unchecked(Conversation)(messages)  # type: ignore[no-any-return]

@@ -22,11 +22,12 @@ import functools
 from typing import Any, NamedTuple
 
 from .._checks._grammar import base64_chars
+from .._checks._instances import Shorthand
 from .._checks._kinds import bind_text_rule
 from .._checks._rules import DEFAULT_LIMITS, CrossRule, Limits
 from .._model._wire import TAGGED, UNIONS
 from . import _kernels
-from ._plan import CLASSES, Shorthand, WireField, wire_plan
+from ._plan import CLASSES, WireField, wire_plan
 
 __all__ = ["RECORDS", "AllowedTypes", "Bounds", "ClassRecord", "CrossRecord", "Fallback", "FieldRecord",
            "ShorthandRecord", "UnionRecord", "fallbacks", "structurer"]
@@ -149,14 +150,12 @@ def _cross(names: list[str], cross: CrossRule) -> CrossRecord:
     fields = tuple(names.index(f) for f in cross.fields)
     given = tuple(names.index(f) for f in cross.given)
     form = cross.cannot_fail
-    if form is None:
-        return CrossRecord(cross.check, fields, given, "never", None)
-    if form.form == "empty":
-        return CrossRecord(cross.check, fields, given, "empty", names.index(form.field))
-    if form.form == "allowed_types":
+    arg: int | AllowedTypes | None = None
+    if form is not None and form.form == "empty":
+        arg = names.index(form.field)
+    elif form is not None and form.form == "allowed_types":
         arg = AllowedTypes(names.index(form.field), names.index(form.items), form.allowed)
-        return CrossRecord(cross.check, fields, given, "allowed_types", arg)
-    return CrossRecord(cross.check, fields, given, form.form, None)
+    return CrossRecord(cross.check, fields, given, "never" if form is None else form.form, arg)
 
 
 def _class(cls: type, limits: Limits, can: dict[str, Any], out: list[Fallback]) -> ClassRecord:

@@ -88,7 +88,7 @@ class _Growable(Value):
 
 
 _MESSAGES = many("messages", "a Message")
-_MESSAGES_PLAN = FieldPlan(name="messages", rule=_MESSAGES, optional=False, accepts=(Message,), default=())
+_MESSAGES_PLAN = FieldPlan(key="messages", rule=_MESSAGES, optional=False, accepts=(Message,), default=())
 
 
 @attrs.frozen(kw_only=True)
