@@ -14,6 +14,7 @@ from typing import Any
 
 from hypothesis import given, settings
 
+import contentblocks as cb
 import strategies
 from contentblocks.providers import ISSUER_KEY, anthropic, gemini, mcp, openai_chat, openai_responses
 from contentblocks.providers._extras import BOOKKEEPING, FORMAT_FLAGS, PROVIDER_STATE
@@ -117,7 +118,7 @@ def test_metadata_reaches_mcp_results_only_through_documented_ways(conversation)
     """The same for every tool result written as an MCP ``CallToolResult``."""
     for message in conversation:
         for block in message.content:
-            if message.role == "tool":
+            if isinstance(block, cb.ToolResultBlock):  # a tool message may hold approval decisions too
                 check_reach("mcp", mcp.to_call_tool_result(block).payload)
 
 
