@@ -359,7 +359,7 @@ def _degrade(raw: list[Any], loss: cb.providers.Loss, node: Any, key: Any, marks
     if "output null" in reason:  # a succeeded result with no part an output holds
         marks["null"].add(id(node[key]))
     elif "refusal" in reason or "JSON string" in reason:
-        node[key] = {"type": "text", "text": node[key]["text" if "refusal" in reason else "value"]}
+        node[key] = {"type": "text", "text": node[key]["text" if "refusal" in reason else "value"], **_cache_of(node[key])}
     elif "system message is one text" in reason:
         marks["system"].add(id(node[key]))
     elif "one array" in reason:
@@ -367,7 +367,29 @@ def _degrade(raw: list[Any], loss: cb.providers.Loss, node: Any, key: Any, marks
     elif owner is not None and owner["outcome"] != "succeeded":  # an error's or a denial's one text
         marks["joined"].add(id(owner))
     else:  # JSON in a message or a content output: its JSON text
-        node[key] = {"type": "text", "text": json.dumps(node[key]["value"])}
+        node[key] = {"type": "text", "text": json.dumps(node[key]["value"]), **_cache_of(node[key])}
+
+
+def _moved_hint(raw: list[Any], loss: cb.providers.Loss, node: Any, key: Any) -> bool:
+    """Apply a ``hint_not_sent`` loss that says where the breakpoint went (a ``ModelMessage``'s), if it is one."""
+    if loss.kind == "hint_not_sent" and key == "ttl":  # written as the nearer of 5 minutes and 1 hour
+        node[key] = 300 if node[key] <= 1950 else 3600
+        return True
+    if loss.kind == "hint_not_sent" and "reads back there" in loss.reason:  # a system text's, on its message
+        raw[int(loss.path[2:].split("]", 1)[0])]["cache"] = node.pop(key)
+        return True
+    return False
+
+
+def _sent(cache: dict[str, Any]) -> dict[str, Any]:
+    """A breakpoint as the SDK's providers keep it: a time to live of 5 minutes or 1 hour."""
+    ttl = cache.get("ttl")
+    return cache if ttl in (None, 300, 3600) else {"ttl": 300 if ttl <= 1950 else 3600}
+
+
+def _cache_of(block: dict[str, Any]) -> dict[str, Any]:
+    """A block's breakpoint, which the text part written for it carries."""
+    return {"cache": block["cache"]} if "cache" in block else {}
 
 
 def _result_content(block: dict[str, Any], dropped: set[int], marks: dict[str, set[int]]) -> list[Any]:
@@ -423,7 +445,12 @@ def _expected(conversation: cb.Conversation, losses: tuple[cb.providers.Loss, ..
     losses, dropped, gone = approvals_left_local(raw, losses) if form == "ui" else (list(losses), set(), set())
     losses = tuple(search_results_as_text(raw, losses, _locate))
     marks: dict[str, set[int]] = {"system": set(), "array": set(), "joined": set(), "null": set()}
+    kept_caches = {(i, j): _sent(block["cache"]) for i, message in enumerate(raw)
+                   for j, block in enumerate(message["content"])
+                   if form == "model" and block["type"] == "compaction" and "summary" in block and "cache" in block}
     compacted = compactions_as_text(raw, dropped)
+    for (i, j), cache in kept_caches.items():  # a ModelMessage text part carries a breakpoint
+        raw[i]["content"][j]["cache"] = cache
     # a provider-run result apart from its call reads back right after it (the UI form keeps it in the call's part)
     moved = {id(node[key]) for loss in losses if loss.kind == "order_changed" and form == "ui"
              for node, key in [_locate(raw, loss.path)] if node[key].get("type") == "server_tool_result"}
@@ -433,6 +460,8 @@ def _expected(conversation: cb.Conversation, losses: tuple[cb.providers.Loss, ..
         node, key = _locate(raw, loss.path)  # keys before their blocks
         if key == "approved":  # a decision on a denied call reads back as a denial
             node[key] = False
+            continue
+        if _moved_hint(raw, loss, node, key):
             continue
         if loss.kind in ("metadata_not_sent", "hint_not_sent", "state_not_replayed") or key in {
                 "citations", "filename", "signature", "redacted", "title", "context", "citable", "location", "reason"}:

@@ -17,6 +17,7 @@ from ..._model._classes import Outcome
 from ..._model._conversation import Conversation
 from .._wire import block, placed, read
 from .._wire import message as wire_message
+from ._model_cache import take_cache, take_message_cache
 from ._values import NAMESPACE, Part, Wire, fail, file_block, kept, native, reasoning_block, rebased
 
 __all__ = ["AS_STRING", "EMPTY_REASON", "OUTPUT", "default_output", "read_model"]
@@ -209,10 +210,10 @@ def _content(message: Part, role: str) -> tuple[list[Wire], dict[str, Any]]:
             blocks.append(_at(part.path, lambda: _request(part)) if asks else native(part.raw, part.path))  # noqa: B023
         else:
             raise fail(f"{part.path}.type", f"no {kind[:40]!r} part in a {role} message")
-    return blocks, {}
+    return [take_cache(wire) for wire in blocks], {}
 
 
-def _message(raw: object, path: str) -> tuple[str, list[Wire], dict[str, Any]]:
+def _message(raw: object, path: str) -> tuple[str, list[Wire], dict[str, Any], dict[str, Any] | None]:
     message = Part(raw, path)
     message.taken.discard("type")
     role = message.string("role")
@@ -225,13 +226,20 @@ def _message(raw: object, path: str) -> tuple[str, list[Wire], dict[str, Any]]:
         raise fail(f"{path}.content", "a message has at least one part")
     metadata.update(_options(message))
     metadata.update(message.rest())
-    return role, blocks, metadata
+    metadata, cache = take_message_cache(metadata)
+    return role, blocks, metadata, cache
+
+
+def _with_cache(wire: Wire, cache: dict[str, Any] | None) -> Wire:
+    if cache is not None:
+        wire["cache"] = cache
+    return wire
 
 
 def _messages(messages: list[Any]) -> list[Wire]:
     parts = [_at(f"$[{index}]", lambda: _message(raw, f"$[{index}]")) for index, raw in enumerate(messages)]  # noqa: B023
-    return [_at(f"$[{index}]", lambda: wire_message(role, blocks, metadata))  # noqa: B023
-            for index, (role, blocks, metadata) in enumerate(parts)]
+    return [_with_cache(_at(f"$[{index}]", lambda: wire_message(role, blocks, metadata)), cache)  # noqa: B023
+            for index, (role, blocks, metadata, cache) in enumerate(parts)]
 
 
 def read_model(messages: object) -> Conversation:
