@@ -46,7 +46,7 @@ def bedrock_breakpoint(point: object) -> CacheBreakpoint | None:
     """The breakpoint a ``cachePoint`` stands for, or None for a form the neutral field does not hold.
 
     >>> bedrock_breakpoint({"type": "default"}), bedrock_breakpoint({"type": "default", "ttl": "1h"})
-    (CacheBreakpoint(), CacheBreakpoint(ttl=3600))
+    (CacheBreakpoint(ttl=None), CacheBreakpoint(ttl=3600))
     >>> bedrock_breakpoint({"type": "default", "ttl": "2h"}) is None
     True
     """
