@@ -381,6 +381,18 @@ def _moved_hint(raw: list[Any], loss: cb.providers.Loss, node: Any, key: Any) ->
     return False
 
 
+def _given_reason(raw: list[Any], loss: cb.providers.Loss, node: Any, key: Any) -> bool:
+    """Apply a decision's loss saying it reads back with its denied result's reason (the SDK holds one), if it is."""
+    if "reads back with it" not in loss.reason:
+        return False
+    blocks = [block for message in raw for block in message["content"]]
+    call = next(b["tool_call_id"] for b in blocks
+                if b["type"] == "approval_request" and b["approval_id"] == node[key]["approval_id"])
+    result = next(b for b in blocks if b["type"] in ("tool_result", "server_tool_result") and b["tool_call_id"] == call)
+    node[key]["reason"] = "\n".join(_text_of(part) for part in result["content"] if part["type"] != "file")
+    return True
+
+
 def _sent(cache: dict[str, Any]) -> dict[str, Any]:
     """A breakpoint as the SDK's providers keep it: a time to live of 5 minutes or 1 hour."""
     ttl = cache.get("ttl")
@@ -405,6 +417,10 @@ def _result_content(block: dict[str, Any], dropped: set[int], marks: dict[str, s
     return parts
 
 
+#: The calls a tool part holds: a client tool's and a provider-run one's.
+_CALLS = ("tool_call", "server_tool_call")
+
+
 def _placed(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Messages as the UI form reads them back: each request right after its call, and each step's decisions,
     then its results, in a tool message right after it (the SDK keeps all of them in the call's part)."""
@@ -424,14 +440,15 @@ def _placed(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
             out.append(message)
             continue
         asks = {block["tool_call_id"]: block for block in message["content"] if block["type"] == "approval_request"}
+        last = {block["tool_call_id"]: at for at, block in enumerate(message["content"]) if block["type"] in _CALLS}
         content = []
-        for block in message["content"]:
+        for at, block in enumerate(message["content"]):
             if block["type"] != "approval_request":
                 content.append(block)
-            if block["type"] == "tool_call" and block["tool_call_id"] in asks:
-                content.append(asks[block["tool_call_id"]])
+            if block["type"] in _CALLS and block["tool_call_id"] in asks and last[block["tool_call_id"]] == at:
+                content.append(asks[block["tool_call_id"]])  # in the part of its call (of an id's last call)
         out.append({**message, "content": content})
-        ids = [block["tool_call_id"] for block in content if block["type"] == "tool_call"]
+        ids = [block["tool_call_id"] for block in content if block["type"] in _CALLS]
         decided = [decisions[asks[i]["approval_id"]] for i in ids if i in asks and asks[i]["approval_id"] in decisions]
         if answered := decided + [results[i] for i in ids if i in results]:
             out.append({"role": "tool", "content": answered})
@@ -461,7 +478,7 @@ def _expected(conversation: cb.Conversation, losses: tuple[cb.providers.Loss, ..
         if key == "approved":  # a decision on a denied call reads back as a denial
             node[key] = False
             continue
-        if _moved_hint(raw, loss, node, key):
+        if _moved_hint(raw, loss, node, key) or _given_reason(raw, loss, node, key):
             continue
         if loss.kind in ("metadata_not_sent", "hint_not_sent", "state_not_replayed") or key in {
                 "citations", "filename", "signature", "redacted", "title", "context", "citable", "location", "reason"}:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from contextvars import ContextVar
 from typing import Any
 
 from ..._conversion._kernels import thaw
@@ -32,7 +33,7 @@ from ...providers._contract import LossRecorder
 from ...providers._documents import report_document_fields
 from ...providers._toolkit import b64encode, block_path
 from ._model_cache import FORM, MARKABLE, control, put_cache
-from ._model_read import AS_STRING, EMPTY_REASON, OUTPUT, default_output
+from ._model_read import AS_STRING, EMPTY_REASON, EXECUTED, OUTPUT, default_output
 from ._ui_write import result_text
 from ._values import NAMESPACE, NATIVE, Meta, meta_of, reasoning_metadata
 
@@ -47,6 +48,8 @@ _NATIVE_ITEMS = frozenset({"file-id", "image-file-id", "file-reference", "custom
 #: The wire type of each block a tool result holds, as ``default_output`` takes them.
 _KINDS: dict[type[Any], str] = {TextBlock: "text", JsonBlock: "json", FileBlock: "file"}
 _SDK = "the Vercel AI SDK"  # how loss reasons name the target
+#: While writing: the approval ids of the requests that name a call the provider runs.
+_SERVER_ASKS: ContextVar[set[str] | None] = ContextVar("contentblocks_vercel_written_server_asks", default=None)
 
 
 def _text(block: TextBlock | RefusalBlock, path: str, losses: LossRecorder, meta: Meta) -> dict[str, Any]:
@@ -234,11 +237,16 @@ def _request(block: ApprovalRequestBlock, path: str, losses: LossRecorder, meta:
 
 
 def _decision(block: ApprovalResponseBlock, path: str, losses: LossRecorder, meta: Meta) -> dict[str, Any]:  # noqa: ARG001 - the table's signature
-    part = {"type": "tool-approval-response", "approvalId": block.approval_id, "approved": block.approved}
+    """A ``tool-approval-response``; one on a call the provider runs is ``providerExecuted``, as the SDK sends it."""
+    part: dict[str, Any] = {"type": "tool-approval-response", "approvalId": block.approval_id,
+                            "approved": block.approved}
     if block.reason is not None or meta.take(EMPTY_REASON) is True:
         part["reason"] = block.reason or ""
     else:
         meta.taken.discard(EMPTY_REASON)
+    executed = meta.take(EXECUTED, True if block.approval_id in (_SERVER_ASKS.get() or ()) else None)
+    if executed is not None:
+        part["providerExecuted"] = executed
     return {**part, **meta.fields(_OPTIONS)}
 
 
@@ -365,9 +373,24 @@ def _message(message: Message, index: int, losses: LossRecorder) -> list[dict[st
     return out
 
 
+def _server_asks(conversation: Conversation) -> set[str]:
+    """The approval ids of the requests that name a call the provider runs (a ``server_tool_call``)."""
+    asks: set[str] = set()
+    for message in conversation.messages:
+        if ApprovalRequestBlock in map(type, message.content):
+            servers = {b.tool_call_id for b in message.content if type(b) is ServerToolCallBlock}
+            asks.update(b.approval_id for b in message.content
+                        if type(b) is ApprovalRequestBlock and b.tool_call_id in servers)
+    return asks
+
+
 def write_model(conversation: Conversation, losses: LossRecorder) -> list[dict[str, Any]]:
     """The ``ModelMessage`` list carrying ``conversation``."""
     out: list[dict[str, Any]] = []
-    for index, message in enumerate(conversation.messages):
-        out.extend(_message(message, index, losses))
+    token = _SERVER_ASKS.set(_server_asks(conversation))
+    try:
+        for index, message in enumerate(conversation.messages):
+            out.extend(_message(message, index, losses))
+    finally:
+        _SERVER_ASKS.reset(token)
     return out

@@ -240,24 +240,31 @@ class _Writer:
     def approvals(self, index: int, message: Message) -> None:
         """Each request into its call's part (``approval-requested``), each decision into the same part.
 
-        The SDK keeps a client call's approval in its tool part: a request reads back right after its call, and a
-        decision first in the tool message after the call's step; any other place is reported ``order_changed``.
-        A request of a provider-run call, or one whose call is not in this message's parts, has no place.
+        The SDK keeps a call's approval in its tool part, a client call's and a provider-run one's alike: a request
+        reads back right after its call, and a decision first in the tool message after the call's step; any other
+        place is reported ``order_changed``. A request whose call is not in this message's parts has no place.
         """
         for at, block in enumerate(message.content):
             path = block_path(index, at)
             if type(block) is ApprovalRequestBlock:
-                part = self.calls.get((block.tool_call_id, False))
-                if message.role != "assistant" or part is None or "approval" in part or part.get("state") not in (
-                        "input-available", *_STATES.values()):
-                    self.losses.add(path, "a UIMessage holds an approval only in the part of a client tool call of "
-                                    "its message; not written", "approval_not_sent")
+                ran = any(type(b) is ServerToolCallBlock and b.tool_call_id == block.tool_call_id
+                          for b in message.content)
+                part = self.calls.get((block.tool_call_id, ran))
+                denied = ran and part is not None and part.get("approval") == {  # its result, written already
+                    "id": approval_id(block.tool_call_id), "approved": False, **_reason(part)}
+                if message.role != "assistant" or part is None or ("approval" in part and not denied) or part.get(
+                        "state") not in ("input-available", *_STATES.values()):
+                    self.losses.add(path, "a UIMessage holds an approval only in the part of a tool call of its "
+                                    "message; not written", "approval_not_sent")
                     meta_of(block.metadata, path, self.losses).drop()
                     continue
-                if not _after_its_call(message.content, at, ToolCallBlock, block.tool_call_id):
+                kind = ServerToolCallBlock if ran else ToolCallBlock
+                later = any(type(b) is kind and b.tool_call_id == block.tool_call_id for b in message.content[at:])
+                if later or not _after_its_call(message.content, at, kind, block.tool_call_id):
                     self.losses.add(path, "the SDK keeps an approval request in its call's part; read back right "
                                     "after the call", "order_changed")
-                part["approval"] = {"id": block.approval_id}
+                part["approval"] = {**part["approval"], "id": block.approval_id} if denied else {
+                    "id": block.approval_id}
                 if part["state"] == "input-available":
                     part["state"] = "approval-requested"
                 self.asked[block.approval_id] = (part, index, path)
@@ -390,7 +397,10 @@ class _Writer:
                 self.losses.add(f"{path}.approved", "the SDK's denied part holds a denial; this approval reads back "
                                 "as one", "content_degraded")
                 approval["approved"] = False
-            if block.reason is not None and block.reason != approval.get("reason"):
+            if block.reason != approval.get("reason") and "reason" in approval:
+                self.losses.add(path, "the SDK holds one reason for a denial, its result's; this decision reads back "
+                                "with it", "content_degraded")
+            elif block.reason is not None and "reason" not in approval:
                 self.losses.add(f"{path}.reason", "the SDK holds one reason for a denial, its result's; this one is "
                                 "not written", "content_dropped")
 
@@ -415,8 +425,19 @@ class _Writer:
                                 "message after the calls' step, in call order", "order_changed")
 
 
+def _reason(part: dict[str, Any]) -> dict[str, Any]:
+    """A denied part's reason, as its approval holds it (none when it has none)."""
+    approval = part.get("approval")
+    return {"reason": approval["reason"]} if isinstance(approval, dict) and "reason" in approval else {}
+
+
 def _after_its_call(content: tuple[Block, ...], at: int, kind: type, call_id: str) -> bool:
-    """Whether block ``at`` of ``content`` comes right after its call, a block of ``kind`` with ``call_id``."""
+    """Whether block ``at`` of ``content`` comes right after its call, a block of ``kind`` with ``call_id``.
+
+    The call's approval request may stand between (before a provider-run result), as the SDK's parts read back.
+    """
+    while at and type(content[at - 1]) is ApprovalRequestBlock and content[at - 1].tool_call_id == call_id:  # type: ignore[union-attr]
+        at -= 1
     before = content[at - 1] if at else None
     return type(before) is kind and before.tool_call_id == call_id  # type: ignore[union-attr]
 
