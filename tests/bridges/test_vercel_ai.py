@@ -448,7 +448,7 @@ def _placed(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
             if block["type"] in _CALLS and block["tool_call_id"] in asks and last[block["tool_call_id"]] == at:
                 content.append(asks[block["tool_call_id"]])  # in the part of its call (of an id's last call)
         out.append({**message, "content": content})
-        ids = [block["tool_call_id"] for block in content if block["type"] in _CALLS]
+        ids = list(dict.fromkeys(block["tool_call_id"] for block in content if block["type"] in _CALLS))
         decided = [decisions[asks[i]["approval_id"]] for i in ids if i in asks and asks[i]["approval_id"] in decisions]
         if answered := decided + [results[i] for i in ids if i in results]:
             out.append({"role": "tool", "content": answered})
