@@ -34,7 +34,7 @@ from ...providers._documents import report_document_fields
 from ...providers._toolkit import b64encode, block_path
 from ._model_cache import FORM, MARKABLE, control, put_cache
 from ._model_read import AS_STRING, EMPTY_REASON, EXECUTED, OUTPUT, default_output
-from ._ui_write import result_text
+from ._ui_outputs import result_text
 from ._values import NAMESPACE, NATIVE, Meta, meta_of, reasoning_metadata
 
 __all__ = ["write_model"]
