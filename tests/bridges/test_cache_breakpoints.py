@@ -55,8 +55,8 @@ CONVERSATION = cb.Conversation(messages=[
 
 @pytest.mark.parametrize(
     "write",
-    [langchain.to_messages, vercel_ai.to_ui_messages, vercel_ai.to_model_messages],
-    ids=["langchain", "vercel_ui", "vercel_model"],
+    [langchain.to_messages, vercel_ai.to_ui_messages],
+    ids=["langchain", "vercel_ui"],
 )
 def test_other_bridges_report_each_breakpoint(write):
     try:

@@ -487,8 +487,9 @@ ROW_EXAMPLES: dict[str, list[cb.Message]] = {
             cb.TextBlock(text="1", metadata=_OWN, citations=[cb.Citation(source=cb.CitedUri(value="https://a.example"))]),
             cb.JsonBlock(value="two"), cb.FileBlock(media_type="image/png", source=cb.BytesSource(data=b"\x89PNG"))],
             metadata={"contentblocks/issuer": "anthropic", "anthropic/server_result": {}})])],
-    "`tool_call_chunk`, `non_standard` and every other block (and a server block outside an `AIMessage`, or a result "
-    "naming no tool)": [cb.Message(role="assistant", content=[cb.JsonBlock(
+    "`tool_call_chunk` (in an `AIMessage`)": [_call({"city": "Paris"})],
+    "`non_standard` and every other block (and a `tool_call_chunk` whose text is no object, a server block outside an "
+    "`AIMessage`, or a result naming no tool)": [cb.Message(role="assistant", content=[cb.JsonBlock(
         value={"type": "tool_call_chunk", "id": "s1", "name": "web_search", "args": "{"},
         metadata={"langchain/native_block": True})])],
     "—": [cb.Message(role="user", content=[cb.JsonBlock(value={"rows": [1]})])],

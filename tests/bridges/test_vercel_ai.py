@@ -359,7 +359,7 @@ def _degrade(raw: list[Any], loss: cb.providers.Loss, node: Any, key: Any, marks
     if "output null" in reason:  # a succeeded result with no part an output holds
         marks["null"].add(id(node[key]))
     elif "refusal" in reason or "JSON string" in reason:
-        node[key] = {"type": "text", "text": node[key]["text" if "refusal" in reason else "value"]}
+        node[key] = {"type": "text", "text": node[key]["text" if "refusal" in reason else "value"], **_cache_of(node[key])}
     elif "system message is one text" in reason:
         marks["system"].add(id(node[key]))
     elif "one array" in reason:
@@ -367,7 +367,41 @@ def _degrade(raw: list[Any], loss: cb.providers.Loss, node: Any, key: Any, marks
     elif owner is not None and owner["outcome"] != "succeeded":  # an error's or a denial's one text
         marks["joined"].add(id(owner))
     else:  # JSON in a message or a content output: its JSON text
-        node[key] = {"type": "text", "text": json.dumps(node[key]["value"])}
+        node[key] = {"type": "text", "text": json.dumps(node[key]["value"]), **_cache_of(node[key])}
+
+
+def _moved_hint(raw: list[Any], loss: cb.providers.Loss, node: Any, key: Any) -> bool:
+    """Apply a ``hint_not_sent`` loss that says where the breakpoint went (a ``ModelMessage``'s), if it is one."""
+    if loss.kind == "hint_not_sent" and key == "ttl":  # written as the nearer of 5 minutes and 1 hour
+        node[key] = 300 if node[key] <= 1950 else 3600
+        return True
+    if loss.kind == "hint_not_sent" and "reads back there" in loss.reason:  # a system text's, on its message
+        raw[int(loss.path[2:].split("]", 1)[0])]["cache"] = node.pop(key)
+        return True
+    return False
+
+
+def _given_reason(raw: list[Any], loss: cb.providers.Loss, node: Any, key: Any) -> bool:
+    """Apply a decision's loss saying it reads back with its denied result's reason (the SDK holds one), if it is."""
+    if "reads back with it" not in loss.reason:
+        return False
+    blocks = [block for message in raw for block in message["content"]]
+    call = next(b["tool_call_id"] for b in blocks
+                if b["type"] == "approval_request" and b["approval_id"] == node[key]["approval_id"])
+    result = next(b for b in blocks if b["type"] in ("tool_result", "server_tool_result") and b["tool_call_id"] == call)
+    node[key]["reason"] = "\n".join(_text_of(part) for part in result["content"] if part["type"] != "file")
+    return True
+
+
+def _sent(cache: dict[str, Any]) -> dict[str, Any]:
+    """A breakpoint as the SDK's providers keep it: a time to live of 5 minutes or 1 hour."""
+    ttl = cache.get("ttl")
+    return cache if ttl in (None, 300, 3600) else {"ttl": 300 if ttl <= 1950 else 3600}
+
+
+def _cache_of(block: dict[str, Any]) -> dict[str, Any]:
+    """A block's breakpoint, which the text part written for it carries."""
+    return {"cache": block["cache"]} if "cache" in block else {}
 
 
 def _result_content(block: dict[str, Any], dropped: set[int], marks: dict[str, set[int]]) -> list[Any]:
@@ -381,6 +415,10 @@ def _result_content(block: dict[str, Any], dropped: set[int], marks: dict[str, s
     if id(block) in marks["array"]:
         return [{"type": "json", "value": [part.get("text", part.get("value")) for part in kept]}]
     return parts
+
+
+#: The calls a tool part holds: a client tool's and a provider-run one's.
+_CALLS = ("tool_call", "server_tool_call")
 
 
 def _placed(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -402,14 +440,19 @@ def _placed(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
             out.append(message)
             continue
         asks = {block["tool_call_id"]: block for block in message["content"] if block["type"] == "approval_request"}
+        # a request goes to the part of its id's last call: a provider-run one when the id has one, as the writer
+        # looks a provider-run call up first (a client call may share its id)
+        ran = {block["tool_call_id"] for block in message["content"] if block["type"] == "server_tool_call"}
+        last = {block["tool_call_id"]: at for at, block in enumerate(message["content"]) if block["type"] in _CALLS
+                and (block["type"] == "server_tool_call" or block["tool_call_id"] not in ran)}
         content = []
-        for block in message["content"]:
+        for at, block in enumerate(message["content"]):
             if block["type"] != "approval_request":
                 content.append(block)
-            if block["type"] == "tool_call" and block["tool_call_id"] in asks:
-                content.append(asks[block["tool_call_id"]])
+            if block["type"] in _CALLS and block["tool_call_id"] in asks and last[block["tool_call_id"]] == at:
+                content.append(asks[block["tool_call_id"]])  # in the part of its call
         out.append({**message, "content": content})
-        ids = [block["tool_call_id"] for block in content if block["type"] == "tool_call"]
+        ids = list(dict.fromkeys(block["tool_call_id"] for block in content if block["type"] in _CALLS))
         decided = [decisions[asks[i]["approval_id"]] for i in ids if i in asks and asks[i]["approval_id"] in decisions]
         if answered := decided + [results[i] for i in ids if i in results]:
             out.append({"role": "tool", "content": answered})
@@ -423,7 +466,12 @@ def _expected(conversation: cb.Conversation, losses: tuple[cb.providers.Loss, ..
     losses, dropped, gone = approvals_left_local(raw, losses) if form == "ui" else (list(losses), set(), set())
     losses = tuple(search_results_as_text(raw, losses, _locate))
     marks: dict[str, set[int]] = {"system": set(), "array": set(), "joined": set(), "null": set()}
+    kept_caches = {(i, j): _sent(block["cache"]) for i, message in enumerate(raw)
+                   for j, block in enumerate(message["content"])
+                   if form == "model" and block["type"] == "compaction" and "summary" in block and "cache" in block}
     compacted = compactions_as_text(raw, dropped)
+    for (i, j), cache in kept_caches.items():  # a ModelMessage text part carries a breakpoint
+        raw[i]["content"][j]["cache"] = cache
     # a provider-run result apart from its call reads back right after it (the UI form keeps it in the call's part)
     moved = {id(node[key]) for loss in losses if loss.kind == "order_changed" and form == "ui"
              for node, key in [_locate(raw, loss.path)] if node[key].get("type") == "server_tool_result"}
@@ -433,6 +481,8 @@ def _expected(conversation: cb.Conversation, losses: tuple[cb.providers.Loss, ..
         node, key = _locate(raw, loss.path)  # keys before their blocks
         if key == "approved":  # a decision on a denied call reads back as a denial
             node[key] = False
+            continue
+        if _moved_hint(raw, loss, node, key) or _given_reason(raw, loss, node, key):
             continue
         if loss.kind in ("metadata_not_sent", "hint_not_sent", "state_not_replayed") or key in {
                 "citations", "filename", "signature", "redacted", "title", "context", "citable", "location", "reason"}:

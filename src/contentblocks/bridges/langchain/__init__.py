@@ -9,8 +9,10 @@ What maps where, and every loss, is in the docs page ``bridges/langchain``. In s
   ``artifact``, a block's ``id`` or ``extras``...) is kept as ``langchain/<field>`` metadata and written back to
   the same place; a provider's format (OpenAI's ``image_url``, Anthropic's ``image`` with a ``source``...) is
   read as LangChain's own ``content_blocks`` translates it, and written back as it was; content items with no
-  neutral block (``tool_call_chunk``, ``non_standard``...) are kept whole as JSON blocks flagged
-  ``langchain/native_block``;
+  neutral block (``non_standard``...) are kept whole as JSON blocks flagged ``langchain/native_block``;
+- a streamed reply is read as LangChain merges it: consecutive ``AIMessageChunk``s of one ``id`` summed with
+  LangChain's own ``+``, and the ``tool_call_chunk``/``server_tool_call_chunk`` blocks of one call joined into
+  the call LangChain's last chunk gives (``._chunks``);
 - a tool the provider ran (``server_tool_call``, its chunk, ``server_tool_result``) is a server call and result,
   written back as those blocks whoever ran it: LangChain holds them as data, for their provider only;
 - a reasoning signature records its issuer under ``contentblocks/issuer`` (from the message's
@@ -43,6 +45,7 @@ from ...providers._contract import Converted, LossKind, LossRecorder
 from ...providers._search_results import without_search_results
 from .._shared import require_version
 from ._build import Builder
+from ._chunks import summed
 from ._read import read_history
 from ._write import write_history
 
@@ -99,9 +102,11 @@ def from_messages(messages: Any) -> Conversation:
     """A conversation from LangChain messages.
 
     ``messages`` holds message objects (chunks too), their ``messages_to_dict`` form, or what
-    ``convert_to_messages`` takes; all read the same. Nothing is lost: what has no neutral field is kept in
-    ``langchain/`` metadata or as a JSON block, so ``to_messages`` gives the same messages back. Like the provider
-    adapters' readers, this returns the conversation itself.
+    ``convert_to_messages`` takes; all read the same. A streamed reply's ``AIMessageChunk``s (consecutive, of
+    one ``id``) are read as their sum, and chunk blocks of one call as that call, as LangChain merges them.
+    Nothing is lost: what has no neutral field is kept in ``langchain/`` metadata or as a JSON block, so
+    ``to_messages`` gives the same messages back. Like the provider adapters' readers, this returns the
+    conversation itself.
 
     Raises:
         ValidationError: when ``messages`` is not a list of LangChain messages, holds a message type with no
@@ -124,8 +129,9 @@ def from_messages(messages: Any) -> Conversation:
     """
     module = _messages_module()
     loaded = _loaded(module, reading_argument(messages, "LangChain messages", "langchain.from_messages"))
+    loaded, starts = summed(module, loaded)  # a streamed reply's chunks, as LangChain's ``+`` sums them
     # the fields as they are (``model_dump`` would copy every content block first; the reader copies what it edits)
-    return read_history([{**message.__dict__, **(message.__pydantic_extra__ or {})} for message in loaded])
+    return read_history([{**message.__dict__, **(message.__pydantic_extra__ or {})} for message in loaded], starts)
 
 
 def to_messages(

@@ -4,8 +4,9 @@ Each ``HumanMessage``, ``SystemMessage`` and ``AIMessage`` (and its chunk) becom
 objects in a row become one tool message of tool results. Content items with a neutral block map to it (text
 with its citations, refusals, reasoning, files, tool calls); a provider's format (or a v0 block) is read as what
 LangChain's own ``content_blocks`` translates it to, the item kept to be written back as it was; a tool the provider
-ran (``server_tool_call``, its chunk, ``server_tool_result``) is a server call and result (``._server``); the
-others (``tool_call_chunk``, ``non_standard``...) are kept whole as JSON blocks flagged
+ran (``server_tool_call``, its chunk, ``server_tool_result``) is a server call and result (``._server``), the
+chunk blocks of one call joined first (``._chunks``); the others (``non_standard``...) are kept whole as JSON
+blocks flagged
 ``langchain/native_block``, so that reading never drops anything. Every key a block mapping does not use is
 kept as ``langchain/<key>``.
 """
@@ -24,6 +25,7 @@ from ..._model._conversation import Conversation
 from ...providers._contract import ISSUER_KEY
 from ...providers._toolkit import b64decode, fail
 from .._wire import block, checking, message, placed, placing, read, revised, source, structure
+from ._chunks import merged_calls
 from ._citations import citations_of, extras_taken
 from ._fields import (
     CLASSES,
@@ -61,6 +63,8 @@ UNLISTED = "langchain/unlisted"
 _WILDCARDS = {"image": "image/*", "audio": "audio/*", "video": "video/*", "file": "application/octet-stream",
               "text-plain": "text/plain"}
 _OUTCOMES = {"success": "succeeded", "error": "failed"}
+#: The content items a tool call of an ``AIMessage`` is read from (a chunk's: the first of its call's).
+_CALL_ITEMS = frozenset({"tool_call", "invalid_tool_call", "tool_call_chunk"})
 #: What a tool message may carry.
 _RESULT_CONTENT = frozenset({"text", "file", "json"})
 
@@ -277,6 +281,8 @@ def _content(content: object, role: str, origin: Origin) -> list[Wire]:
         return [block("text", text=content)] if content else []
     if not isinstance(content, list):
         raise fail("$.content", "expected a string or a list")
+    if role == "assistant":
+        content = merged_calls(content)
     return [_item(item, role, origin) for item in content]
 
 
@@ -362,32 +368,33 @@ def _place_calls(raw: Mapping[str, Any], calls: list[Wire], where: str) -> None:
                for i, entry in enumerate(raw.get(key) or [])]  # fmt: skip
     if isinstance(raw["content"], list):
         entries += [(f"{where}.content[{i}]", item) for i, item in enumerate(raw["content"])
-                    if isinstance(item, dict) and item.get("type") in {"tool_call", "invalid_tool_call"}]  # fmt: skip
+                    if isinstance(item, dict) and item.get("type") in _CALL_ITEMS]  # fmt: skip
     for call in calls:
         at = next((i for i, (_, entry) in enumerate(entries) if entry.get("id") == call["tool_call_id"]), None)
         if at is not None:
             placed(call, entries.pop(at)[0], tool_call_id="id", tool_name="name")
 
 
-def _messages(history: list[Mapping[str, Any]]) -> list[Wire]:
+def _messages(history: list[Mapping[str, Any]], starts: list[int]) -> list[Wire]:
     token = _SERVER_NAMES.set({})  # the server calls read so far: a result's tool is its call's
     try:
-        return _read_messages(history)
+        return _read_messages(history, starts)
     finally:
         _SERVER_NAMES.reset(token)
 
 
-def _read_messages(history: list[Mapping[str, Any]]) -> list[Wire]:
+def _read_messages(history: list[Mapping[str, Any]], starts: list[int]) -> list[Wire]:
+    """The wire messages of ``history``; ``starts[i]`` is where message ``i`` was in what the caller was given."""
     messages: list[Wire] = []
     results: list[Wire] = []  # the ToolMessages of the current run, one tool message when it ends
     names: dict[str, str] = {}
-    for index, raw in enumerate(history):
+    for at, raw in zip(starts, history, strict=True):
         try:
             if raw.get("type") not in CLASSES:
                 raise fail("$.type", f"LangChain's {raw.get('type')!r} messages have no neutral message")
             role = CLASSES[raw["type"]][1]
             if role == "tool":  # a result's problems across messages are placed at its ToolMessage
-                results.append(placed(_tool_result(raw, names), f"$[{index}]", tool_name="name"))
+                results.append(placed(_tool_result(raw, names), f"$[{at}]", tool_name="name"))
                 continue
             if results:
                 messages.append(message("tool", results))
@@ -396,15 +403,18 @@ def _read_messages(history: list[Mapping[str, Any]]) -> list[Wire]:
             calls = [b for b in messages[-1]["content"] if b["type"] == "tool_call"]
             if calls:
                 if placing():
-                    _place_calls(raw, calls, f"$[{index}]")
+                    _place_calls(raw, calls, f"$[{at}]")
                 names.update((call["tool_call_id"], call["tool_name"]) for call in calls)
         except ValidationError as e:
-            raise ValidationError([(f"$[{index}]{path[1:]}", problem) for path, problem in e.errors]) from None
+            raise ValidationError([(f"$[{at}]{path[1:]}", problem) for path, problem in e.errors]) from None
     if results:
         messages.append(message("tool", results))
     return messages
 
 
-def read_history(history: list[Mapping[str, Any]]) -> Conversation:
-    """The conversation dumped LangChain messages hold; problems are reported at the history's paths."""
-    return read(lambda: _messages(history))
+def read_history(history: list[Mapping[str, Any]], starts: list[int] | None = None) -> Conversation:
+    """The conversation dumped LangChain messages hold; problems are reported at the history's paths.
+
+    ``starts[i]`` is the index message ``i`` is reported at (where the chunks summed into it started).
+    """
+    return read(lambda: _messages(history, list(range(len(history))) if starts is None else starts))

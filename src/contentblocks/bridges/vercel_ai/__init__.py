@@ -10,11 +10,14 @@ to ``generateText`` (``ModelMessage``). Its shapes follow the SDK's own validato
   back; each step of an assistant ``UIMessage`` (between ``step-start`` parts) is one assistant message;
 - ``providerMetadata``/``providerOptions`` and every field with no neutral home are kept as ``vercel_ai/``
   metadata and written back; a reasoning signature in them (``anthropic.signature``,
-  ``google.thoughtSignature``) becomes the reasoning block's, with its issuer under ``contentblocks/issuer``;
+  ``google.thoughtSignature``) becomes the reasoning block's, with its issuer under ``contentblocks/issuer``, and
+  a ``ModelMessage``'s ``anthropic.cacheControl`` (or a message's ``bedrock.cachePoint``) its cache breakpoint;
 - a tool the provider ran (a tool part or ``tool-call`` with ``providerExecuted: true``, and its result) is a
   server call and result, written back as those parts whoever ran it (the SDK names no provider for them);
-- sources (which carry no span) and approval requests are kept as JSON blocks flagged ``vercel_ai/native_part``,
-  written back as they were.
+- a tool part's approval, a client tool's or a provider-run one's, is an approval request after its call and a
+  decision in the tool message after the step, where ``convertToModelMessages`` puts them;
+- sources (which carry no span) and approval requests naming no call of their message are kept as JSON blocks
+  flagged ``vercel_ai/native_part``, written back as they were.
 
 ``from_messages`` and ``to_messages``, the verbs every bridge has, are the ``UIMessage`` pair: the form a front
 end posts and a server stores.

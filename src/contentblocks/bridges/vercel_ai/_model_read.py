@@ -10,6 +10,7 @@ decision on one.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from contextvars import ContextVar
 from typing import Any
 
 from ..._errors import ValidationError
@@ -17,9 +18,10 @@ from ..._model._classes import Outcome
 from ..._model._conversation import Conversation
 from .._wire import block, placed, read
 from .._wire import message as wire_message
+from ._model_cache import take_cache, take_message_cache
 from ._values import NAMESPACE, Part, Wire, fail, file_block, kept, native, reasoning_block, rebased
 
-__all__ = ["AS_STRING", "EMPTY_REASON", "OUTPUT", "default_output", "read_model"]
+__all__ = ["AS_STRING", "EMPTY_REASON", "EXECUTED", "OUTPUT", "default_output", "read_model"]
 
 #: On a message whose ``content`` was a string rather than an array of parts.
 AS_STRING = "vercel_ai/content_string"
@@ -27,6 +29,11 @@ AS_STRING = "vercel_ai/content_string"
 OUTPUT = "vercel_ai/output"
 #: On a denied tool result: its reason was the empty string (rather than absent).
 EMPTY_REASON = "vercel_ai/empty_reason"
+#: On a decision: its ``providerExecuted`` (null when absent) where it is not what its request's call says (``true``
+#: for a call the provider runs, as ``convertToModelMessages`` writes it, else absent).
+EXECUTED = "vercel_ai/providerExecuted"
+#: While reading: the approval ids of the requests read so far that name a call the provider runs.
+_SERVER_ASKS: ContextVar[set[str] | None] = ContextVar("contentblocks_vercel_server_asks", default=None)
 _ROLES = ("system", "user", "assistant", "tool")
 _FILE_ITEMS = {"file-data": None, "image-data": None, "media": None, "file-url": "application/octet-stream",
                "image-url": "image/*"}
@@ -158,7 +165,10 @@ def _decision(part: Part) -> Wire:
     """A ``tool-approval-response``: the decision on a request (``reason`` left out when absent)."""
     approval_id, approved = part.string("approvalId"), part.boolean("approved", optional=False)
     reason = part.string("reason", optional=True)
+    executed = part.boolean("providerExecuted")
     metadata = {**_options(part), **part.rest()}
+    if executed != (True if approval_id in (_SERVER_ASKS.get() or ()) else None):
+        metadata[EXECUTED] = executed
     if reason == "":
         metadata[EMPTY_REASON] = True
     return block("approval_response", approval_id=approval_id, approved=approved, reason=reason or None,
@@ -190,7 +200,7 @@ def _content(message: Part, role: str) -> tuple[list[Wire], dict[str, Any]]:
     blocks: list[Wire] = []
     known = {"system": {}, "user": _USER, "assistant": _ASSISTANT, "tool": {}}[role]
     parts = message.array("content")
-    calls = {p["toolCallId"] for p in parts
+    calls = {p["toolCallId"]: p.get("providerExecuted") is True for p in parts
              if isinstance(p, dict) and p.get("type") == "tool-call" and type(p.get("toolCallId")) is str}
     for index, raw in enumerate(parts):
         part = Part(raw, f"{message.path}.content[{index}]")
@@ -207,12 +217,14 @@ def _content(message: Part, role: str) -> tuple[list[Wire], dict[str, Any]]:
         elif role == "assistant" and kind == "tool-approval-request":
             asks = type(asked := part.raw.get("toolCallId")) is str and asked in calls
             blocks.append(_at(part.path, lambda: _request(part)) if asks else native(part.raw, part.path))  # noqa: B023
+            if asks and calls[asked] and (server_asks := _SERVER_ASKS.get()) is not None:
+                server_asks.add(blocks[-1]["approval_id"])
         else:
             raise fail(f"{part.path}.type", f"no {kind[:40]!r} part in a {role} message")
-    return blocks, {}
+    return [take_cache(wire) for wire in blocks], {}
 
 
-def _message(raw: object, path: str) -> tuple[str, list[Wire], dict[str, Any]]:
+def _message(raw: object, path: str) -> tuple[str, list[Wire], dict[str, Any], dict[str, Any] | None]:
     message = Part(raw, path)
     message.taken.discard("type")
     role = message.string("role")
@@ -225,13 +237,24 @@ def _message(raw: object, path: str) -> tuple[str, list[Wire], dict[str, Any]]:
         raise fail(f"{path}.content", "a message has at least one part")
     metadata.update(_options(message))
     metadata.update(message.rest())
-    return role, blocks, metadata
+    metadata, cache = take_message_cache(metadata)
+    return role, blocks, metadata, cache
+
+
+def _with_cache(wire: Wire, cache: dict[str, Any] | None) -> Wire:
+    if cache is not None:
+        wire["cache"] = cache
+    return wire
 
 
 def _messages(messages: list[Any]) -> list[Wire]:
-    parts = [_at(f"$[{index}]", lambda: _message(raw, f"$[{index}]")) for index, raw in enumerate(messages)]  # noqa: B023
-    return [_at(f"$[{index}]", lambda: wire_message(role, blocks, metadata))  # noqa: B023
-            for index, (role, blocks, metadata) in enumerate(parts)]
+    token = _SERVER_ASKS.set(set())
+    try:
+        parts = [_at(f"$[{index}]", lambda: _message(raw, f"$[{index}]")) for index, raw in enumerate(messages)]  # noqa: B023
+    finally:
+        _SERVER_ASKS.reset(token)
+    return [_with_cache(_at(f"$[{index}]", lambda: wire_message(role, blocks, metadata)), cache)  # noqa: B023
+            for index, (role, blocks, metadata, cache) in enumerate(parts)]
 
 
 def read_model(messages: object) -> Conversation:

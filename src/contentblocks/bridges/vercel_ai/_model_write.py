@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from contextvars import ContextVar
 from typing import Any
 
 from ..._conversion._kernels import thaw
@@ -11,6 +12,7 @@ from ..._model._classes import (
     ApprovalResponseBlock,
     Block,
     BytesSource,
+    CacheBreakpoint,
     CompactionBlock,
     FileBlock,
     JsonBlock,
@@ -25,27 +27,29 @@ from ..._model._classes import (
     UrlSource,
 )
 from ..._model._conversation import Conversation
+from ...providers._cache import HINT, inner_breakpoints
 from ...providers._compaction import compaction_summary
 from ...providers._contract import LossRecorder
 from ...providers._documents import report_document_fields
 from ...providers._toolkit import b64encode, block_path
-from .._shared import report_breakpoints
-from ._model_read import AS_STRING, EMPTY_REASON, OUTPUT, default_output
-from ._ui_write import result_text
+from ._model_cache import FORM, MARKABLE, control, put_cache
+from ._model_read import AS_STRING, EMPTY_REASON, EXECUTED, OUTPUT, default_output
+from ._ui_outputs import result_text
 from ._values import NAMESPACE, NATIVE, Meta, meta_of, reasoning_metadata
 
 __all__ = ["write_model"]
 
 _OPTIONS = "providerOptions"
-#: A breakpoint has only provider-specific forms there (``providerOptions.anthropic.cacheControl``), which stay in
-#: the ``vercel_ai/providerOptions`` metadata a part was read with.
-_NO_BREAKPOINT = "a ModelMessage marks cache breakpoints only in provider-specific providerOptions; not sent"
+#: The forms of a message's breakpoint written when the message does not name one (``vercel_ai/cache_form``).
+_FORMS = ("anthropic", "bedrock")
 #: The parts kept whole from a ``ModelMessage`` (an assistant's), and from a ``content`` output.
 _NATIVE_PARTS = frozenset({"tool-result", "tool-approval-request"})
 _NATIVE_ITEMS = frozenset({"file-id", "image-file-id", "file-reference", "custom"})
 #: The wire type of each block a tool result holds, as ``default_output`` takes them.
 _KINDS: dict[type[Any], str] = {TextBlock: "text", JsonBlock: "json", FileBlock: "file"}
 _SDK = "the Vercel AI SDK"  # how loss reasons name the target
+#: While writing: the approval ids of the requests that name a call the provider runs.
+_SERVER_ASKS: ContextVar[set[str] | None] = ContextVar("contentblocks_vercel_written_server_asks", default=None)
 
 
 def _text(block: TextBlock | RefusalBlock, path: str, losses: LossRecorder, meta: Meta) -> dict[str, Any]:
@@ -233,11 +237,16 @@ def _request(block: ApprovalRequestBlock, path: str, losses: LossRecorder, meta:
 
 
 def _decision(block: ApprovalResponseBlock, path: str, losses: LossRecorder, meta: Meta) -> dict[str, Any]:  # noqa: ARG001 - the table's signature
-    part = {"type": "tool-approval-response", "approvalId": block.approval_id, "approved": block.approved}
+    """A ``tool-approval-response``; one on a call the provider runs is ``providerExecuted``, as the SDK sends it."""
+    part: dict[str, Any] = {"type": "tool-approval-response", "approvalId": block.approval_id,
+                            "approved": block.approved}
     if block.reason is not None or meta.take(EMPTY_REASON) is True:
         part["reason"] = block.reason or ""
     else:
         meta.taken.discard(EMPTY_REASON)
+    executed = meta.take(EXECUTED, True if block.approval_id in (_SERVER_ASKS.get() or ()) else None)
+    if executed is not None:
+        part["providerExecuted"] = executed
     return {**part, **meta.fields(_OPTIONS)}
 
 
@@ -248,12 +257,62 @@ _PARTS: dict[type[Any], Any] = {TextBlock: _text, RefusalBlock: _text, Reasoning
 
 
 def _part(block: Block, path: str, losses: LossRecorder) -> dict[str, Any] | None:
+    part: dict[str, Any] | None
+    written = None if block.cache is None else control(block.cache, f"{path}.cache", losses)
     if isinstance(block, ToolResultBlock | ServerToolResultBlock):
-        return _result(block, path, losses)
-    meta = meta_of(block.metadata, path, losses)
-    part: dict[str, Any] | None = _PARTS[type(block)](block, path, losses, meta)
-    meta.done("on this part")
+        for where, _ in inner_breakpoints(block, path):
+            losses.add(where, "the SDK's Anthropic provider takes no cache control inside a tool output; not sent",
+                       HINT)
+        part = _result(block, path, losses)
+    else:
+        meta = meta_of(block.metadata, path, losses)
+        part = _PARTS[type(block)](block, path, losses, meta)
+        meta.done("on this part")
+    if written is not None:
+        _mark(part, written, f"{path}.cache", losses, "part")
     return part
+
+
+def _mark(part: dict[str, Any] | None, cache: dict[str, Any], path: str, losses: LossRecorder, what: str,
+          forms: tuple[str, ...] = ("anthropic",)) -> None:  # fmt: skip
+    """Write the ``cacheControl`` ``cache`` into ``part``'s ``providerOptions``; report it where it cannot go."""
+    if part is None:
+        losses.add(path, f"the {what} is not sent, so neither is its cache breakpoint", HINT)
+    elif what == "part" and part["type"] not in MARKABLE:
+        losses.add(path, f"the SDK's {part['type']} part has no providerOptions a provider reads a cache control "
+                   "from; not sent", HINT)
+    else:
+        put_cache(part, cache, path, losses, forms)
+
+
+def _system_cache(message: Message, index: int, losses: LossRecorder) -> CacheBreakpoint | None:
+    """The breakpoint of a system message, one string: its own, else its last block's (the same place).
+
+    Any other block's breakpoint has no place in the string, and is reported.
+    """
+    cache = message.cache
+    last = len(message.content) - 1
+    for position, block in enumerate(message.content):
+        if block.cache is None:
+            continue
+        where = f"{block_path(index, position)}.cache"
+        if position == last and cache is None:
+            cache = block.cache
+            losses.add(where, "the SDK's system message is one string; the breakpoint of its last block is written "
+                       "as the message's (the same place in the prompt), and reads back there", HINT)
+        else:
+            losses.add(where, "the SDK's system message is one string; a breakpoint inside it is not sent", HINT)
+    return cache
+
+
+def _cached(out: dict[str, Any], cache: CacheBreakpoint | None, path: str, losses: LossRecorder,
+            meta: Meta) -> dict[str, Any]:  # fmt: skip
+    """The message ``out`` with its breakpoint, in the form it was read with (``vercel_ai/cache_form``), else both."""
+    form = meta.take(FORM)  # says only which form a breakpoint had: nothing to write without one
+    if cache is not None:
+        written = control(cache, f"{path}.cache", losses)
+        _mark(out, written, f"{path}.cache", losses, "message", (form,) if form in _FORMS else _FORMS)
+    return out
 
 
 def _system(message: Message, index: int, losses: LossRecorder) -> str:
@@ -285,7 +344,8 @@ def _message(message: Message, index: int, losses: LossRecorder) -> list[dict[st
         losses.add(f"{path}.role", "the SDK has no developer role; written as a system message", "content_degraded")
         role = "system"
     if role == "system":
-        return [{"role": role, "content": _system(message, index, losses), **meta.fields(_OPTIONS)}, *_done(meta)]
+        system = {"role": role, "content": _system(message, index, losses), **meta.fields(_OPTIONS)}
+        return [_cached(system, _system_cache(message, index, losses), path, losses, meta), *_done(meta)]
     parts = [_part(block, block_path(index, position), losses) for position, block in enumerate(message.content)]
     written = [part for part in parts if part is not None]
     decisions = [part for part in written if part["type"] == "tool-approval-response"] if role == "user" else []
@@ -295,29 +355,42 @@ def _message(message: Message, index: int, losses: LossRecorder) -> list[dict[st
             if type(block) is ApprovalResponseBlock:
                 losses.add(block_path(index, position), "the SDK carries approval decisions in tool messages; "
                            "moved into a tool message after the user's", "order_changed")
-    if not written and decisions:
-        meta.drop()  # its metadata is reported; the decisions go in a tool message of their own
-        return [{"role": "tool", "content": decisions}]
     if not written:
-        meta.drop()  # every block is reported dropped; so is the message's metadata
-        return []
+        meta.drop()  # every block is reported dropped; so is the message's metadata (decisions: their own message)
+        if message.cache is not None:
+            _mark(None, {}, f"{path}.cache", losses, "message")
+        return [{"role": "tool", "content": decisions}] if decisions else []
     content: Any = written
     texts = [part["text"] for part in written if part["type"] == "text"]
     if meta.take(AS_STRING) and len(written) == 1 and written[0] == {"type": "text", "text": texts[0]}:
         content = texts[0]
     else:
         meta.taken.discard(AS_STRING)
-    out = [{"role": role, "content": content, **meta.fields(_OPTIONS)}]
+    out = [_cached({"role": role, "content": content, **meta.fields(_OPTIONS)}, message.cache, path, losses, meta)]
     if decisions:
         out.append({"role": "tool", "content": decisions})
     meta.done("on a message")
     return out
 
 
+def _server_asks(conversation: Conversation) -> set[str]:
+    """The approval ids of the requests that name a call the provider runs (a ``server_tool_call``)."""
+    asks: set[str] = set()
+    for message in conversation.messages:
+        if ApprovalRequestBlock in map(type, message.content):
+            servers = {b.tool_call_id for b in message.content if type(b) is ServerToolCallBlock}
+            asks.update(b.approval_id for b in message.content
+                        if type(b) is ApprovalRequestBlock and b.tool_call_id in servers)
+    return asks
+
+
 def write_model(conversation: Conversation, losses: LossRecorder) -> list[dict[str, Any]]:
     """The ``ModelMessage`` list carrying ``conversation``."""
     out: list[dict[str, Any]] = []
-    for index, message in enumerate(conversation.messages):
-        report_breakpoints(losses.add, message, index, _NO_BREAKPOINT)
-        out.extend(_message(message, index, losses))
+    token = _SERVER_ASKS.set(_server_asks(conversation))
+    try:
+        for index, message in enumerate(conversation.messages):
+            out.extend(_message(message, index, losses))
+    finally:
+        _SERVER_ASKS.reset(token)
     return out

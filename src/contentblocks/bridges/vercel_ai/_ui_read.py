@@ -4,7 +4,8 @@ A system or user ``UIMessage`` is one message. An assistant ``UIMessage`` is one
 parts between ``step-start`` parts), each followed by a tool message with the results its tool parts hold: the SDK
 keeps a call and its result in one part, the neutral vocabulary in a call and a later result, as
 ``convertToModelMessages`` splits them. A tool part with ``providerExecuted: true`` is a tool the provider ran:
-its server call, then its server result, both in the step's assistant message.
+its server call, then its server result, both in the step's assistant message. A part's approval is a request
+right after its call and, decided, a decision first in the tool message after the step, for either kind of tool.
 """
 
 from __future__ import annotations
@@ -143,7 +144,10 @@ _ASKED = {"approval-requested": False, "approval-responded": True, "output-avail
 
 
 def _approvals(part: Part, state: str, given: dict[str, Any] | None, kept: dict[str, Any] | None) -> list[Wire]:
-    """A client tool part's approval as a request and (decided) a decision; ``[]`` where it stays metadata.
+    """A tool part's approval as a request and (decided) a decision; ``[]`` where it stays metadata.
+
+    As ``convertToModelMessages`` places them, for a client tool and a provider-run one alike: the request right
+    after the call (before a provider-run result), the decision in the tool message after the step.
 
     ``given`` is the part's ``approval``, ``kept`` what the call would keep of it (nothing for the default a writer
     gives a denial). An approval with fields of its own, or one that does not fit its state, stays metadata.
@@ -172,7 +176,7 @@ def _tool(part: Part) -> tuple[Wire, Wire | None, list[Wire]]:
     call_input = part.value("input")
     given = _approval(part)
     content, result_metadata, approval = _outcome(part, state, given)
-    asks = [] if part.raw.get("providerExecuted") is True else _approvals(part, state, given, approval)
+    asks = _approvals(part, state, given, approval)
     if asks and state in ("approval-requested", "approval-responded"):
         del metadata[NAMESPACE + "state"]  # the approval's blocks say it
     elif approval is not None and not asks:
@@ -182,9 +186,9 @@ def _tool(part: Part) -> tuple[Wire, Wire | None, list[Wire]]:
         del metadata[NAMESPACE + "providerExecuted"]
         call = block("server_tool_call", tool_call_id=call_id, tool_name=name, input=call_input, metadata=metadata)
         if state not in _OUTCOMES:
-            return call, None, []
+            return call, None, asks
         return call, block("server_tool_result", tool_call_id=call_id, tool_name=name, outcome=_OUTCOMES[state],
-                           content=content, metadata=result_metadata), []
+                           content=content, metadata=result_metadata), asks
     # the part holds both blocks: a rule across messages either breaks is reported at the part's own fields
     names = {"tool_call_id": "toolCallId", "tool_name": "toolName" if kind == "dynamic-tool" else "type"}
     call = placed(block("tool_call", tool_call_id=call_id, tool_name=name, input=call_input, metadata=metadata),

@@ -7,7 +7,6 @@ their calls in that ``UIMessage``, where the SDK keeps them.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from ..._conversion._kernels import thaw
@@ -36,16 +35,15 @@ from ...providers._contract import LossRecorder
 from ...providers._documents import report_document_fields
 from ...providers._toolkit import block_path, data_url
 from .._shared import report_breakpoints
+from ._ui_outputs import STATES, output_fields
 from ._ui_read import approval_id
 from ._values import METADATA, NAMESPACE, NATIVE, Meta, meta_of, reasoning_metadata
 
-__all__ = ["result_text", "write_ui"]
+__all__ = ["write_ui"]
 
 #: The parts kept whole from a ``UIMessage`` (besides tool and data parts in a user message).
 _NATIVE_PARTS = frozenset({"source-url", "source-document", "step-start", "dynamic-tool", "text", "reasoning",
                            "file"})
-_STATES = {"succeeded": "output-available", "failed": "output-error", "denied": "output-denied",
-           "interrupted": "output-error"}
 _SDK = "the Vercel AI SDK"  # how loss reasons name the target
 
 
@@ -136,88 +134,6 @@ def _part(block: Block, path: str, losses: LossRecorder) -> dict[str, Any] | Non
     return part  # type: ignore[no-any-return]
 
 
-def _citations(block: TextBlock, path: str, losses: LossRecorder) -> None:
-    if block.citations:
-        losses.add(f"{path}.citations", "the SDK's tool results hold no citations", "content_dropped")
-
-
-def result_text(block: ToolResultBlock | ServerToolResultBlock, path: str, losses: LossRecorder,
-                what: str) -> str | None:  # fmt: skip
-    """A result's content as the one text the SDK holds for it (an error's text, a denial's reason)."""
-    texts = []
-    for index, part in enumerate(block.content):
-        where = f"{path}.content[{index}]"
-        if isinstance(part, TextBlock):
-            texts.append(part.text)
-            _citations(part, where, losses)
-        elif isinstance(part, JsonBlock):
-            texts.append(json.dumps(thaw(part.value)))
-            losses.add(where, f"the SDK holds {what} as text; this JSON is written as its text", "content_degraded")
-        else:
-            losses.add(where, f"the SDK holds {what} as text; this file is not written", "content_dropped")
-        if isinstance(part, TextBlock | JsonBlock) and len(texts) > 1:
-            losses.add(where, f"the SDK holds {what} as one text; joined to the part before", "content_degraded")
-        meta_of(part.metadata, where, losses).done(f"in {what}")
-    return "\n".join(texts) if texts else None
-
-
-def _succeeded(block: ToolResultBlock | ServerToolResultBlock, path: str, losses: LossRecorder) -> dict[str, Any]:
-    """A succeeded result's ``output``: its one part's value, or its parts as an array.
-
-    The SDK's ``output-available`` part must hold an ``output`` (``validateUIMessages`` refuses one without), so a
-    result with no part an output can hold (none at all, or files only) is written as ``output: null``, which reads
-    back as a JSON null: reported ``content_degraded``.
-    """
-    items = []
-    for index, part in enumerate(block.content):
-        where = f"{path}.content[{index}]"
-        meta_of(part.metadata, where, losses).done("in a tool output")
-        if isinstance(part, TextBlock):
-            _citations(part, where, losses)
-        if isinstance(part, FileBlock):
-            losses.add(where, "the SDK's tool output is one JSON value; this file is not written", "content_dropped")
-        else:
-            items.append(part.text if isinstance(part, TextBlock) else thaw(part.value))  # type: ignore[union-attr] # search results: text by now
-    if not items:
-        losses.add(path, "the SDK's tool output must hold a value, and no part of this result has a place in it; "
-                   "written as output null, read back as a JSON null", "content_degraded")
-        return {"output": None}
-    if len(block.content) == 1:
-        if isinstance(block.content[0], JsonBlock) and isinstance(items[0], str) and items[0]:
-            losses.add(f"{path}.content[0]", "the SDK's tool output holds a JSON string as a string; read back as "
-                       "text", "content_degraded")
-        return {"output": items[0]}
-    for index, part in enumerate(block.content):
-        if not isinstance(part, FileBlock):
-            losses.add(f"{path}.content[{index}]", "the SDK's tool output is one JSON value; the parts are written "
-                       "as one array, read back as one JSON part", "content_degraded")
-    return {"output": items}
-
-
-def _output(block: ToolResultBlock | ServerToolResultBlock, path: str, losses: LossRecorder,
-            approval: Any) -> dict[str, Any]:  # fmt: skip
-    """The fields a tool part takes from its result (``approval``: the one its call kept, if any)."""
-    meta = meta_of(block.metadata, path, losses)
-    if type(block) is ServerToolResultBlock:
-        meta.state(_SDK)
-    fields: dict[str, Any] = {"state": _STATES[block.outcome]}
-    if block.outcome in ("failed", "interrupted"):
-        if block.outcome == "interrupted":
-            losses.add(f"{path}.outcome", "the SDK has no interrupted outcome; written as an error (reads back as "
-                       "failed)", "content_degraded")
-        fields["errorText"] = result_text(block, path, losses, "a tool error") or ""
-    elif block.outcome == "denied":
-        kept = approval if isinstance(approval, dict) and isinstance(approval.get("id"), str) else {}
-        fields["approval"] = {"id": approval_id(block.tool_call_id), **kept, "approved": False}
-        if (reason := result_text(block, path, losses, "a denial's reason")) is not None:
-            fields["approval"]["reason"] = reason
-    else:
-        fields.update(_succeeded(block, path, losses))
-    fields.update(meta.fields("preliminary"))
-    meta.done("on a tool result")
-    return fields
-
-
 class _Writer:
     def __init__(self, losses: LossRecorder) -> None:
         self.losses = losses
@@ -240,24 +156,31 @@ class _Writer:
     def approvals(self, index: int, message: Message) -> None:
         """Each request into its call's part (``approval-requested``), each decision into the same part.
 
-        The SDK keeps a client call's approval in its tool part: a request reads back right after its call, and a
-        decision first in the tool message after the call's step; any other place is reported ``order_changed``.
-        A request of a provider-run call, or one whose call is not in this message's parts, has no place.
+        The SDK keeps a call's approval in its tool part, a client call's and a provider-run one's alike: a request
+        reads back right after its call, and a decision first in the tool message after the call's step; any other
+        place is reported ``order_changed``. A request whose call is not in this message's parts has no place.
         """
         for at, block in enumerate(message.content):
             path = block_path(index, at)
             if type(block) is ApprovalRequestBlock:
-                part = self.calls.get((block.tool_call_id, False))
-                if message.role != "assistant" or part is None or "approval" in part or part.get("state") not in (
-                        "input-available", *_STATES.values()):
-                    self.losses.add(path, "a UIMessage holds an approval only in the part of a client tool call of "
-                                    "its message; not written", "approval_not_sent")
+                ran = any(type(b) is ServerToolCallBlock and b.tool_call_id == block.tool_call_id
+                          for b in message.content)
+                part = self.calls.get((block.tool_call_id, ran))
+                denied = ran and part is not None and part.get("approval") == {  # its result, written already
+                    "id": approval_id(block.tool_call_id), "approved": False, **_reason(part)}
+                if message.role != "assistant" or part is None or ("approval" in part and not denied) or part.get(
+                        "state") not in ("input-available", *STATES.values()):
+                    self.losses.add(path, "a UIMessage holds an approval only in the part of a tool call of its "
+                                    "message; not written", "approval_not_sent")
                     meta_of(block.metadata, path, self.losses).drop()
                     continue
-                if not _after_its_call(message.content, at, ToolCallBlock, block.tool_call_id):
+                kind = ServerToolCallBlock if ran else ToolCallBlock
+                later = any(type(b) is kind and b.tool_call_id == block.tool_call_id for b in message.content[at:])
+                if later or not _after_its_call(message.content, at, kind, block.tool_call_id):
                     self.losses.add(path, "the SDK keeps an approval request in its call's part; read back right "
                                     "after the call", "order_changed")
-                part["approval"] = {"id": block.approval_id}
+                part["approval"] = {**part["approval"], "id": block.approval_id} if denied else {
+                    "id": block.approval_id}
                 if part["state"] == "input-available":
                     part["state"] = "approval-requested"
                 self.asked[block.approval_id] = (part, index, path)
@@ -350,7 +273,7 @@ class _Writer:
             path = block_path(index, position)
             part = self.calls.get((result.tool_call_id, True))
             name = None if part is None else part.get("toolName", part["type"][5:])
-            if part is None or part.get("providerExecuted") is not True or part["state"] in _STATES.values() or (
+            if part is None or part.get("providerExecuted") is not True or part["state"] in STATES.values() or (
                     name != result.tool_name):
                 self.losses.add(path, "the SDK keeps a provider-run result in its call's part, and no call of this id "
                                 "and tool is in its UIMessage; not written", "content_dropped")
@@ -359,7 +282,7 @@ class _Writer:
             if not _after_its_call(message.content, position, ServerToolCallBlock, result.tool_call_id):
                 self.losses.add(path, "the SDK keeps a provider-run result in its call's part; read back right after "
                                 "the call", "order_changed")
-            part.update(_output(result, path, self.losses, part.get("approval")))
+            part.update(output_fields(result, path, self.losses, part.get("approval")))
 
     def results(self, index: int, message: Message) -> None:
         placed = []
@@ -369,12 +292,12 @@ class _Writer:
             assert isinstance(block, ToolResultBlock)  # noqa: S101 - the role table
             path = block_path(index, position)
             part = self.calls.get((block.tool_call_id, False))
-            if part is None or part["state"] in _STATES.values():
+            if part is None or part["state"] in STATES.values():
                 self.losses.add(path, "the SDK keeps a result in its call's part, and no call of this id is in "
                                 "the assistant message before; not written", "content_dropped")
                 meta_of(block.metadata, path, self.losses).drop()
                 continue
-            part.update(_output(block, path, self.losses, part.get("approval")))
+            part.update(output_fields(block, path, self.losses, part.get("approval")))
             placed.append(block.tool_call_id)
         self.placed.append((index, placed))
 
@@ -390,14 +313,17 @@ class _Writer:
                 self.losses.add(f"{path}.approved", "the SDK's denied part holds a denial; this approval reads back "
                                 "as one", "content_degraded")
                 approval["approved"] = False
-            if block.reason is not None and block.reason != approval.get("reason"):
+            if block.reason != approval.get("reason") and "reason" in approval:
+                self.losses.add(path, "the SDK holds one reason for a denial, its result's; this decision reads back "
+                                "with it", "content_degraded")
+            elif block.reason is not None and "reason" not in approval:
                 self.losses.add(f"{path}.reason", "the SDK holds one reason for a denial, its result's; this one is "
                                 "not written", "content_dropped")
 
     def undecided(self) -> None:
         """Take back each request left without a decision on a call that ended: the SDK has no such part."""
         for part, _, path in self.asked.values():
-            if part["state"] in _STATES.values():
+            if part["state"] in STATES.values():
                 approval = part.pop("approval")
                 if part["state"] == "output-denied":  # the denial the SDK requires, under the id a writer gives one
                     reason = {"reason": approval["reason"]} if "reason" in approval else {}
@@ -415,8 +341,19 @@ class _Writer:
                                 "message after the calls' step, in call order", "order_changed")
 
 
+def _reason(part: dict[str, Any]) -> dict[str, Any]:
+    """A denied part's reason, as its approval holds it (none when it has none)."""
+    approval = part.get("approval")
+    return {"reason": approval["reason"]} if isinstance(approval, dict) and "reason" in approval else {}
+
+
 def _after_its_call(content: tuple[Block, ...], at: int, kind: type, call_id: str) -> bool:
-    """Whether block ``at`` of ``content`` comes right after its call, a block of ``kind`` with ``call_id``."""
+    """Whether block ``at`` of ``content`` comes right after its call, a block of ``kind`` with ``call_id``.
+
+    The call's approval request may stand between (before a provider-run result), as the SDK's parts read back.
+    """
+    while at and type(content[at - 1]) is ApprovalRequestBlock and content[at - 1].tool_call_id == call_id:  # type: ignore[union-attr]
+        at -= 1
     before = content[at - 1] if at else None
     return type(before) is kind and before.tool_call_id == call_id  # type: ignore[union-attr]
 
