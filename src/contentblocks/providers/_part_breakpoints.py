@@ -79,8 +79,15 @@ OPENAI_RESPONSES = OPENAI_CHAT._replace(
 _LONGER_FIRST = "Anthropic models take one-hour cache breakpoints only before five-minute ones; sent as 1h"
 
 
+def _marked(block: Block, meta: str) -> bool:
+    """Whether ``block``, or a part of a tool result, keeps a marker in ``meta``."""
+    if meta in block.metadata:
+        return True
+    return type(block) is ToolResultBlock and any(meta in part.metadata for part in block.content)
+
+
 def _read(block: Block, form: PartForm) -> Block:
-    if isinstance(block, ToolResultBlock) and block.content:
+    if type(block) is ToolResultBlock and block.content:
         block = attrs.evolve(block, content=tuple(_read(part, form) for part in block.content))  # type: ignore[misc]
     cache = form.read(block.metadata.get(form.meta))
     if cache is None or block.cache is not None:
@@ -90,11 +97,16 @@ def _read(block: Block, form: PartForm) -> Block:
 
 
 def read_markers(conversation: Conversation, form: PartForm) -> Conversation:
-    """``conversation`` with each marker of ``form`` its reader kept in metadata read as the block's ``cache``."""
+    """``conversation`` with each marker of ``form`` its reader kept in metadata read as the block's ``cache``.
+
+    Only the messages that hold one are built again.
+    """
     meta = form.meta
-    if not any(meta in b.metadata or isinstance(b, ToolResultBlock) for m in conversation for b in m.content):
+    marked = [any(_marked(b, meta) for b in m.content) for m in conversation]
+    if not any(marked):
         return conversation
-    messages = [attrs.evolve(m, content=tuple(_read(b, form) for b in m.content)) for m in conversation]
+    messages = [attrs.evolve(m, content=tuple(_read(b, form) for b in m.content)) if hit else m
+                for m, hit in zip(conversation, marked, strict=True)]  # fmt: skip
     return Conversation(messages=tuple(messages))
 
 
