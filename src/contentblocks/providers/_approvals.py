@@ -13,7 +13,6 @@ messages; :func:`restore_paths` puts each loss's path back into the conversation
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -51,7 +50,6 @@ Keep = Callable[[Any, int, int], bool]
 
 #: The metadata a writer never reports: the issuer, format flags and bookkeeping (a seal) hold nothing of their own.
 _NEVER_REPORTED = frozenset({ISSUER_KEY}) | FORMAT_FLAGS | BOOKKEEPING
-_PATH = re.compile(r"^\$\[(\d+)\](?:\.content\[(\d+)\])?")
 
 
 def _never(_block: Any, _message: int, _index: int) -> bool:
@@ -87,6 +85,10 @@ def without_approvals(
     written: list[Message] = []
     paths: PathMap = []
     for i, message in enumerate(messages):
+        if approvals.isdisjoint(map(type, message.content)):
+            written.append(message)
+            paths.append((i, list(range(len(message.content)))))
+            continue
         kept = [j for j, b in enumerate(message.content) if type(b) not in approvals or keep(b, i, j)]
         if len(kept) == len(message.content):
             written.append(message)
@@ -147,25 +149,49 @@ def _report(losses: list[Loss], path: str, block: Any, why: str) -> None:
 
 def restore_path(path: str, paths: PathMap) -> str:
     """A path into the messages written, as a path into the conversation given."""
+    return _restored(path, _parse(path), paths)[0]
 
-    def moved(match: re.Match[str]) -> str:
-        message, block = paths[int(match[1])]
-        if match[2] is None:
-            return f"$[{message}]"
-        return f"$[{message}].content[{block[int(match[2])]}]"
 
-    return _PATH.sub(moved, path, count=1)
+def _restored(path: str, at: tuple[int, int, int], paths: PathMap) -> tuple[str, tuple[int, int]]:
+    """``path`` (whose message and block ``_parse`` gave, and where its rest starts) moved back, and its position."""
+    message, block, rest = at
+    if not 0 <= message < len(paths):
+        return path, (message, block)
+    given, kept = paths[message]
+    if block < 0:
+        return f"$[{given}]{path[rest:]}", (given, -1)
+    block = kept[block] if block < len(kept) else block
+    return f"$[{given}].content[{block}]{path[rest:]}", (given, block)
 
 
 def restore_paths(found: Sequence[PathT], paths: PathMap | None) -> list[PathT]:
     """Losses or rejections with each path moved from the messages written back to the conversation given."""
     if paths is None:
         return list(found)
-    return [attrs.evolve(item, path=restore_path(item.path, paths)) for item in found]
+    return [item for _, item in _moved(found, paths)]
+
+
+def _moved(found: Sequence[PathT], paths: PathMap) -> list[tuple[tuple[int, int], PathT]]:
+    """Each item moved back, with its position there; an item whose path stays the same is itself."""
+    out = []
+    for item in found:
+        at = _parse(item.path)
+        path, position = _restored(item.path, at, paths)
+        if path == item.path:
+            out.append((position, item))
+        elif type(item) is Loss:  # the common case, built directly: ``attrs.evolve`` looks its fields up each time
+            out.append((position, Loss(path, item.reason, item.kind)))
+        else:
+            out.append((position, attrs.evolve(item, path=path)))
+    return out
 
 
 def writing_without_approvals(
-    messages: MessagesT, losses: list[Loss], target: str, write: Callable[[MessagesT], T], keep: Keep = _never,
+    messages: MessagesT,
+    losses: list[Loss],
+    target: str,
+    write: Callable[[MessagesT], T],
+    keep: Keep = _never,
     scope: str = "",
 ) -> tuple[T, PathMap | None]:
     """``write`` of ``messages`` without the approvals ``keep`` refuses, and the map back to the paths given.
@@ -179,14 +205,25 @@ def writing_without_approvals(
     losses.extend(local)
     start = len(losses)
     written = write(kept)
-    if paths is not None:
-        losses[start:] = restore_paths(losses[start:], paths)
-        losses[first:] = sorted(losses[first:], key=_position)  # stable: each block's losses as found
+    if paths is not None:  # one parse of each path moves it back and places it among the approvals' losses
+        placed = [(_parse(loss.path)[:2], loss) for loss in local] + _moved(losses[start:], paths)
+        placed.sort(key=lambda pair: pair[0])  # stable: each block's losses as found
+        losses[first:] = [loss for _, loss in placed]
     return written, paths
 
 
-def _position(loss: Loss) -> tuple[int, int]:
-    match = _PATH.match(loss.path)
-    if match is None:
-        return (-1, -1)
-    return (int(match[1]), -1 if match[2] is None else int(match[2]))
+def _parse(path: str) -> tuple[int, int, int]:
+    """The message and block ``path`` names (``-1`` for none) and where the rest of it starts.
+
+    Read without a regular expression: it runs on every loss of a conversation that holds an approval.
+    """
+    end = path.find("]")
+    if not path.startswith("$[") or end < 0 or not path[2:end].isdecimal():
+        return (-1, -1, 0)
+    message = int(path[2:end])
+    if path.startswith(".content[", end + 1):
+        close = path.find("]", end + 10)
+        block = path[end + 10 : close]
+        if close > 0 and block.isdecimal():
+            return (message, int(block), close + 1)
+    return (message, -1, end + 1)
