@@ -47,7 +47,7 @@ NAMED = {
     "anthropic": {"citations"},
     "openai_chat": {"detail", "filename", "audio"},
     "openai_responses": {"id", "annotations", "arguments", "encrypted_content"},
-    "gemini": {"thoughtSignature", "displayName", "role"},
+    "gemini": {"thoughtSignature", "toolType", "displayName", "role"},
     "mcp": {"name", "uri", "mimeType", "_meta"},
 }
 
