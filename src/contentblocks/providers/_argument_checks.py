@@ -53,7 +53,8 @@ def _described(value: object) -> str:
         return f"a {type(value).__name__} of dicts"
     if isinstance(value, Mapping):
         return "a dict" if type(value) is dict else f"a mapping ({type(value).__name__})"
-    return f"a {type(value).__name__}"
+    name = type(value).__name__
+    return f"{'an' if name[:1] in 'AEIOU' else 'a'} {name}"
 
 
 def conversation_argument(value: object, call: str) -> None:
