@@ -12,7 +12,7 @@ from .._contract import ISSUER_KEY, Rejection, issuer_matches
 from .._native import RESPONSES, replay_refusal
 from ._fields import ISSUER, NS
 from ._native import FLAG
-from ._write import sends_reasoning
+from ._reasoning_items import sends_reasoning
 
 #: Every rule ``preflight`` checks, with what it means.
 RULES = {

@@ -31,7 +31,7 @@ from ..._model._classes import (
 from .._approvals import writing_without_approvals
 from .._arguments import text_of, value_of
 from .._compaction import compaction_as_text
-from .._contract import ISSUER_KEY, issued_by, issuer_matches
+from .._contract import ISSUER_KEY, issuer_matches
 from .._documents import report_locations, report_other_sources
 from .._extras import BOOKKEEPING
 from .._native import RESPONSES, foreign_reason, foreign_state, replay_refusal
@@ -45,10 +45,8 @@ from ._approvals import CALL_FIELDS, RESPONSE_ID, SCOPE, kept_natively, request_
 from ._fields import NS, TARGET, WIRE, flags
 from ._files import write_file
 from ._native import FLAG, IMAGE_CALL, ITEM_TYPE
+from ._reasoning_items import ReasoningWriting, sends_reasoning
 from ._server import ServerWriting
-
-#: Reasoning flags: where a block's text sat in its item, and the item's shape.
-REASONING = ("id", "reasoning_part", "text", "content")
 
 
 def is_plain(blocks: Sequence[Block]) -> bool:
@@ -58,12 +56,7 @@ def is_plain(blocks: Sequence[Block]) -> bool:
     return not blocks[0].metadata and not blocks[0].citations and blocks[0].cache is None
 
 
-def sends_reasoning(block: ReasoningBlock, target: str) -> bool:
-    """Whether ``block`` goes to ``target``: it is part of an OpenAI reasoning item its issuer may replay."""
-    return type(block.metadata.get(f"{NS}/id")) is str and issuer_matches(block.metadata.get(ISSUER_KEY), target)
-
-
-class Writer(ServerWriting):
+class Writer(ServerWriting, ReasoningWriting):
     """Writes one conversation's items for a target issuer (``"openai"`` or ``"openai/<model family>"``)."""
 
     namespace = NS
@@ -217,47 +210,6 @@ class Writer(ServerWriting):
         item["content"] = parts
         item.setdefault("status", "completed")
         return item
-
-    def reasoning_item(self, group: list[tuple[int, ReasoningBlock]], path: str) -> dict[str, Any]:
-        """A ``reasoning`` item: its summary and content parts, the first block's signature as encrypted content."""
-        first_index, first = group[0]
-        item_id = first.metadata[f"{NS}/id"]
-        item: dict[str, Any] = {"type": "reasoning", "id": item_id, "summary": []}
-        content: list[Any] = []
-        for j, block in group:
-            where = f"{path}.content[{j}]"
-            if block.text is not None or block.metadata.get(f"{NS}/text") == "":
-                in_content = block.metadata.get(f"{NS}/reasoning_part") == "content"
-                target, tag = (content, "reasoning_text") if in_content else (item["summary"], "summary_text")
-                target.append({"type": tag, "text": block.text or ""})
-            if block.signature is not None and block.signature != item_id:
-                if j == first_index:
-                    item["encrypted_content"] = block.signature
-                else:
-                    reason = "only the first block of a reasoning item carries its encrypted content"
-                    self.loss(f"{where}.signature", reason, "state_not_replayed")
-            if block.redacted is not None:
-                reason = "redacted reasoning has no place in a Responses request; dropped"
-                self.loss(f"{where}.redacted", reason, "state_not_replayed")
-            if j != first_index:
-                used = set(first.metadata) | flags(block.metadata, *REASONING)
-                self.report(where, block.metadata, used)
-        if content or first.metadata.get(f"{NS}/content") == []:
-            item["content"] = content
-        where = f"{path}.content[{first_index}]"
-        return self.extras(item, first.metadata, where, "reasoning", flags(first.metadata, *REASONING))
-
-    def drop_reasoning(self, block: ReasoningBlock, where: str) -> None:
-        """Report a reasoning block that is not sent: its text is content, a bare signature is provider state."""
-        issuer = block.metadata.get(ISSUER_KEY)
-        if f"{NS}/id" in block.metadata and not issuer_matches(issuer, self.issuer):
-            why = f"reasoning {issued_by(issuer)} is not sent to {self.issuer!r}; dropped"
-        else:
-            why = (
-                f"reasoning from another provider has no place in a {TARGET} request"
-                " (it needs an OpenAI item id); dropped"
-            )
-        self.loss(where, why, "content_dropped" if block.text else "state_not_replayed")
 
     def assistant_items(self, message: Message, path: str) -> list[Any]:
         """Items for an assistant message: output messages, reasoning, calls and kept items, in order."""
