@@ -17,45 +17,31 @@ Reading, each form the neutral field holds becomes the block's or message's ``ca
 ...     "anthropic": {"cacheControl": {"type": "ephemeral", "ttl": "1h"}}, "openai": {"x": 1}}}}
 >>> take_cache(wire)
 {'type': 'text', 'text': 'Hi', 'metadata': {'vercel_ai/providerOptions': {'openai': {'x': 1}}}, 'cache': {'ttl': 3600}}
+>>> BEDROCK.read({"type": "default", "ttl": "1h"}), BEDROCK.read({"type": "default", "ttl": "2h"})
+(CacheBreakpoint(ttl=3600), None)
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from ..._model._classes import CacheBreakpoint
-from ...providers._cache import HINT, ephemeral_breakpoint, ephemeral_control
+from ...providers._cache import EPHEMERAL, HINT, MarkerForm
 from ...providers._contract import LossRecorder
 from ...providers._toolkit import key_path
 from ._values import NAMESPACE
 
-__all__ = ["FORM", "MARKABLE", "bedrock_breakpoint", "control", "put_cache", "take_cache", "take_message_cache"]
+__all__ = ["BEDROCK", "FORM", "MARKABLE", "control", "put_cache", "take_cache", "take_message_cache"]
 
 _OPTIONS = NAMESPACE + "providerOptions"
 #: On a message read with one form of its breakpoint only: ``"anthropic"`` or ``"bedrock"`` (absent: both).
 FORM = NAMESPACE + "cache_form"
 #: The ``ModelMessage`` parts that carry ``providerOptions`` the Anthropic provider reads a ``cacheControl`` from.
 MARKABLE = frozenset({"text", "image", "file", "reasoning", "tool-call", "tool-result"})
-_TTLS = {"5m": 300, "1h": 3600}
+#: Bedrock's ``cachePoint``: the Converse API's ``CachePointBlock``, with Anthropic's lifetimes.
+BEDROCK = MarkerForm(("type", "default"), EPHEMERAL.ttls)
 #: Where each form sits in ``providerOptions``.
 _SLOTS = {"anthropic": ("anthropic", "cacheControl"), "bedrock": ("bedrock", "cachePoint")}
-
-
-def bedrock_breakpoint(point: object) -> CacheBreakpoint | None:
-    """The breakpoint a ``cachePoint`` stands for, or None for a form the neutral field does not hold.
-
-    >>> bedrock_breakpoint({"type": "default"}), bedrock_breakpoint({"type": "default", "ttl": "1h"})
-    (CacheBreakpoint(ttl=None), CacheBreakpoint(ttl=3600))
-    >>> bedrock_breakpoint({"type": "default", "ttl": "2h"}) is None
-    True
-    """
-    if not isinstance(point, Mapping) or point.get("type") != "default" or not point.keys() <= {"type", "ttl"}:
-        return None
-    if "ttl" not in point:
-        return CacheBreakpoint()
-    seconds = _TTLS.get(point["ttl"]) if type(point["ttl"]) is str else None
-    return None if seconds is None else CacheBreakpoint(ttl=seconds)
 
 
 def _wire(cache: CacheBreakpoint) -> dict[str, Any]:
@@ -68,7 +54,7 @@ def _found(options: Any, form: str) -> CacheBreakpoint | None:
     entry = options.get(name) if isinstance(options, dict) else None
     if not isinstance(entry, dict) or key not in entry:
         return None
-    return ephemeral_breakpoint(entry[key]) if form == "anthropic" else bedrock_breakpoint(entry[key])
+    return (EPHEMERAL if form == "anthropic" else BEDROCK).read(entry[key])
 
 
 def _pop(metadata: dict[str, Any], form: str) -> None:
@@ -126,7 +112,7 @@ def control(cache: CacheBreakpoint, path: str, losses: LossRecorder) -> dict[str
 
     Such a time to live is written as the nearer of the two.
     """
-    written, exact = ephemeral_control(cache)
+    written, exact = EPHEMERAL.write(cache)
     if not exact:
         losses.add(f"{path}.ttl", f"the SDK's providers cache for 5 minutes or 1 hour only; a time to live of "
                    f"{cache.ttl} seconds is written as {written['ttl']}", HINT)
