@@ -34,8 +34,6 @@ __all__ = [
     "HINT",
     "MarkerForm",
     "breakpoints",
-    "ephemeral_breakpoint",
-    "ephemeral_control",
     "inner_breakpoints",
     "longer_first",
     "report_breakpoints",
@@ -123,8 +121,6 @@ class MarkerForm(NamedTuple):
 EPHEMERAL = MarkerForm(("type", "ephemeral"), {"5m": 300, "1h": 3600})
 #: OpenAI's ``prompt_cache_breakpoint`` (the SDK's ``PromptCacheBreakpoint``, gpt-5.6 and later).
 EXPLICIT = MarkerForm(("mode", "explicit"), {"30m": 1800, "12h": 43200})
-ephemeral_breakpoint = EPHEMERAL.read
-ephemeral_control = EPHEMERAL.write
 
 
 def longer_first(marked: Sequence[tuple[dict[str, Any], str]], report: Callable[[str], None]) -> None:

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..._model._classes import CacheBreakpoint
-from .._cache import HINT, ephemeral_breakpoint, ephemeral_control, longer_first
+from .._cache import EPHEMERAL, HINT, longer_first
 from .._contract import LossKind
 from .._toolkit import key_path
 
@@ -44,7 +44,7 @@ def read_cache(raw: dict[str, Any]) -> CacheBreakpoint | None:
     None also for a form the field cannot hold: the caller then keeps it as ``anthropic/cache_control`` metadata,
     as any native field with no neutral home.
     """
-    return ephemeral_breakpoint(raw.get("cache_control"))
+    return EPHEMERAL.read(raw.get("cache_control"))
 
 
 class Marks:
@@ -60,7 +60,7 @@ class Marks:
 
     def control(self, cache: CacheBreakpoint, path: str) -> dict[str, Any]:
         """``cache_control`` for ``cache``; a time to live Anthropic does not have is sent as the nearer one."""
-        control, exact = ephemeral_control(cache)
+        control, exact = EPHEMERAL.write(cache)
         if not exact:
             reason = (f"Anthropic caches for 5 minutes or 1 hour only; a time to live of {cache.ttl} seconds is sent "
                       f"as {control['ttl']}")
@@ -105,7 +105,7 @@ class Marks:
             reason = "sent on the message's last block Anthropic can mark, before blocks it cannot (thinking)"
             self.loss(where, reason, HINT)
         if "cache_control" in last:
-            if last["cache_control"] != ephemeral_control(cache)[0]:
+            if last["cache_control"] != EPHEMERAL.write(cache)[0]:
                 reason = "the message's last block carries a cache breakpoint of its own; the message's is not sent"
                 self.loss(where, reason, HINT)
             return
