@@ -9,7 +9,7 @@ from json.encoder import encode_basestring
 from typing import Any
 
 from .._conversion._kernels import thaw
-from .._model._classes import Message, SearchResultBlock, ServerToolResultBlock, ToolResultBlock
+from .._model._classes import Message
 from ..providers import _cache
 from ..providers._contract import LossKind, LossRecorder
 from ..providers._extras import PROVIDER_STATE
@@ -17,7 +17,6 @@ from ..providers._extras import PROVIDER_STATE
 __all__ = ["MetadataHandout", "report_breakpoints", "require_version"]
 
 #: The blocks whose parts may carry breakpoints of their own (``providers._cache`` walks them).
-_HOLDERS = (ToolResultBlock, ServerToolResultBlock, SearchResultBlock)
 
 
 def _version(text: str) -> tuple[int, ...]:
@@ -42,23 +41,6 @@ def require_version(
         raise ImportError(msg)
 
 
-def _unbroken(message: Message) -> bool:
-    """Whether ``message`` holds no cache breakpoint at any depth, as most do: a flat loop, no generators.
-
-    A search result within a tool result is not looked into: it sends the walk to ``providers._cache``.
-    """
-    if message.cache is not None:
-        return False
-    for block in message.content:
-        if block.cache is not None:
-            return False
-        if type(block) in _HOLDERS:
-            for part in block.content:  # type: ignore[union-attr]
-                if part.cache is not None or type(part) in _HOLDERS:
-                    return False
-    return True
-
-
 def report_breakpoints(loss: Callable[[str, str, LossKind], None], message: Message, index: int, reason: str) -> None:
     """Report every breakpoint of the message at ``$[index]`` as not sent (``providers._cache.report_breakpoints``).
 
@@ -74,7 +56,7 @@ def report_breakpoints(loss: Callable[[str, str, LossKind], None], message: Mess
     >>> [loss.path for loss in losses.losses]
     ['$[3].content[0].cache']
     """
-    if not _unbroken(message):
+    if not _cache.unmarked(message):
         _cache.report_breakpoints(loss, message, f"$[{index}]", reason)
 
 

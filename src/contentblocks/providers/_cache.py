@@ -37,6 +37,7 @@ __all__ = [
     "inner_breakpoints",
     "longer_first",
     "report_breakpoints",
+    "unmarked",
 ]
 
 #: The loss kind every unsent breakpoint is reported as.
@@ -72,8 +73,29 @@ def breakpoints(message: Message, path: str) -> Iterator[tuple[str, CacheBreakpo
         yield f"{path}.cache", message.cache
 
 
+def unmarked(message: Message) -> bool:
+    """Whether ``message`` holds no cache breakpoint at any depth, as most do: a flat loop, no generators.
+
+    A holder within a holder (a search result in a tool result) is not looked into: it answers ``False``, which
+    sends the caller to :func:`breakpoints`.
+    """
+    if message.cache is not None:
+        return False
+    holders = _HOLDERS
+    for block in message.content:
+        if block.cache is not None:
+            return False
+        if type(block) in holders:
+            for part in block.content:  # type: ignore[union-attr]
+                if part.cache is not None or type(part) in holders:
+                    return False
+    return True
+
+
 def report_breakpoints(loss: Callable[[str, str, LossKind], None], message: Message, path: str, reason: str) -> None:
     """Report every breakpoint of ``message`` as not sent, with ``reason`` (a writer with no place for any)."""
+    if unmarked(message):
+        return
     for where, _ in breakpoints(message, path):
         loss(where, reason, HINT)
 

@@ -36,7 +36,7 @@ import attrs
 
 from .._model._classes import Block, CacheBreakpoint, Message, ToolResultBlock
 from .._model._conversation import Conversation
-from ._cache import EPHEMERAL, EXPLICIT, HINT, breakpoints, longer_first
+from ._cache import EPHEMERAL, EXPLICIT, HINT, breakpoints, longer_first, unmarked
 from ._contract import LossKind
 
 __all__ = ["OPENAI_CHAT", "OPENAI_RESPONSES", "OPENROUTER", "Breakpoints", "PartForm", "read_markers"]
@@ -121,7 +121,8 @@ class Breakpoints:
 
     def expect(self, message: Message, path: str) -> None:
         """Note the breakpoints of ``message`` (at ``path``), to be marked as its parts are written."""
-        self.pending.update(breakpoints(message, path))
+        if not unmarked(message):
+            self.pending.update(breakpoints(message, path))
 
     def _takes(self, part: object) -> bool:
         return isinstance(part, dict) and (self.form.parts is None or part.get("type") in self.form.parts)
