@@ -194,6 +194,21 @@ def test_equal_keys_share_one_string():
     assert next(iter(value[2]["x"])) is first
 
 
+def test_keys_share_one_string_past_the_recent_keys_it_keeps():
+    """More keys than the reader keeps at hand (256), escaped spellings and keys too long to keep: still one str
+    per key, and the standard library's values."""
+    keys = [f"k{i}" for i in range(600)] + ["x" * 32, "y" * 33, "caf\u00e9", "type"]
+    spelled = [*keys, *reversed(keys), "\\u0074ype", "\\u0063af\\u00e9"]
+    objects = [f'{{"{key}": {n}, "{spelled[-1 - n]}": "v"}}' for n, key in enumerate(spelled)]
+    text = "[" + ",".join(objects) + "]"
+    value = speedups.read_json(text, MISS)
+    assert exact(stdlib(text)[1], value)
+    seen: dict[str, str] = {}
+    for obj in value:
+        for key in obj:
+            assert seen.setdefault(key, key) is key
+
+
 def test_nesting_past_its_depth_is_left_to_the_standard_library():
     """Within READ_DEPTH containers the reader reads; one more and it misses, and loads still reads the text."""
     within = b"[" * READ_DEPTH + b"]" * READ_DEPTH

@@ -49,6 +49,51 @@ leave(Reader *r)
     Py_LeaveRecursiveCall();
 }
 
+/* The memo's str for a key whose opening quote was read: a new reference, or NULL. */
+static PyObject *
+memo_key(Reader *r)
+{
+    PyObject *key, *read = cb_read_json_string(r);
+
+    if (read == NULL) {
+        return NULL;
+    }
+    key = PyDict_SetDefault(r->memo, read, read);
+    Py_XINCREF(key);
+    Py_DECREF(read);
+    return key;
+}
+
+/* A key whose opening quote was read, as memo_key reads it; a short plain one is looked up among the recent
+ * keys first, and a key read from the text goes into its slot. memo_key returns plain ASCII for plain bytes,
+ * so a kept key's characters are its bytes. */
+static PyObject *
+read_key(Reader *r)
+{
+    const unsigned char *start = r->p, *q = cb_plain_run_end(start, r->end, 0);
+    Py_ssize_t size = q - start, i;
+    size_t hash = (size_t)size;
+    PyObject **slot, *key;
+
+    if (q >= r->end || *q != '"' || size > RECENT_KEY_LONGEST) {
+        return memo_key(r);
+    }
+    for (i = 0; i < size; i++) {
+        hash = (hash * 31) ^ start[i];
+    }
+    slot = &r->recent_keys[(hash ^ (hash >> 8)) & (RECENT_KEY_SLOTS - 1)];
+    if (*slot != NULL && PyUnicode_GET_LENGTH(*slot) == size &&
+        memcmp(PyUnicode_1BYTE_DATA(*slot), start, (size_t)size) == 0) {
+        r->p = q + 1;
+        return Py_NewRef(*slot);
+    }
+    key = memo_key(r);
+    if (key != NULL) {
+        Py_XSETREF(*slot, Py_NewRef(key));
+    }
+    return key;
+}
+
 static PyObject *
 read_object(Reader *r)
 {
@@ -72,13 +117,7 @@ read_object(Reader *r)
             goto fail;
         }
         r->p++;
-        value = cb_read_json_string(r);
-        if (value == NULL) {
-            goto fail;
-        }
-        key = PyDict_SetDefault(r->memo, value, value);
-        Py_XINCREF(key);
-        Py_DECREF(value);
+        key = read_key(r);
         if (key == NULL) {
             goto fail;
         }
@@ -213,7 +252,7 @@ speedups_read_json(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     PyObject *text, *utf8 = NULL, *value = NULL;
     Reader r = {0};
-    int frames;
+    int frames, slot;
 
     if (!check_nargs("read_json", nargs, 2)) {
         return NULL;
@@ -266,6 +305,9 @@ speedups_read_json(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     }
     while (frames-- > 0) {
         Py_LeaveRecursiveCall();
+    }
+    for (slot = 0; slot < RECENT_KEY_SLOTS; slot++) {
+        Py_XDECREF(r.recent_keys[slot]);
     }
     Py_DECREF(r.memo);
     Py_XDECREF(utf8);
