@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 import contentblocks as cb
 from contentblocks import strategies
 from contentblocks._checks import _patterns
-from contentblocks._checks._kinds import FREE, TRIMMED
+from contentblocks._checks._kinds import ASCII_IDENTIFIER, FREE, TRIMMED
 from contentblocks._checks._rules import DEFAULT_LIMITS, Limits
 from contentblocks._conversion import _gen
 from contentblocks._conversion._kernels import MISS, speedups
@@ -327,13 +327,36 @@ def test_the_converter_takes_conversations_by_the_walk(conversation):
     assert TARGETS["conversation"] is cb.Conversation
 
 
-@pytest.mark.parametrize(("name", "fast"), [(check.kernel, check.condition) for check in (FREE, TRIMMED)])
-@given(text=st.text(st.characters(codec=None, categories=None), max_size=6) | st.sampled_from([" a", "a\u2003", "\x85", "a\ud800", "\udfff"]))
-def test_the_walks_text_checks_are_the_rules_fast_conditions(name, fast, text):
+@pytest.mark.parametrize("fast", [FREE, TRIMMED, ASCII_IDENTIFIER], ids=lambda fast: fast.kernel)
+@given(text=st.text(st.characters(codec=None, categories=None), max_size=6)
+       | st.text(st.characters(max_codepoint=0x7F), min_size=3, max_size=6)
+       | st.sampled_from([" a", "a\u2003", "\x85", "a\ud800", "\udfff", "a\x7f", "~!", "\x00"]))
+def test_the_walks_text_checks_are_the_rules_fast_conditions(fast, text):
     """The C walk's named text checks accept exactly the strings the fast conditions they stand for accept."""
-    condition = eval(f"lambda v, m: {fast.format(v='v', max='m')}", {"surrogate": _patterns.find_surrogate})  # noqa: S307
-    walk = _make(_table((_text(name, limit=4), CITATIONS, META)))
-    assert (walk.object({"text": text}, 0) is not MISS) == bool(condition(text, 4))
+    names = {"surrogate": _patterns.find_surrogate, **fast.names}
+    condition = eval(f"lambda v, m: {fast.condition.format(v='v', max='m')}", names)  # noqa: S307
+    limit = fast.longest or 4
+    never = lambda v: False  # noqa: E731 - text the characters do not judge (not ASCII) is the predicate's
+    check = fast.kernel if fast.chars is None else (fast.kernel, fast.chars, never)
+    walk = _make(_table((_text(check, limit=limit), CITATIONS, META)))
+    assert (walk.object({"text": text}, 0) is not MISS) == bool(condition(text, limit))
+    if fast.chars is not None:  # the predicate judges the rest
+        walk = _make(_table((_text((fast.kernel, fast.chars, lambda v: not v.isascii()), limit=limit), CITATIONS, META)))
+        assert (walk.object({"text": text}, 0) is not MISS) == (bool(condition(text, limit)) or not text.isascii())
+    if fast.longest is not None:  # the bound is the rule's own, not the walk's limit
+        longest = "a" * fast.longest
+        assert walk.object({"text": longest}, 0) is not MISS
+        assert walk.object({"text": longest + "a"}, 0) is MISS
+        assert not condition(longest + "a", limit)
+
+
+def test_a_text_check_with_characters_is_refused_when_malformed():
+    """Only ascii_chars takes characters, only as an ASCII str and with a predicate; never without them."""
+    ok = lambda v: True  # noqa: E731
+    for check in ("ascii_chars", ("free", "abc", ok), ("ascii_chars", "caf\u00e9", ok), ("ascii_chars", b"abc", ok),
+                  ("ascii_chars", "abc", None), ("ascii_chars", "abc")):
+        with pytest.raises(TypeError):
+            _make(_table((_text(check), CITATIONS, META)))
 
 
 def test_a_class_of_a_kind_the_walk_does_not_read_is_a_target_only():
@@ -383,12 +406,6 @@ def test_what_the_walk_leaves_to_python_is_listed():
     assert all(f.key is not None for f in _structure_table.fallbacks())  # no class is left to Python
     assert found == {
         ("CitedUri", "value"), ("UrlSource", "url"), ("FileBlock", "media_type"), ("FileBlock", "filename"),
-        ("ReferenceSource", "provider"), ("ToolCallBlock", "tool_call_id"), ("ToolCallBlock", "tool_name"),
-        ("ToolResultBlock", "tool_call_id"), ("ToolResultBlock", "tool_name"),
-        ("ServerToolCallBlock", "tool_call_id"), ("ServerToolCallBlock", "tool_name"),
-        ("ServerToolResultBlock", "tool_call_id"), ("ServerToolResultBlock", "tool_name"),
-        ("ApprovalRequestBlock", "approval_id"), ("ApprovalRequestBlock", "tool_call_id"),
-        ("ApprovalResponseBlock", "approval_id"),
     }  # fmt: skip
 
 
@@ -417,7 +434,7 @@ def test_the_module_lists_what_its_walk_runs():
     """``STRUCTURER`` names every field kind the kinds emit and the text kernels the rules name."""
     from contentblocks._checks import _kinds, _kinds_nested  # noqa: PLC0415
 
-    assert set(speedups.STRUCTURER["text_checks"]) == {FREE.kernel, TRIMMED.kernel}
+    assert set(speedups.STRUCTURER["text_checks"]) == {FREE.kernel, TRIMMED.kernel, ASCII_IDENTIFIER.kernel}
     assert speedups.STRUCTURER["max_fields"] >= 1
     assert speedups.STRUCTURER["max_cross_rules"] >= 1
     kinds = {_kinds.TEXT, _kinds.CHOICE, _kinds.OFFSET, _kinds.BINARY, _kinds.JSON, _kinds.METADATA,

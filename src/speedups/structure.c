@@ -44,8 +44,9 @@ same_key(PyObject *known, Py_hash_t known_hash, PyObject *key)
 static int
 text_ok(const Field *field, PyObject *value)
 {
-    Py_ssize_t n;
+    Py_ssize_t n, i;
     Py_UCS4 first, last;
+    const Py_UCS1 *ascii;
     int kind, ok;
     PyObject *answer;
 
@@ -56,7 +57,19 @@ text_ok(const Field *field, PyObject *value)
         PyErr_Clear();
         return 0;
     }
-    if (field->check == T_CALL) {
+    n = PyUnicode_GET_LENGTH(value);
+    if (field->check == T_ASCII_CHARS && PyUnicode_IS_ASCII(value)) {
+        if (n == 0 || n > field->max) {
+            return 0;
+        }
+        for (i = 0, ascii = PyUnicode_1BYTE_DATA(value); i < n; i++) {
+            if (!(field->chars[ascii[i] >> 5] & ((uint32_t)1 << (ascii[i] & 31)))) {
+                return 0;
+            }
+        }
+        return 1;
+    }
+    if (field->check == T_CALL || field->check == T_ASCII_CHARS) {
         answer = PyObject_CallOneArg(field->arg, value);
         if (answer == NULL) {
             return -1;
@@ -65,7 +78,6 @@ text_ok(const Field *field, PyObject *value)
         Py_DECREF(answer);
         return ok;
     }
-    n = PyUnicode_GET_LENGTH(value);
     if (n == 0 || n > field->max || (!PyUnicode_IS_ASCII(value) && cb_has_surrogate(value))) {
         return 0;
     }

@@ -13,7 +13,7 @@
 
 /* string: text by a check; json_value: any JSON value; json_object: metadata, an object whose keys are not too short */
 enum field_kind { F_TEXT, F_CHOICE, F_JSON, F_METADATA, F_BINARY, F_OFFSET, F_ONE, F_MANY, F_FLAG };
-enum text_check { T_FREE, T_TRIMMED, T_CALL };
+enum text_check { T_FREE, T_TRIMMED, T_ASCII_CHARS, T_CALL };
 enum cannot_fail { C_NEVER, C_ABSENT, C_EMPTY, C_ALLOWED_TYPES };
 
 #define FLAG_OPTIONAL 1 /* text, binary, offset: an absent key is None */
@@ -29,6 +29,7 @@ typedef struct {
     int check;            /* text: enum text_check */
     Py_ssize_t max;       /* text: the limit passed to the check; metadata: the fewest characters in a key */
     PyObject *arg;        /* text T_CALL: the predicate; choice: the frozenset; metadata: the empty object */
+    uint32_t chars[4];    /* text T_ASCII_CHARS: the ASCII characters it accepts, a bit each */
     int target;           /* one, many: a class (>= 0) or a union (-1 - index) */
     int short_class;      /* many: the class a string stands for (-1 for none) */
     int short_field;      /* many: the field of that class the string fills */

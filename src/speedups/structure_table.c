@@ -12,7 +12,7 @@ static const char *const FIELD_KINDS[] = {
 };
 static const char *const FORMS[] = {"never", "absent", "empty", "allowed_types", NULL};
 /* The text checks the walk runs itself, in the order of enum text_check; any other is a Python predicate. */
-static const char *const TEXT_CHECKS[] = {"free", "trimmed", NULL};
+static const char *const TEXT_CHECKS[] = {"free", "trimmed", "ascii_chars", NULL};
 
 /* The fields of each record the table is made of, in the order the readers below index them. */
 enum { CLASS_CLS, CLASS_TAG, CLASS_FIELDS, CLASS_CROSS_RULES, CLASS_N };
@@ -74,6 +74,30 @@ name_index(PyObject *name, const char *const *names, const char *what)
     }
     PyErr_Format(PyExc_ValueError, "unknown %s %R", what, name);
     return -1;
+}
+
+/* The characters an ascii_chars check accepts, from an ASCII str, as bits; -1 with an error. */
+static int
+read_chars(PyObject *chars, int check, uint32_t *bits)
+{
+    Py_ssize_t i;
+    const Py_UCS1 *data;
+
+    if (check != T_ASCII_CHARS) {
+        PyErr_SetString(PyExc_TypeError, "only the ascii_chars text check takes characters");
+        return -1;
+    }
+    if (!PyUnicode_CheckExact(chars) || str_ready(chars) < 0 || !PyUnicode_IS_ASCII(chars)) {
+        PyErr_Clear();
+        PyErr_SetString(PyExc_TypeError, "an ascii_chars check's characters are an ASCII str");
+        return -1;
+    }
+    data = PyUnicode_1BYTE_DATA(chars);
+    memset(bits, 0, 4 * sizeof(uint32_t));
+    for (i = 0; i < PyUnicode_GET_LENGTH(chars); i++) {
+        bits[data[i] >> 5] |= (uint32_t)1 << (data[i] & 31);
+    }
+    return 0;
 }
 
 /* An interned copy of exact str `key` and its hash; -1 with a TypeError for anything else. */
@@ -150,10 +174,26 @@ read_field_values(Structurer *s, Class *c, PyObject *const *v, Field *f)
     arg = v[FIELD_ARG];
     f->short_class = -1;
     if (f->kind == F_TEXT) {
-        /* arg: the name of one of TEXT_CHECKS, or a predicate; target: the limit */
-        if (PyUnicode_Check(arg)) {
+        /* arg: the name of one of TEXT_CHECKS, or a predicate, or for ascii_chars (name, characters,
+         * predicate for text that is not ASCII); target: the limit */
+        if (PyTuple_Check(arg) && PyTuple_GET_SIZE(arg) == 3) {
+            f->check = name_index(PyTuple_GET_ITEM(arg, 0), TEXT_CHECKS, "text check");
+            if (f->check < 0 || read_chars(PyTuple_GET_ITEM(arg, 1), f->check, f->chars) < 0) {
+                return -1;
+            }
+            if (!PyCallable_Check(PyTuple_GET_ITEM(arg, 2))) {
+                PyErr_SetString(PyExc_TypeError, "an ascii_chars check's predicate is a callable");
+                return -1;
+            }
+            f->arg = Py_NewRef(PyTuple_GET_ITEM(arg, 2));
+        }
+        else if (PyUnicode_Check(arg)) {
             f->check = name_index(arg, TEXT_CHECKS, "text check");
             if (f->check < 0) {
+                return -1;
+            }
+            if (f->check == T_ASCII_CHARS) {
+                PyErr_SetString(PyExc_TypeError, "the ascii_chars text check is given with its characters and predicate");
                 return -1;
             }
         }

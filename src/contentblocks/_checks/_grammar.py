@@ -23,6 +23,7 @@ from typing import Literal, TypeAlias
 
 __all__ = [
     "ASCII_IDENTIFIER",
+    "ASCII_IDENTIFIER_CHARS",
     "B64_ZERO_LOW_2",
     "B64_ZERO_LOW_4",
     "BASE64",
@@ -123,8 +124,10 @@ def bmp_class(test: Callable[[str], bool]) -> str:
     return _class_body(c for c in range(0x10000) if not 0xD800 <= c <= 0xDFFF and test(chr(c)))
 
 
-#: One ASCII character an identifier may hold: the printable ones but the space.
-ASCII_IDENTIFIER = f"[{_class_body(c for c in range(0x80) if not bad_in_identifier(chr(c)))}]"
+#: The ASCII characters an identifier may hold: the printable ones but the space.
+ASCII_IDENTIFIER_CHARS = "".join(chr(c) for c in range(0x80) if not bad_in_identifier(chr(c)))
+#: One of them, as a pattern's character class.
+ASCII_IDENTIFIER = f"[{_class_body(map(ord, ASCII_IDENTIFIER_CHARS))}]"
 
 # -------------------------------------------------------------------------------- patterns
 

@@ -22,7 +22,7 @@ import attrs
 from .._errors import describe_type
 from .._json._freeze import freeze, freeze_metadata
 from .._json._values import EMPTY_OBJECT, JsonObject
-from ._grammar import METADATA_KEY_MIN_CHARS
+from ._grammar import ASCII_IDENTIFIER_CHARS, MAX_IDENTIFIER_CHARS, METADATA_KEY_MIN_CHARS
 from ._patterns import ascii_identifier, check_base64, uri_match
 
 if TYPE_CHECKING:
@@ -86,18 +86,23 @@ class FastText:
     ``surrogate`` the scan for lone surrogates (C where the accelerator is built) and ``names`` binds any other
     name it calls. ``kernel`` names the C structurer's check for the same condition (one of
     ``_speedups.STRUCTURER["text_checks"]``); without one, C calls the condition compiled as a Python predicate,
-    and ``_structure_table.fallbacks`` lists the field.
+    and ``_structure_table.fallbacks`` lists the field. A kernel that tests ASCII text against a set of
+    characters (``ascii_chars``) takes them from ``chars``, its bound from ``longest`` where the rule has its
+    own, and calls the predicate for any other text.
     """
 
     condition: str
     kernel: str | None = None
     names: dict[str, Any] = attrs.field(factory=dict, eq=False)
+    chars: str | None = None
+    longest: int | None = None
 
 
 FREE = FastText("type({v}) is str and {v} and len({v}) <= {max} and ({v}.isascii() or not surrogate({v}))", "free")
 TRIMMED = FastText(FREE.condition + " and not {v}[0].isspace() and not {v}[-1].isspace()", "trimmed")
-ASCII_IDENTIFIER = FastText("type({v}) is str and ascii_identifier({v}) is not None",
-                            names={"ascii_identifier": ascii_identifier})
+ASCII_IDENTIFIER = FastText("type({v}) is str and ascii_identifier({v}) is not None", "ascii_chars",
+                            names={"ascii_identifier": ascii_identifier}, chars=ASCII_IDENTIFIER_CHARS,
+                            longest=MAX_IDENTIFIER_CHARS)
 #: The whole check of a URI but its words: a call of the problem function saved per valid URI.
 URI_MATCH = FastText("type({v}) is str and len({v}) <= {max} and uri_match({v}) is not None",
                      names={"uri_match": uri_match})
@@ -198,9 +203,11 @@ class _Text(Kind):
         return [f"{var} = raw.get({key!r}, MISSING)", f"if not ({fast}):", f"    {slow}"]
 
     def table(self, plan: WireField, limits: Limits, predicate: Predicate) -> Entry:
-        fast = plan.rule.fast
-        check = fast.kernel if fast is not None and fast.kernel is not None else predicate(plan, limits)
-        return Kernel("string", FLAG_OPTIONAL if plan.optional else 0, check, plan.rule.max_chars(limits))
+        fast, limit = plan.rule.fast, plan.rule.max_chars(limits)
+        if fast is None or fast.kernel is None:
+            return Kernel("string", FLAG_OPTIONAL if plan.optional else 0, predicate(plan, limits), limit)
+        check = fast.kernel if fast.chars is None else (fast.kernel, fast.chars, predicate(plan, limits))
+        return Kernel("string", FLAG_OPTIONAL if plan.optional else 0, check, fast.longest or limit)
 
 
 def bind_text_rule(rule: Rule, var: str, prefix: str, ns: dict[str, Any], limits: Limits) -> str:

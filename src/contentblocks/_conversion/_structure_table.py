@@ -135,7 +135,8 @@ def _field(cls: type, plan: WireField, limits: Limits, can: dict[str, Any], out:
     if kernel is None or kernel.name not in can["field_kinds"]:
         return None
     arg = kernel.arg
-    if kernel.name == "string" and not (isinstance(arg, str) and arg in can["text_checks"]):
+    named = arg[0] if isinstance(arg, tuple) else arg  # a kernel's name, alone or with its characters
+    if kernel.name == "string" and not (isinstance(named, str) and named in can["text_checks"]):
         arg = arg if callable(arg) else _predicate(plan, limits)
         out.append(Fallback(cls, plan.key, "its text check runs as a Python predicate: C has no kernel for it"))
     target = _target(plan) if plan.accepts else 0
