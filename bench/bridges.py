@@ -3,6 +3,7 @@
     python bench/bridges.py                                     # 2,000 messages, 11 repeats
     python bench/bridges.py --render docs/benchmarks.md        # also write the table between the markers
     python bench/bridges.py --quick                             # 200 messages, 3 repeats (a smoke run)
+    python bench/bridges.py --floor                             # the Agents SDK's load beside our own structure
 
 The history is the first N messages of the benchmark corpus (``bench/corpus.py``: text with citations,
 reasoning with signatures, tool calls and results, inline images, metadata), written into the framework's own
@@ -201,6 +202,31 @@ def measure(baseline: Baseline, messages: int, repeats: int, number: int) -> dic
             "ratio": ratios}  # fmt: skip
 
 
+def floor(messages: int, repeats: int, number: int) -> dict[str, float]:
+    """How far below the Agents SDK's ``json.loads`` per row a checking reader can go: medians of ratios to it.
+
+    ``cb.structure`` of the same history in contentblocks' own wire dicts checks every value and builds the
+    objects, in C where it is built, with no provider shape to map; the Agents SDK bridge does that and more.
+    """
+    from contentblocks.bridges import openai_agents  # noqa: PLC0415
+
+    conversation = history(messages)
+    rows = _rows(openai_agents.to_messages(conversation).payload)
+    ours = cb.unstructure(conversation)
+    timed: dict[str, Callable[[], float]] = {
+        "json.loads per row": functools.partial(_sample, lambda rs: [json.loads(r) for r in rs], rows, number),
+        "cb.structure, our own wire": functools.partial(
+            _sample, lambda wire: cb.structure(wire, cb.Conversation), ours, number),
+    }  # fmt: skip
+    seconds: dict[str, list[float]] = {name: [] for name in timed}
+    for r in range(repeats):
+        for name in list(timed)[r % 2 :] + list(timed)[: r % 2]:
+            seconds[name].append(timed[name]())
+    base = seconds["json.loads per row"]
+    return {name: statistics.median(s / b for s, b in zip(values, base, strict=True))
+            for name, values in seconds.items()}  # fmt: skip
+
+
 def table(rows: list[dict[str, Any]]) -> str:
     lines = [
         ("| framework | its own load (the baseline) | messages | its JSON | baseline | `from_messages` "
@@ -224,10 +250,15 @@ def main() -> None:
     parser.add_argument("--number", type=int, default=1, help="calls per sample (default 1)")
     parser.add_argument("--framework", action="append", choices=sorted(FRAMEWORKS), help="only these (repeatable)")
     parser.add_argument("--quick", action="store_true", help="200 messages, 3 repeats of 1 call")
+    parser.add_argument("--floor", action="store_true", help="only the Agents SDK's load against cb.structure")
     parser.add_argument("--render", type=Path, metavar="PAGE", help="write the table between the markers in PAGE")
     args = parser.parse_args()
     if args.quick:
         args.messages, args.repeats, args.number = 200, 3, 1
+    if args.floor:
+        for name, ratio in floor(args.messages, args.repeats, args.number).items():
+            print(f"{name} / json.loads per row (accelerator: {cb.speedups_enabled()}): {ratio:.2f}")
+        return
     rows = [measure(baseline, args.messages, args.repeats, args.number)
             for name in args.framework or sorted(FRAMEWORKS) for baseline in FRAMEWORKS[name]()]  # fmt: skip
     text = table(rows)
