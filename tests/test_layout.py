@@ -1,4 +1,4 @@
-"""The package's layout: no import cycles between its modules, deferred imports included."""
+"""The package's layout: no import cycles between its modules, deferred imports included; the core's line budget."""
 
 from __future__ import annotations
 
@@ -80,3 +80,33 @@ def test_the_cycle_finder_finds_a_cycle() -> None:
     """The check above can fail: a cycle of three is found, and a chain is not one."""
     assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert _cycle({"a": {"b"}, "b": {"c"}, "c": set()}) is None
+
+
+#: The conversion core (issue 32): checking, frozen JSON values, the wire facts and the conversion generated from
+#: them. The model's declarations are counted apart: the attrs classes of blocks, messages, citations, approvals
+#: and conversations, with their docstrings, grow with every block kind by design, while the machinery that
+#: converts them must not.
+CONVERSION_CORE = ("_checks", "_json", "_conversion", "_model")
+DECLARATIONS = frozenset({"_classes.py", "_values.py", "_approvals.py", "_conversation.py", "_growth.py"})
+CORE_LINE_BUDGET = 4_000
+
+
+def _core_lines() -> dict[str, int]:
+    """Lines (docstrings, comments and blank lines included, as ``wc -l`` counts) of each core module."""
+    return {
+        f"{package}/{path.name}": len(path.read_text("utf-8").splitlines())
+        for package in CONVERSION_CORE
+        for path in sorted((PACKAGE / package).glob("*.py"))
+        if not (package == "_model" and path.name in DECLARATIONS)
+    }
+
+
+def test_the_conversion_core_stays_within_its_line_budget() -> None:
+    lines = _core_lines()
+    assert sum(lines.values()) <= CORE_LINE_BUDGET, sorted(lines.items(), key=lambda item: -item[1])
+
+
+def test_the_line_count_leaves_out_only_declarations_that_exist() -> None:
+    # a stale name in DECLARATIONS would leave out, unnoticed, a core module that later takes that name
+    assert {path.name for path in (PACKAGE / "_model").glob("*.py")} >= DECLARATIONS
+    assert "_model/_wire.py" in _core_lines()
