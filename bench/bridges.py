@@ -181,6 +181,21 @@ def _size(stored: Any) -> int:
     return sum(len(row.encode() if isinstance(row, str) else row) for row in rows)
 
 
+def _rotating(timed: dict[str, Callable[[], float]], repeats: int) -> dict[str, list[float]]:
+    """``repeats`` samples of each timing, in an order that rotates from one repeat to the next."""
+    names = list(timed)
+    seconds: dict[str, list[float]] = {name: [] for name in names}
+    for r in range(repeats):
+        for name in names[r % len(names) :] + names[: r % len(names)]:
+            seconds[name].append(timed[name]())
+    return seconds
+
+
+def _median_ratio(seconds: list[float], baseline: list[float]) -> float:
+    """The median over repeats of one repeat's time over the baseline's in the same repeat."""
+    return statistics.median(s / base for s, base in zip(seconds, baseline, strict=True))
+
+
 def measure(baseline: Baseline, messages: int, repeats: int, number: int) -> dict[str, Any]:
     """Median seconds per call, and median ratios to the baseline, for one row."""
     bridge = importlib.import_module(f"contentblocks.bridges.{baseline.bridge}")
@@ -193,13 +208,8 @@ def measure(baseline: Baseline, messages: int, repeats: int, number: int) -> dic
         "from_messages": functools.partial(_sample, bridge.from_messages, theirs, number),
         "to_messages": functools.partial(_sample, bridge.to_messages, conversation, number),
     }  # fmt: skip
-    names = list(timed)
-    seconds: dict[str, list[float]] = {name: [] for name in names}
-    for r in range(repeats):
-        for name in names[r % len(names) :] + names[: r % len(names)]:
-            seconds[name].append(timed[name]())
-    ratios = {name: statistics.median(s / base for s, base in zip(seconds[name], seconds["load"], strict=True))
-              for name in ("from_messages", "to_messages")}  # fmt: skip
+    seconds = _rotating(timed, repeats)
+    ratios = {name: _median_ratio(seconds[name], seconds["load"]) for name in ("from_messages", "to_messages")}
     return {"framework": baseline.framework, "baseline": baseline.what, "judged": baseline.judged,
             "accelerator": cb.speedups_enabled(),
             "messages": messages, "bytes": _size(stored), "seconds": {n: statistics.median(v) for n, v in seconds.items()},
@@ -222,13 +232,8 @@ def floor(messages: int, repeats: int, number: int) -> dict[str, float]:
         "cb.structure, our own wire": functools.partial(
             _sample, lambda wire: cb.structure(wire, cb.Conversation), ours, number),
     }  # fmt: skip
-    seconds: dict[str, list[float]] = {name: [] for name in timed}
-    for r in range(repeats):
-        for name in list(timed)[r % 2 :] + list(timed)[: r % 2]:
-            seconds[name].append(timed[name]())
-    base = seconds["json.loads per row"]
-    return {name: statistics.median(s / b for s, b in zip(values, base, strict=True))
-            for name, values in seconds.items()}  # fmt: skip
+    seconds = _rotating(timed, repeats)
+    return {name: _median_ratio(values, seconds["json.loads per row"]) for name, values in seconds.items()}
 
 
 def table(rows: list[dict[str, Any]]) -> str:

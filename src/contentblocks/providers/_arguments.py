@@ -15,9 +15,9 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from .._api import parse_json
+from .._api import _c_dumps, parse_json
 from .._checks._rules import DEFAULT_LIMITS
-from .._conversion._kernels import MISS, freeze, speedups
+from .._conversion._kernels import MISS, freeze
 from .._errors import ValidationError
 from .._json._values import thaw
 from .._model._classes import JsonBlock
@@ -46,8 +46,6 @@ RAW_ARGUMENTS = "openai/invalid_arguments"
 JSON_TEXT = "contentblocks/json_text"
 
 _compact = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode
-#: The C writer's compact ASCII text, where the accelerator is built (``MISS`` for what only ``json`` writes).
-_c_dumps = speedups.dumps_ascii if speedups is not None else None
 
 
 def json_text(value: Any) -> str:
